@@ -1,0 +1,99 @@
+//! The typed events one Cursor turn produces, after the stream parser has turned the agent's
+//! stream-json lines into meaning (DESIGN §5, reference/cursor-cli.md §2).
+//!
+//! These are what the rest of the program consumes: the gateway turns them into SSE, the
+//! display module into rows and the closing summary, the session module into record commits.
+
+use serde::Deserialize;
+use serde::Serialize;
+use serde_json::Value;
+
+/// One meaningful thing Cursor did or said during a turn, in stream order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RunEvent {
+    /// `system/init`: the chat id (Cursor's `session_id`) comes first, before anything else.
+    Init {
+        chat_id: String,
+        /// Display name of the model (`"Composer 2.5"`), not the id; absent on some builds.
+        model: Option<String>,
+    },
+    /// `user`: Cursor's echo of the prompt it received.
+    UserEcho { text: String },
+    /// `thinking` delta; text is often empty. Never shown to the user, but it proves liveness.
+    Thinking { text: String },
+    /// New assistant text that was not seen before (the accumulator rule already applied:
+    /// flushes that repeat streamed deltas are dropped, and nothing is lost without partial
+    /// output). Concatenating every `Text` of a run gives Cursor's whole answer.
+    Text { text: String },
+    /// A native tool call started.
+    ToolStarted { call: ToolCall },
+    /// A native tool call finished with an outcome.
+    ToolCompleted {
+        call: ToolCall,
+        outcome: ToolOutcome,
+    },
+    /// `result`: the turn's terminal event.
+    Result(RunResult),
+}
+
+/// A native Cursor tool call, identified by its `call_id` (opaque; may contain `\n`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolCall {
+    /// `call_id` of the event, or the inner `toolCallId`, or empty when the CLI gave neither.
+    pub call_id: String,
+    /// Tool name without the `ToolCall` suffix (`shell`, `read`, `edit`, `createPlan`, …) or the
+    /// `function` form's `name`.
+    pub tool: String,
+    /// The tool's arguments (`args`, or the fields beside `result` in the older flat form, or
+    /// the parsed `arguments` string of the function form). `Null` when the event had none (a
+    /// rejected call's completed event carries no args).
+    pub args: Value,
+}
+
+/// How a native tool call ended.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum ToolOutcome {
+    /// `result.success` (its payload kept: shell exit code, edit line counts, …). A shell call
+    /// with a non-zero `exitCode` is still `Success` here; the display decides it failed.
+    Success { value: Value },
+    /// `result.error`, with the CLI's message.
+    Error { message: String },
+    /// `result.rejected` or `result.permissionDenied`: Cursor's permissions refused it.
+    Rejected { reason: String, value: Value },
+    /// A completed event whose result had none of the known forms.
+    Unknown { value: Value },
+}
+
+/// The terminal `result` event.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunResult {
+    /// `subtype == "success"` and `is_error` not true.
+    pub success: bool,
+    /// `result`: for success, every assistant segment concatenated with no separator; for an
+    /// error, the message.
+    pub text: String,
+    /// `session_id`, the chat id.
+    pub chat_id: Option<String>,
+    /// `duration_ms`: 0 is a value, absent is `None`.
+    pub duration_ms: Option<u64>,
+    /// `usage`, when the CLI reported it (absent in older builds).
+    pub usage: Option<Usage>,
+    /// `request_id`, when present.
+    pub request_id: Option<String>,
+}
+
+/// Cursor's token counts, camelCase on the wire.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Usage {
+    #[serde(default)]
+    pub input_tokens: Option<u64>,
+    #[serde(default)]
+    pub output_tokens: Option<u64>,
+    #[serde(default)]
+    pub cache_read_tokens: Option<u64>,
+    #[serde(default)]
+    pub cache_write_tokens: Option<u64>,
+}

@@ -1,0 +1,25 @@
+//! Everything that talks to Cursor's agent CLI: locating it, building a turn's invocation,
+//! supervising the child, parsing its stream-json, the model catalog, login and status.
+
+pub mod events;
+pub mod stream;
+
+use thiserror::Error;
+
+/// A failure the agent CLI reports as plain text (not JSON) on stdout or stderr. Each carries the
+/// CLI's own words so the user sees exactly what Cursor said.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum CliFailure {
+    /// `Error: Authentication required. Run 'agent login', …`
+    #[error("Cursor is not logged in: {0} (run `multi-cursor --cursor-login`, or set CURSOR_API_KEY)")]
+    AuthRequired(String),
+    /// `Cannot use this model: <id>. Available models: …`
+    #[error("Cursor refused the model: {0}")]
+    BadModel(String),
+    /// The workspace-trust gate (`⚠ Workspace Trust Required …`).
+    #[error("Cursor asked to trust the workspace: {0}")]
+    WorkspaceTrust(String),
+    /// `Rate limit exceeded, try again later` and similar wording.
+    #[error("Cursor rate limit: {0}")]
+    RateLimited(String),
+}

@@ -1,0 +1,7 @@
+//! multi-cursor: use Cursor's agent as a native coding worker inside Claude Code.
+//!
+//! The binary's entry is `main.rs`; everything it runs lives here so integration tests and
+//! benchmarks can drive the same code. See ARCHITECTURE.md for the module map.
+
+pub mod cursor;
+pub mod state;

@@ -1,0 +1,147 @@
+//! The state folder (records, locks, catalog cache) and private, atomic file writes.
+//!
+//! Every file we write here is 0600 inside a 0700 folder, written to a temporary file, fsynced,
+//! renamed over the target and the folder fsynced, so a crash leaves either the old or the new
+//! bytes, never a mix.
+
+use std::fs;
+use std::io::Write;
+use std::os::unix::fs::DirBuilderExt;
+use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+/// Environment variable naming the state folder.
+pub const STATE_DIR_ENV: &str = "MULTI_CURSOR_STATE_DIR";
+
+/// Why the state folder or a state file could not be used.
+#[derive(Debug, Error)]
+pub enum StateError {
+    #[error("no home directory to keep state in; set {STATE_DIR_ENV}")]
+    NoHome,
+    #[error("state folder {path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "state folder {path} is a symlink or not a folder; point {STATE_DIR_ENV} at a real folder you own"
+    )]
+    NotAFolder { path: PathBuf },
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> StateError + '_ {
+    move |source| StateError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The state folder: `$MULTI_CURSOR_STATE_DIR`, else the platform state (or data) folder for
+/// `multi-cursor`. Created 0700 when missing; a symlink is refused.
+pub fn state_dir() -> Result<PathBuf, StateError> {
+    let dir = match std::env::var_os(STATE_DIR_ENV).filter(|v| !v.is_empty()) {
+        Some(dir) => PathBuf::from(dir),
+        None => {
+            let dirs =
+                directories::ProjectDirs::from("", "", "multi-cursor").ok_or(StateError::NoHome)?;
+            dirs.state_dir()
+                .unwrap_or_else(|| dirs.data_local_dir())
+                .to_path_buf()
+        }
+    };
+    ensure_private_dir(&dir)?;
+    Ok(dir)
+}
+
+/// Creates `dir` (and parents) with mode 0700 when missing; refuses a symlink or a non-folder.
+pub fn ensure_private_dir(dir: &Path) -> Result<(), StateError> {
+    match fs::symlink_metadata(dir) {
+        Ok(meta) if meta.file_type().is_symlink() || !meta.is_dir() => {
+            return Err(StateError::NotAFolder {
+                path: dir.to_path_buf(),
+            });
+        }
+        Ok(meta) => {
+            if meta.permissions().mode() & 0o077 != 0 {
+                fs::set_permissions(dir, fs::Permissions::from_mode(0o700)).map_err(io_err(dir))?;
+            }
+        }
+        Err(_) => {
+            fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(dir)
+                .map_err(io_err(dir))?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `path` atomically with mode 0600: temp file in the same folder, fsync,
+/// rename, folder fsync. The temp file is removed when any step fails.
+pub fn write_private_atomic(path: &Path, bytes: &[u8]) -> Result<(), StateError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(
+        ".{name}.{}.{:016x}.tmp",
+        std::process::id(),
+        rand::random::<u64>()
+    ));
+    let result = (|| {
+        let mut file = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        fs::rename(&tmp, path)?;
+        fs::File::open(dir)?.sync_all()
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result.map_err(io_err(path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_is_private_and_replaces() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("state");
+        ensure_private_dir(&state).unwrap();
+        let mode = fs::metadata(&state).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700);
+        let file = state.join("x.json");
+        write_private_atomic(&file, b"one").unwrap();
+        write_private_atomic(&file, b"two").unwrap();
+        assert_eq!(fs::read(&file).unwrap(), b"two");
+        let mode = fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        assert_eq!(fs::read_dir(&state).unwrap().count(), 1, "no temp file left");
+    }
+
+    #[test]
+    fn symlinked_state_dir_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        fs::create_dir(&real).unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        assert!(matches!(
+            ensure_private_dir(&link),
+            Err(StateError::NotAFolder { .. })
+        ));
+    }
+}
