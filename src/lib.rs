@@ -5,3 +5,4 @@
 
 pub mod cursor;
 pub mod state;
+pub mod cli;

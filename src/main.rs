@@ -1,1 +1,98 @@
-fn main() {}
+//! The `multi-cursor` binary: parse the command line and dispatch. Everything else lives in the
+//! library so tests and benchmarks drive the same code.
+
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Parser;
+use multi_cursor::cli::Cli;
+use multi_cursor::cli::Command;
+use multi_cursor::cursor::account;
+use multi_cursor::cursor::locate;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_tracing();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("multi-cursor: could not start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(dispatch(cli)) {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("multi-cursor: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Logs go to stderr, filtered by `MULTI_CURSOR_LOG` (e.g. `debug`); warnings by default.
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("MULTI_CURSOR_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+}
+
+async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
+    if cli.cursor.cursor_login {
+        return cursor_login().await;
+    }
+    if cli.cursor.cursor_status {
+        return cursor_status().await;
+    }
+    if cli.cursor.cursor_models {
+        return not_yet("--cursor-models", "the model catalog");
+    }
+    match cli.command {
+        None => not_yet("launching Claude Code", "the launcher"),
+        Some(Command::Serve(_)) => not_yet("serve", "the gateway"),
+        Some(Command::Hook) => Ok(ExitCode::SUCCESS),
+        Some(Command::Status { .. }) => not_yet("status", "the gateway"),
+        Some(Command::Rules(_)) => not_yet("rules", "the rulebook"),
+        Some(Command::Doctor { .. }) => not_yet("doctor", "the health checks"),
+    }
+}
+
+/// Says plainly that a part of the command line is not built yet, instead of pretending.
+fn not_yet(what: &str, part: &str) -> anyhow::Result<ExitCode> {
+    eprintln!(
+        "multi-cursor: `{what}` is not available yet in this release ({part} is still being built)."
+    );
+    Ok(ExitCode::from(2))
+}
+
+async fn cursor_login() -> anyhow::Result<ExitCode> {
+    let agent = locate::locate_agent().await?;
+    let state = account::login(&agent.path)
+        .await
+        .context("logging in to Cursor")?;
+    println!("{}", state.describe());
+    Ok(exit_for(&state))
+}
+
+async fn cursor_status() -> anyhow::Result<ExitCode> {
+    let agent = locate::locate_agent().await?;
+    let state = account::login_state(&agent.path)
+        .await
+        .context("asking Cursor who is logged in")?;
+    println!("{}", state.describe());
+    println!("Cursor agent: {} ({})", agent.path.display(), agent.version);
+    Ok(exit_for(&state))
+}
+
+fn exit_for(state: &account::LoginState) -> ExitCode {
+    if state.is_usable() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

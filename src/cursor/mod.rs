@@ -1,7 +1,10 @@
 //! Everything that talks to Cursor's agent CLI: locating it, building a turn's invocation,
 //! supervising the child, parsing its stream-json, the model catalog, login and status.
 
+pub mod account;
+pub mod command;
 pub mod events;
+pub mod locate;
 pub mod stream;
 
 use thiserror::Error;

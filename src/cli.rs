@@ -1,0 +1,129 @@
+//! The command-line surface (DESIGN §3). Parsing only; `main.rs` dispatches.
+
+use std::ffi::OsString;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::Args;
+use clap::Parser;
+use clap::Subcommand;
+
+/// Use Cursor's agent as a native coding worker inside Claude Code.
+///
+/// Without a subcommand, starts Claude Code through a local gateway: `/model
+/// multi/cursor/composer-2.5` then answers from Cursor, the Agent tool's `multi-cursor` type
+/// runs Cursor workers, and every other model still reaches Anthropic. Arguments after the
+/// options (or after `--`) are passed to `claude` unchanged.
+#[derive(Debug, Parser)]
+#[command(name = "multi-cursor", version, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    #[command(flatten)]
+    pub cursor: CursorFlags,
+
+    /// Arguments for `claude` (e.g. `-p "fix the build"`, `--resume <id>`).
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "CLAUDE ARGS")]
+    pub claude_args: Vec<OsString>,
+}
+
+/// The account flags that act instead of launching Claude Code.
+#[derive(Debug, Args, Default)]
+pub struct CursorFlags {
+    /// Log in to Cursor in the browser (`agent login`); with NO_OPEN_BROWSER=1 the URL to open is printed.
+    #[arg(long, conflicts_with_all = ["cursor_status", "cursor_models"])]
+    pub cursor_login: bool,
+
+    /// Say who is logged in to Cursor, or that CURSOR_API_KEY is in use (never the key).
+    #[arg(long, conflicts_with = "cursor_models")]
+    pub cursor_status: bool,
+
+    /// List every Cursor model route this account can run (always asks Cursor).
+    #[arg(long)]
+    pub cursor_models: bool,
+
+    /// With --cursor-models: print the routes as a JSON array.
+    #[arg(long, requires = "cursor_models")]
+    pub json: bool,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the gateway alone (what the launcher starts for Claude Code).
+    Serve(ServeArgs),
+    /// Forward one Claude Code hook payload (stdin) to the running gateway; prints nothing.
+    Hook,
+    /// Show the running gateway's state: agent, login, each session's mode, live Cursor runs.
+    Status {
+        /// Print the gateway's JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show the rulebook Cursor follows in a workspace.
+    Rules(RulesArgs),
+    /// Check that everything multi-cursor needs is in place, each check with its fix.
+    Doctor {
+        /// Also run a real `claude -p` round trip through a private gateway against Cursor.
+        #[arg(long)]
+        live: bool,
+    },
+}
+
+/// `multi-cursor serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Loopback address to listen on (port 0 picks a free port).
+    #[arg(long, default_value = "127.0.0.1:0")]
+    pub listen: SocketAddr,
+    /// Write `{"url","token","pid"}` here (0600, atomically) once listening.
+    #[arg(long)]
+    pub ready_file: Option<PathBuf>,
+    /// Permission mode for sessions no hook has reported a mode for.
+    #[arg(long)]
+    pub permission_mode: Option<String>,
+}
+
+/// `multi-cursor rules`.
+#[derive(Debug, Args)]
+pub struct RulesArgs {
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Also show shadowed rules and why each rule applies.
+    #[arg(long)]
+    pub explain: bool,
+    /// Workspace folder (default: the current directory).
+    #[arg(long)]
+    pub workspace: Option<PathBuf>,
+    /// Files whose matching glob rules to show.
+    pub files: Vec<PathBuf>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Cli {
+        Cli::try_parse_from(std::iter::once("multi-cursor").chain(args.iter().copied())).unwrap()
+    }
+
+    #[test]
+    fn claude_args_pass_through() {
+        let cli = parse(&["-p", "hi", "--model", "multi/cursor/composer-2.5"]);
+        assert!(cli.command.is_none());
+        assert_eq!(cli.claude_args.len(), 4);
+        let cli = parse(&["--", "--cursor-models"]);
+        assert_eq!(cli.claude_args, [OsString::from("--cursor-models")]);
+        assert!(!cli.cursor.cursor_models);
+    }
+
+    #[test]
+    fn our_flags_and_subcommands() {
+        let cli = parse(&["--cursor-models", "--json"]);
+        assert!(cli.cursor.cursor_models && cli.cursor.json);
+        let cli = parse(&["serve", "--permission-mode", "plan"]);
+        assert!(matches!(cli.command, Some(Command::Serve(_))));
+    }
+}

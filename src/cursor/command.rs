@@ -1,0 +1,145 @@
+//! The invocation of one Cursor turn (DESIGN §5): argv, environment and stdin.
+//!
+//! `agent -p --output-format stream-json --stream-partial-output --trust --workspace <dir>
+//! --model <id> [--resume <chatId>] <mode flags>`; the prompt goes on stdin, which is then
+//! closed. Credentials never appear in argv: `CURSOR_API_KEY` reaches the child only through
+//! the environment it inherits, and other programs' credentials are removed from it.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// How Cursor may act during a turn; chosen from Claude's permission mode by the policy module.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum CursorMode {
+    /// Claude `plan`: `--mode plan`, read-only; the plan arrives as a `createPlanToolCall`.
+    Plan,
+    /// Claude `dontAsk`: no `--force`; Cursor's own allowlist decides, the rest is rejected.
+    Allowlist,
+    /// Claude `bypassPermissions`: `--force` (Cursor's deny rules still apply).
+    Force,
+    /// Claude `auto`: `--auto-review`, Cursor's classifier-backed approvals.
+    AutoReview,
+    /// Read-only question answering (`--mode ask`), used for compaction summaries.
+    Ask,
+}
+
+impl CursorMode {
+    /// The flags this mode adds to the turn's argv.
+    pub fn flags(self) -> &'static [&'static str] {
+        match self {
+            CursorMode::Plan => &["--mode", "plan"],
+            CursorMode::Allowlist => &[],
+            CursorMode::Force => &["--force"],
+            CursorMode::AutoReview => &["--auto-review"],
+            CursorMode::Ask => &["--mode", "ask"],
+        }
+    }
+}
+
+/// Everything needed to start one Cursor turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnSpec {
+    /// Canonical workspace folder (`--workspace`, and the child's working directory).
+    pub workspace: PathBuf,
+    /// Cursor model id passed to `--model` (e.g. `composer-2.5`, `auto`).
+    pub model: String,
+    /// Chat to resume, when the record has one.
+    pub chat_id: Option<String>,
+    /// Permission flags.
+    pub mode: CursorMode,
+    /// The user opted in to Cursor's MCP servers (`MULTI_CURSOR_APPROVE_MCPS=1`).
+    pub approve_mcps: bool,
+    /// The prompt text, written to stdin.
+    pub prompt: String,
+}
+
+/// Environment variables a Cursor child must not inherit: other programs' credentials and our
+/// own gateway token (Claude Code's custom headers carry it).
+pub const SCRUBBED_ENV: &[&str] = &[
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_AUTH_TOKEN",
+    "ANTHROPIC_CUSTOM_HEADERS",
+    "CLAUDE_CODE_OAUTH_TOKEN",
+    "MULTI_CURSOR_GATEWAY_TOKEN",
+    "OPENAI_API_KEY",
+    "XAI_API_KEY",
+];
+
+impl TurnSpec {
+    /// The turn's argv, without the program name.
+    pub fn args(&self) -> Vec<OsString> {
+        let mut args: Vec<OsString> = [
+            "-p",
+            "--output-format",
+            "stream-json",
+            "--stream-partial-output",
+            "--trust",
+            "--workspace",
+        ]
+        .iter()
+        .map(OsString::from)
+        .collect();
+        args.push(self.workspace.clone().into_os_string());
+        args.push("--model".into());
+        args.push(self.model.clone().into());
+        if let Some(chat) = &self.chat_id {
+            args.push("--resume".into());
+            args.push(chat.clone().into());
+        }
+        args.extend(self.mode.flags().iter().map(OsString::from));
+        if self.approve_mcps {
+            args.push("--approve-mcps".into());
+        }
+        args
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(mode: CursorMode, chat: Option<&str>) -> TurnSpec {
+        TurnSpec {
+            workspace: PathBuf::from("/w"),
+            model: "composer-2.5".into(),
+            chat_id: chat.map(str::to_string),
+            mode,
+            approve_mcps: false,
+            prompt: "hi".into(),
+        }
+    }
+
+    fn strings(spec: &TurnSpec) -> Vec<String> {
+        spec.args()
+            .into_iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn first_turn_argv() {
+        assert_eq!(
+            strings(&spec(CursorMode::Force, None)),
+            [
+                "-p",
+                "--output-format",
+                "stream-json",
+                "--stream-partial-output",
+                "--trust",
+                "--workspace",
+                "/w",
+                "--model",
+                "composer-2.5",
+                "--force"
+            ]
+        );
+    }
+
+    #[test]
+    fn resume_and_plan() {
+        let args = strings(&spec(CursorMode::Plan, Some("c1")));
+        assert_eq!(args[9..], ["--resume", "c1", "--mode", "plan"]);
+        assert!(!args.iter().any(|a| a == "hi"), "prompt never in argv");
+    }
+}

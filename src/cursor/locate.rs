@@ -1,0 +1,261 @@
+//! Finding Cursor's agent executable (DESIGN §3 `MULTI_CURSOR_AGENT`) and making sure it really
+//! is Cursor's: xAI's Grok CLI installs a binary named `agent` too.
+//!
+//! The identity check runs `--version` and `--help` once per executable per process; later
+//! lookups reuse the answer.
+
+use std::collections::HashMap;
+use std::ffi::OsStr;
+use std::path::Path;
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::Mutex;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use thiserror::Error;
+
+/// Environment variable naming the agent executable.
+pub const AGENT_ENV: &str = "MULTI_CURSOR_AGENT";
+
+/// How to install the Cursor CLI, quoted in every "not found" message.
+pub const INSTALL_HINT: &str = "install the Cursor CLI with `curl https://cursor.com/install -fsS | bash` (it puts `agent` in ~/.local/bin), or set MULTI_CURSOR_AGENT to its path";
+
+/// How long `--version` and `--help` may take before the executable is declared unusable.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Why no usable Cursor agent is available. Every message names what to do.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum LocateError {
+    /// Nothing found where we look.
+    #[error("Cursor's agent CLI was not found (looked for {tried}); {INSTALL_HINT}")]
+    NotFound { tried: String },
+    /// An `agent` exists but is another program (xAI's Grok CLI, …).
+    #[error(
+        "{path} is not Cursor's agent CLI (it looks like {looks_like}); {INSTALL_HINT}, and put it before the other `agent` on PATH or set MULTI_CURSOR_AGENT"
+    )]
+    NotCursor { path: PathBuf, looks_like: String },
+    /// The executable could not be run or did not answer `--version`.
+    #[error("{path} could not be run ({reason}); reinstall the Cursor CLI or set MULTI_CURSOR_AGENT")]
+    Unusable { path: PathBuf, reason: String },
+}
+
+/// A Cursor agent executable that answered `--version`/`--help` like Cursor's CLI.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentInfo {
+    /// Absolute path of the executable.
+    pub path: PathBuf,
+    /// First line of `--version` (e.g. `2026.09.18-9a7762b`).
+    pub version: String,
+    /// `--help` lists `--auto-review` (needed for Claude's auto mode).
+    pub supports_auto_review: bool,
+}
+
+/// Finds the agent executable without running it: `$MULTI_CURSOR_AGENT`, else `agent` then
+/// `cursor-agent` on PATH, else `~/.local/bin/agent`.
+pub fn find_agent_path() -> Result<PathBuf, LocateError> {
+    find_agent_path_in(
+        std::env::var_os(AGENT_ENV).as_deref(),
+        std::env::var_os("PATH").as_deref(),
+        std::env::var_os("HOME").as_deref(),
+    )
+}
+
+/// [`find_agent_path`] with its inputs passed in, for tests.
+pub fn find_agent_path_in(
+    configured: Option<&OsStr>,
+    path_var: Option<&OsStr>,
+    home: Option<&OsStr>,
+) -> Result<PathBuf, LocateError> {
+    if let Some(configured) = configured.filter(|v| !v.is_empty()) {
+        let candidate = PathBuf::from(configured);
+        let found = if candidate.components().count() > 1 {
+            is_executable(&candidate).then_some(candidate.clone())
+        } else {
+            search_path(configured, path_var)
+        };
+        return found.ok_or_else(|| LocateError::NotFound {
+            tried: format!("{AGENT_ENV}={}", candidate.display()),
+        });
+    }
+    for name in ["agent", "cursor-agent"] {
+        if let Some(found) = search_path(OsStr::new(name), path_var) {
+            return Ok(found);
+        }
+    }
+    let local = home.map(|h| Path::new(h).join(".local/bin/agent"));
+    if let Some(local) = local.filter(|p| is_executable(p)) {
+        return Ok(local);
+    }
+    Err(LocateError::NotFound {
+        tried: "`agent` and `cursor-agent` on PATH and ~/.local/bin/agent".to_string(),
+    })
+}
+
+fn search_path(name: &OsStr, path_var: Option<&OsStr>) -> Option<PathBuf> {
+    std::env::split_paths(path_var?)
+        .map(|dir| dir.join(name))
+        .find(|p| is_executable(p))
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path)
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+type ProbeCache = Mutex<HashMap<PathBuf, Result<AgentInfo, LocateError>>>;
+
+fn probe_cache() -> &'static ProbeCache {
+    static CACHE: OnceLock<ProbeCache> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// Finds the agent and checks, once per process, that it is Cursor's.
+pub async fn locate_agent() -> Result<AgentInfo, LocateError> {
+    let path = find_agent_path()?;
+    identify(&path).await
+}
+
+/// Checks (once per executable per process) that `path` is Cursor's agent CLI.
+pub async fn identify(path: &Path) -> Result<AgentInfo, LocateError> {
+    if let Some(known) = probe_cache()
+        .lock()
+        .ok()
+        .and_then(|cache| cache.get(path).cloned())
+    {
+        return known;
+    }
+    let answer = probe(path).await;
+    if let Ok(mut cache) = probe_cache().lock() {
+        cache.insert(path.to_path_buf(), answer.clone());
+    }
+    answer
+}
+
+async fn probe(path: &Path) -> Result<AgentInfo, LocateError> {
+    let unusable = |reason: String| LocateError::Unusable {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let version = run_probe(path, "--version").await.map_err(&unusable)?;
+    let help = run_probe(path, "--help").await.unwrap_or_default();
+    classify(path, &version, &help)
+}
+
+/// Decides from `--version` and `--help` output whether `path` is Cursor's CLI.
+pub fn classify(path: &Path, version: &str, help: &str) -> Result<AgentInfo, LocateError> {
+    let lower_help = help.to_ascii_lowercase();
+    let lower_version = version.to_ascii_lowercase();
+    let other = ["grok", "xai", "x.ai"]
+        .iter()
+        .any(|w| lower_help.contains(w) || lower_version.contains(w));
+    let cursor_help = lower_help.contains("cursor");
+    let cursor_version = looks_like_cursor_version(version.trim());
+    if other && !cursor_help {
+        return Err(LocateError::NotCursor {
+            path: path.to_path_buf(),
+            looks_like: "xAI's Grok CLI".to_string(),
+        });
+    }
+    if !cursor_help && !cursor_version {
+        return Err(LocateError::NotCursor {
+            path: path.to_path_buf(),
+            looks_like: format!(
+                "another program (its --version said {:?})",
+                first_line(version)
+            ),
+        });
+    }
+    Ok(AgentInfo {
+        path: path.to_path_buf(),
+        version: first_line(version).to_string(),
+        supports_auto_review: help.contains("--auto-review"),
+    })
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("")
+}
+
+/// Cursor's versions look like `2026.01.28-fd13201`.
+fn looks_like_cursor_version(version: &str) -> bool {
+    let line = first_line(version);
+    let Some((date, hash)) = line.split_once('-') else {
+        return false;
+    };
+    let parts: Vec<&str> = date.split('.').collect();
+    parts.len() == 3
+        && parts.iter().all(|p| p.chars().all(|c| c.is_ascii_digit()))
+        && parts[0].len() == 4
+        && !hash.is_empty()
+        && hash.chars().all(|c| c.is_ascii_hexdigit())
+}
+
+async fn run_probe(path: &Path, arg: &str) -> Result<String, String> {
+    let mut command = tokio::process::Command::new(path);
+    command
+        .arg(arg)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env_remove("CURSOR_API_KEY")
+        .process_group(0)
+        .kill_on_drop(true);
+    let output = tokio::time::timeout(PROBE_TIMEOUT, command.output())
+        .await
+        .map_err(|_| format!("`{arg}` did not answer within {}s", PROBE_TIMEOUT.as_secs()))?
+        .map_err(|e| e.to_string())?;
+    let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+    if text.trim().is_empty() {
+        text = String::from_utf8_lossy(&output.stderr).into_owned();
+    }
+    if !output.status.success() && text.trim().is_empty() {
+        return Err(format!("`{arg}` exited with {}", output.status));
+    }
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursor_version_shape() {
+        assert!(looks_like_cursor_version("2026.01.28-fd13201\n"));
+        assert!(!looks_like_cursor_version("grok 1.2.3"));
+        assert!(!looks_like_cursor_version("0.1.0"));
+    }
+
+    #[test]
+    fn grok_is_named() {
+        let err = classify(
+            Path::new("/bin/agent"),
+            "1.4.0",
+            "Grok CLI by xAI\nUsage: agent [prompt]",
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("xAI's Grok CLI"), "{err}");
+        assert!(err.to_string().contains("cursor.com/install"), "{err}");
+    }
+
+    #[test]
+    fn cursor_help_is_accepted() {
+        let info = classify(
+            Path::new("/bin/agent"),
+            "2026.09.18-9a7762b",
+            "Usage: agent [options] [command] [prompt...]\nStart the Cursor Agent\n  --auto-review  ...",
+        )
+        .unwrap();
+        assert!(info.supports_auto_review);
+        assert_eq!(info.version, "2026.09.18-9a7762b");
+    }
+
+    #[test]
+    fn missing_agent_names_the_install() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = find_agent_path_in(None, Some(dir.path().as_os_str()), None).unwrap_err();
+        assert!(err.to_string().contains("cursor.com/install"), "{err}");
+    }
+}

@@ -1,0 +1,551 @@
+//! Supervision of one Cursor turn's child process.
+//!
+//! The child runs in its own process group, whose id is reported so a later gateway can end a
+//! group that outlived a crash. stdout and stderr are read concurrently; stdout goes through
+//! the stream parser as it arrives (no buffering beyond the current line), stderr is kept,
+//! bounded, for messages. Cancelling or dropping the run ends the whole group: SIGINT, then
+//! SIGTERM, then SIGKILL, 1.5 s apart. After `result` a short grace period lets the CLI exit by
+//! itself, then the group is ended anyway (the real CLI sometimes never exits). A run that
+//! stays silent longer than the inactivity limit is ended as stalled.
+
+use std::path::Path;
+use std::path::PathBuf;
+use std::process::ExitStatus;
+use std::process::Stdio;
+use std::time::Duration;
+
+use nix::errno::Errno;
+use nix::sys::signal::Signal;
+use nix::sys::signal::killpg;
+use nix::unistd::Pid;
+use thiserror::Error;
+use tokio::io::AsyncReadExt;
+use tokio::io::AsyncWriteExt;
+use tokio::process::Child;
+use tokio::sync::mpsc;
+use tokio::sync::oneshot;
+use tokio::time::Instant;
+
+use super::CliFailure;
+use super::command::SCRUBBED_ENV;
+use super::command::TurnSpec;
+use super::events::RunEvent;
+use super::stream::StreamError;
+use super::stream::StreamItem;
+use super::stream::StreamParser;
+use super::stream::classify_plain_text;
+
+/// Delay between the escalation steps SIGINT → SIGTERM → SIGKILL.
+pub const KILL_STEP: Duration = Duration::from_millis(1500);
+
+/// Bounds on one run. The defaults suit real turns; tests shorten them.
+#[derive(Debug, Clone, Copy)]
+pub struct RunLimits {
+    /// Silence (no stdout or stderr bytes) after which a run is ended as stalled.
+    pub inactivity: Duration,
+    /// How long the CLI may take to exit by itself after its `result`.
+    pub result_grace: Duration,
+    /// Total stdout bytes allowed for one turn.
+    pub max_output: usize,
+    /// stderr bytes kept for messages (the newest are kept).
+    pub max_stderr: usize,
+    /// Longest stdout line accepted.
+    pub max_line: usize,
+}
+
+impl Default for RunLimits {
+    fn default() -> Self {
+        RunLimits {
+            inactivity: Duration::from_secs(15 * 60),
+            result_grace: Duration::from_millis(750),
+            max_output: 512 * 1024 * 1024,
+            max_stderr: 64 * 1024,
+            max_line: super::stream::DEFAULT_MAX_LINE,
+        }
+    }
+}
+
+/// What a running turn yields besides failures.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunOutput {
+    /// A parsed Cursor event, in stream order. `Result` is the last one.
+    Event(RunEvent),
+    /// `--resume <requested>` was asked for but `system/init` names another chat: Cursor
+    /// silently started a new conversation.
+    ChatReplaced { requested: String, actual: String },
+}
+
+/// Why a turn failed. Each message says what happened in Cursor's own words where it gave any.
+#[derive(Debug, Error)]
+pub enum RunError {
+    /// The executable could not be started.
+    #[error("could not start Cursor's agent at {path}: {source}")]
+    Spawn {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The CLI printed one of its known plain-text failures.
+    #[error(transparent)]
+    Cli(CliFailure),
+    /// The CLI refused `--resume <chat_id>`.
+    #[error("Cursor could not resume chat {chat_id}: {message}")]
+    ResumeRejected { chat_id: String, message: String },
+    /// The process ended without a `result` event: never a success.
+    #[error("Cursor ended without a result ({status}){}", stderr_suffix(.stderr))]
+    NoResult { status: String, stderr: String },
+    /// No output for longer than the inactivity limit.
+    #[error("Cursor stopped responding: no output for {}s, so the run was ended", .after.as_secs())]
+    Stalled { after: Duration },
+    /// stdout exceeded the turn's output cap.
+    #[error("Cursor produced more than {limit} bytes of output in one turn; the run was ended")]
+    OutputTooLarge { limit: usize },
+    /// A stream-json line exceeded the line cap.
+    #[error(transparent)]
+    Stream(StreamError),
+    /// The run was cancelled (the client went away or the gateway is closing).
+    #[error("the Cursor run was cancelled")]
+    Cancelled,
+    /// Reading the child's pipes failed.
+    #[error("reading Cursor's output failed: {0}")]
+    Io(#[source] std::io::Error),
+}
+
+fn stderr_suffix(stderr: &str) -> String {
+    let trimmed = stderr.trim();
+    if trimmed.is_empty() {
+        String::new()
+    } else {
+        format!(": {trimmed}")
+    }
+}
+
+/// A running Cursor turn. Dropping it ends the child's whole process group.
+#[derive(Debug)]
+pub struct CursorRun {
+    /// Process group id (= the leader's pid).
+    pub pgid: i32,
+    /// The leader's start time (`/proc/<pid>/stat` field 22), to recognise the group later.
+    pub process_start: Option<u64>,
+    rx: mpsc::Receiver<Result<RunOutput, RunError>>,
+    cancel: Option<oneshot::Sender<()>>,
+}
+
+impl CursorRun {
+    /// The next output; `None` once the run is over (after `Result` or an error).
+    pub async fn next(&mut self) -> Option<Result<RunOutput, RunError>> {
+        self.rx.recv().await
+    }
+
+    /// Ends the run: the process group gets SIGINT, SIGTERM, SIGKILL, 1.5 s apart, and the
+    /// run's last item is [`RunError::Cancelled`].
+    pub fn cancel(&mut self) {
+        if let Some(cancel) = self.cancel.take() {
+            let _ = cancel.send(());
+        }
+    }
+}
+
+impl Drop for CursorRun {
+    fn drop(&mut self) {
+        self.cancel();
+    }
+}
+
+/// Starts one turn: spawns `agent` per `spec` in its own process group, writes the prompt to
+/// stdin and closes it, and supervises the child in a background task.
+pub fn spawn_turn(
+    agent: &Path,
+    spec: &TurnSpec,
+    limits: RunLimits,
+) -> Result<CursorRun, RunError> {
+    let mut command = tokio::process::Command::new(agent);
+    command
+        .args(spec.args())
+        .current_dir(&spec.workspace)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true);
+    for key in SCRUBBED_ENV {
+        command.env_remove(key);
+    }
+    let mut child = command.spawn().map_err(|source| RunError::Spawn {
+        path: agent.to_path_buf(),
+        source,
+    })?;
+    let pgid = child.id().and_then(|p| i32::try_from(p).ok()).unwrap_or(0);
+    let process_start = process_start_time(pgid);
+    if let Some(mut stdin) = child.stdin.take() {
+        let prompt = spec.prompt.clone().into_bytes();
+        tokio::spawn(async move {
+            // A child that exits before reading its prompt closes the pipe; that failure shows
+            // up as the child's own outcome, so the write error itself is not reported.
+            let _ = stdin.write_all(&prompt).await;
+            let _ = stdin.shutdown().await;
+        });
+    }
+    let (tx, rx) = mpsc::channel(256);
+    let (cancel_tx, cancel_rx) = oneshot::channel();
+    let supervisor = Supervisor {
+        child,
+        pgid,
+        limits,
+        requested_chat: spec.chat_id.clone(),
+        tx,
+    };
+    tokio::spawn(supervisor.run(cancel_rx));
+    Ok(CursorRun {
+        pgid,
+        process_start,
+        rx,
+        cancel: Some(cancel_tx),
+    })
+}
+
+struct Supervisor {
+    child: Child,
+    pgid: i32,
+    limits: RunLimits,
+    requested_chat: Option<String>,
+    tx: mpsc::Sender<Result<RunOutput, RunError>>,
+}
+
+/// Ends the group when the supervising task is dropped without finishing (runtime shutdown).
+struct GroupGuard {
+    pgid: i32,
+    armed: bool,
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        if self.armed {
+            signal_group(self.pgid, Signal::SIGKILL);
+        }
+    }
+}
+
+/// What the run observed, used to decide its outcome when the output ends.
+#[derive(Default)]
+struct Observed {
+    saw_init: bool,
+    saw_result: bool,
+    failure: Option<CliFailure>,
+    plain_text: Vec<String>,
+    stderr: Vec<u8>,
+}
+
+impl Supervisor {
+    async fn run(mut self, mut cancel: oneshot::Receiver<()>) {
+        let mut guard = GroupGuard {
+            pgid: self.pgid,
+            armed: true,
+        };
+        let outcome = self.pump(&mut cancel).await;
+        if let Err(error) = outcome {
+            let _ = self.tx.send(Err(error)).await;
+        }
+        // Whatever happened, nothing of the group may outlive the turn.
+        end_group(self.pgid, &mut self.child).await;
+        guard.armed = false;
+    }
+
+    /// Reads both pipes until the run is over; `Ok` means a `result` was delivered.
+    async fn pump(&mut self, cancel: &mut oneshot::Receiver<()>) -> Result<(), RunError> {
+        let mut stdout = self.child.stdout.take();
+        let mut stderr = self.child.stderr.take();
+        let mut parser = StreamParser::new(self.limits.max_line);
+        let mut items = Vec::new();
+        let mut observed = Observed::default();
+        let mut out_buf = vec![0u8; 64 * 1024];
+        let mut err_buf = vec![0u8; 8 * 1024];
+        let mut total = 0usize;
+        let mut exit: Option<ExitStatus> = None;
+        let mut deadline = Instant::now() + self.limits.inactivity;
+        let mut result_deadline: Option<Instant> = None;
+        loop {
+            if stdout.is_none() && (exit.is_some() || observed.saw_result) {
+                break;
+            }
+            let wake = result_deadline.map_or(deadline, |r| r.min(deadline));
+            tokio::select! {
+                _ = &mut *cancel => return Err(RunError::Cancelled),
+                read = read_some(&mut stdout, &mut out_buf) => {
+                    let n = read.map_err(RunError::Io)?;
+                    deadline = Instant::now() + self.limits.inactivity;
+                    if n == 0 {
+                        stdout = None;
+                        parser.finish(&mut items).map_err(RunError::Stream)?;
+                    } else {
+                        total += n;
+                        if total > self.limits.max_output {
+                            return Err(RunError::OutputTooLarge { limit: self.limits.max_output });
+                        }
+                        parser.feed(&out_buf[..n], &mut items).map_err(RunError::Stream)?;
+                    }
+                    self.deliver(&mut items, &mut observed).await?;
+                    if observed.saw_result && result_deadline.is_none() {
+                        result_deadline = Some(Instant::now() + self.limits.result_grace);
+                    }
+                }
+                read = read_some(&mut stderr, &mut err_buf) => {
+                    match read {
+                        Ok(0) | Err(_) => stderr = None,
+                        Ok(n) => {
+                            deadline = Instant::now() + self.limits.inactivity;
+                            keep_tail(&mut observed.stderr, &err_buf[..n], self.limits.max_stderr);
+                        }
+                    }
+                }
+                status = self.child.wait(), if exit.is_none() => {
+                    exit = Some(status.map_err(RunError::Io)?);
+                }
+                _ = tokio::time::sleep_until(wake) => {
+                    if observed.saw_result {
+                        return Ok(());
+                    }
+                    return Err(RunError::Stalled { after: self.limits.inactivity });
+                }
+            }
+        }
+        if observed.saw_result {
+            return Ok(());
+        }
+        // stdout closed without a result: wait briefly for the exit status, then judge.
+        if exit.is_none() {
+            exit = tokio::time::timeout(self.limits.result_grace.max(KILL_STEP), self.child.wait())
+                .await
+                .ok()
+                .and_then(Result::ok);
+        }
+        // Drain whatever stderr is left without waiting on lingering writers.
+        if let Some(mut pipe) = stderr.take() {
+            let drain = async {
+                while let Ok(n) = pipe.read(&mut err_buf).await {
+                    if n == 0 {
+                        break;
+                    }
+                    keep_tail(&mut observed.stderr, &err_buf[..n], self.limits.max_stderr);
+                }
+            };
+            let _ = tokio::time::timeout(Duration::from_millis(200), drain).await;
+        }
+        Err(self.failure_without_result(observed, exit))
+    }
+
+    /// Sends parsed items on, checking the chat id against the one asked for.
+    async fn deliver(
+        &mut self,
+        items: &mut Vec<StreamItem>,
+        observed: &mut Observed,
+    ) -> Result<(), RunError> {
+        for item in items.drain(..) {
+            let output = match item {
+                StreamItem::Failure(failure) => {
+                    observed.failure.get_or_insert(failure);
+                    continue;
+                }
+                StreamItem::PlainText(line) => {
+                    if observed.plain_text.len() < 32 {
+                        observed.plain_text.push(line);
+                    }
+                    continue;
+                }
+                StreamItem::Event(event) => event,
+            };
+            match &output {
+                RunEvent::Init { chat_id, .. } => {
+                    observed.saw_init = true;
+                    if let Some(requested) = &self.requested_chat
+                        && requested != chat_id
+                    {
+                        self.send(RunOutput::ChatReplaced {
+                            requested: requested.clone(),
+                            actual: chat_id.clone(),
+                        })
+                        .await?;
+                    }
+                }
+                RunEvent::Result(_) => observed.saw_result = true,
+                _ => {}
+            }
+            self.send(RunOutput::Event(output)).await?;
+        }
+        Ok(())
+    }
+
+    async fn send(&self, output: RunOutput) -> Result<(), RunError> {
+        // A closed receiver means the run was dropped: treat it as a cancellation.
+        self.tx
+            .send(Ok(output))
+            .await
+            .map_err(|_| RunError::Cancelled)
+    }
+
+    fn failure_without_result(&self, observed: Observed, exit: Option<ExitStatus>) -> RunError {
+        let stderr_text = String::from_utf8_lossy(&observed.stderr).into_owned();
+        let failure = observed.failure.or_else(|| {
+            stderr_text
+                .lines()
+                .find_map(|line| classify_plain_text(line.trim()))
+        });
+        if let Some(failure) = failure {
+            return RunError::Cli(failure);
+        }
+        if let Some(chat_id) = &self.requested_chat
+            && !observed.saw_init
+        {
+            let said = observed
+                .plain_text
+                .iter()
+                .map(String::as_str)
+                .chain(stderr_text.lines())
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ");
+            let lower = said.to_ascii_lowercase();
+            if ["resume", "chat", "session", "conversation"]
+                .iter()
+                .any(|w| lower.contains(w))
+            {
+                return RunError::ResumeRejected {
+                    chat_id: chat_id.clone(),
+                    message: bounded(&said, 2000),
+                };
+            }
+        }
+        let mut stderr = stderr_text;
+        if stderr.trim().is_empty() {
+            stderr = observed.plain_text.join("\n");
+        }
+        RunError::NoResult {
+            status: exit.map_or_else(|| "still running".to_string(), describe_status),
+            stderr: bounded(stderr.trim(), 2000),
+        }
+    }
+}
+
+async fn read_some<R: tokio::io::AsyncRead + Unpin>(
+    pipe: &mut Option<R>,
+    buf: &mut [u8],
+) -> std::io::Result<usize> {
+    match pipe {
+        Some(pipe) => pipe.read(buf).await,
+        None => std::future::pending().await,
+    }
+}
+
+fn keep_tail(kept: &mut Vec<u8>, more: &[u8], limit: usize) {
+    kept.extend_from_slice(more);
+    if kept.len() > limit {
+        let cut = kept.len() - limit;
+        kept.drain(..cut);
+    }
+}
+
+fn bounded(text: &str, limit: usize) -> String {
+    if text.len() <= limit {
+        return text.to_string();
+    }
+    let mut end = limit;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
+fn describe_status(status: ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exit code {code}"),
+        (None, Some(signal)) => format!("killed by signal {signal}"),
+        _ => status.to_string(),
+    }
+}
+
+/// Sends `signal` to every process of group `pgid`; false when the group is gone.
+fn signal_group(pgid: i32, signal: Signal) -> bool {
+    if pgid <= 1 {
+        return false;
+    }
+    !matches!(killpg(Pid::from_raw(pgid), signal), Err(Errno::ESRCH))
+}
+
+/// True while any process of the group exists (zombies included).
+fn group_alive(pgid: i32) -> bool {
+    pgid > 1 && !matches!(killpg(Pid::from_raw(pgid), None), Err(Errno::ESRCH))
+}
+
+/// Ends process group `pgid`: SIGINT, SIGTERM, SIGKILL, [`KILL_STEP`] apart, reaping the
+/// leader as it goes. Returns once the group is gone or SIGKILL was sent.
+async fn end_group(pgid: i32, leader: &mut Child) {
+    for signal in [Signal::SIGINT, Signal::SIGTERM] {
+        let _ = leader.try_wait();
+        if !group_alive(pgid) {
+            return;
+        }
+        signal_group(pgid, signal);
+        let until = Instant::now() + KILL_STEP;
+        while Instant::now() < until {
+            let _ = leader.try_wait();
+            if !group_alive(pgid) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+    signal_group(pgid, Signal::SIGKILL);
+    let _ = tokio::time::timeout(Duration::from_secs(1), leader.wait()).await;
+}
+
+/// The start time of process `pid` in clock ticks since boot (`/proc/<pid>/stat` field 22), so
+/// a recorded group can later be recognised as still ours.
+pub fn process_start_time(pid: i32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) is parenthesised and may contain spaces; fields resume after
+    // the last ')'. Field 22 is then the 20th field after it.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// Ends a process group left behind by an earlier gateway, but only when its leader still has
+/// the recorded start time (never a stranger that reused the pid). Returns true when a group
+/// was found and ended.
+pub async fn end_stray_group(pgid: i32, recorded_start: u64) -> bool {
+    if pgid <= 1 || process_start_time(pgid) != Some(recorded_start) {
+        return false;
+    }
+    for signal in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGKILL] {
+        if !signal_group(pgid, signal) {
+            return true;
+        }
+        let until = Instant::now() + KILL_STEP;
+        while Instant::now() < until {
+            if !group_alive(pgid) || process_start_time(pgid) != Some(recorded_start) {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn own_start_time_is_readable() {
+        let me = i32::try_from(std::process::id()).unwrap();
+        assert!(process_start_time(me).is_some());
+    }
+
+    #[test]
+    fn stderr_tail_is_bounded() {
+        let mut kept = Vec::new();
+        keep_tail(&mut kept, b"0123456789", 4);
+        assert_eq!(kept, b"6789");
+    }
+}
