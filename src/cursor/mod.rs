@@ -2,6 +2,7 @@
 //! supervising the child, parsing its stream-json, the model catalog, login and status.
 
 pub mod account;
+pub mod catalog;
 pub mod command;
 pub mod events;
 pub mod locate;
