@@ -8,6 +8,7 @@ use clap::Parser;
 use multi_cursor::cli::Cli;
 use multi_cursor::cli::Command;
 use multi_cursor::cursor::account;
+use multi_cursor::cursor::catalog;
 use multi_cursor::cursor::locate;
 
 fn main() -> ExitCode {
@@ -50,7 +51,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         return cursor_status().await;
     }
     if cli.cursor.cursor_models {
-        return not_yet("--cursor-models", "the model catalog");
+        return cursor_models(cli.cursor.json).await;
     }
     match cli.command {
         None => not_yet("launching Claude Code", "the launcher"),
@@ -87,6 +88,34 @@ async fn cursor_status() -> anyhow::Result<ExitCode> {
     println!("{}", state.describe());
     println!("Cursor agent: {} ({})", agent.path.display(), agent.version);
     Ok(exit_for(&state))
+}
+
+/// `--cursor-models`: always asks Cursor, refreshes the cache, prints the routes.
+async fn cursor_models(json: bool) -> anyhow::Result<ExitCode> {
+    let agent = locate::locate_agent().await?;
+    let catalog = match catalog::fetch_catalog(&agent.path).await {
+        Ok(catalog) => catalog,
+        Err(error @ catalog::CatalogError::LoggedOut { .. }) => {
+            eprintln!("multi-cursor: {error}");
+            return Ok(ExitCode::FAILURE);
+        }
+        Err(error) => return Err(error).context("listing Cursor models"),
+    };
+    if let Err(error) = catalog::store_cache(&catalog, &agent.path) {
+        tracing::warn!(%error, "could not cache the Cursor catalog");
+    }
+    let extra = catalog::extra_models_from_env();
+    if json {
+        println!("{}", catalog::routes_json_text(&catalog, &extra));
+    } else if catalog.is_empty() {
+        println!("No models available for this Cursor account.");
+    } else {
+        print!("{}", catalog::render_table(&catalog, &extra));
+    }
+    if let Err(error) = catalog.picker(&extra).check() {
+        eprintln!("multi-cursor: {error}");
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn exit_for(state: &account::LoginState) -> ExitCode {
