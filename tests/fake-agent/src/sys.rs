@@ -1,0 +1,116 @@
+//! The few POSIX calls std does not expose: ignoring signals, the process group, closing a
+//! standard descriptor, signalling oneself.
+//!
+//! Declared directly against the C library std already links, so the fake needs no `libc`
+//! crate. Signal numbers are the ones Linux and macOS share.
+
+use std::ffi::c_int;
+use std::io;
+
+/// The C functions used here, with their POSIX signatures.
+mod ffi {
+    use std::ffi::c_int;
+
+    unsafe extern "C" {
+        /// `sighandler_t signal(int, sighandler_t)`; the handler is passed as an address.
+        pub fn signal(signum: c_int, handler: usize) -> usize;
+        /// `pid_t getpgrp(void)`.
+        pub fn getpgrp() -> c_int;
+        /// `int close(int)`.
+        pub fn close(fd: c_int) -> c_int;
+        /// `int kill(pid_t, int)`.
+        pub fn kill(pid: c_int, sig: c_int) -> c_int;
+    }
+}
+
+/// `SIG_IGN` as an address.
+const SIG_IGN: usize = 1;
+/// `SIG_ERR` as an address (`(sighandler_t) -1`).
+const SIG_ERR: usize = usize::MAX;
+
+/// `SIGINT`.
+pub const SIGINT: c_int = 2;
+/// `SIGTERM`.
+pub const SIGTERM: c_int = 15;
+
+/// Ignores SIGINT and SIGTERM, so only SIGKILL ends the process. The disposition is inherited by
+/// children spawned afterwards (an ignored signal stays ignored across `exec`).
+pub fn ignore_interrupts() -> io::Result<()> {
+    for signal in [SIGINT, SIGTERM] {
+        // SAFETY: installing SIG_IGN runs no handler code; it only changes this process's
+        // disposition for the signal, which nothing else in the fake relies on.
+        let previous = unsafe { ffi::signal(signal, SIG_IGN) };
+        if previous == SIG_ERR {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// This process's process-group id.
+pub fn process_group() -> i32 {
+    // SAFETY: getpgrp takes no arguments, cannot fail and touches no memory of ours.
+    unsafe { ffi::getpgrp() }
+}
+
+/// Closes file descriptor 1, so the reader of our stdout sees end-of-file while we live on.
+pub fn close_stdout() -> io::Result<()> {
+    // SAFETY: fd 1 is not owned by any Rust object here (the emitter writes through its own
+    // duplicate, which the caller drops first); later writes to fd 1 fail with EBADF, which the
+    // fake reports as an error rather than undefined behaviour.
+    let result = unsafe { ffi::close(1) };
+    if result == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Sends `signal` to this process.
+pub fn signal_self(signal: c_int) -> io::Result<()> {
+    let pid = c_int::try_from(std::process::id())
+        .map_err(|_| io::Error::other("process id out of range"))?;
+    // SAFETY: kill only sends a signal; it touches no memory of ours.
+    let result = unsafe { ffi::kill(pid, signal) };
+    if result == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// The number of a signal named `TERM`, `SIGTERM` or given as a number.
+pub fn signal_number(name: &str) -> Option<c_int> {
+    let upper = name.trim().to_ascii_uppercase();
+    let bare = upper.strip_prefix("SIG").unwrap_or(&upper);
+    let number = match bare {
+        "HUP" => 1,
+        "INT" => SIGINT,
+        "QUIT" => 3,
+        "ABRT" => 6,
+        "KILL" => 9,
+        "SEGV" => 11,
+        "PIPE" => 13,
+        "TERM" => SIGTERM,
+        other => return other.parse().ok().filter(|number| *number > 0),
+    };
+    Some(number)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signal_names() {
+        assert_eq!(signal_number("TERM"), Some(15));
+        assert_eq!(signal_number("sigkill"), Some(9));
+        assert_eq!(signal_number("2"), Some(2));
+        assert_eq!(signal_number("BOGUS"), None);
+    }
+
+    #[test]
+    fn process_group_is_positive() {
+        assert!(process_group() > 0);
+    }
+}
