@@ -6,3 +6,4 @@
 pub mod cursor;
 pub mod state;
 pub mod cli;
+pub mod session;
