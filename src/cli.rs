@@ -24,7 +24,11 @@ pub struct Cli {
     pub cursor: CursorFlags,
 
     /// Arguments for `claude` (e.g. `-p "fix the build"`, `--resume <id>`).
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "CLAUDE ARGS")]
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "CLAUDE ARGS"
+    )]
     pub claude_args: Vec<OsString>,
 }
 

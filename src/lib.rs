@@ -3,7 +3,10 @@
 //! The binary's entry is `main.rs`; everything it runs lives here so integration tests and
 //! benchmarks can drive the same code. See ARCHITECTURE.md for the module map.
 
-pub mod cursor;
-pub mod state;
 pub mod cli;
+pub mod cursor;
+pub mod gateway;
+pub mod policy;
 pub mod session;
+pub mod state;
+pub mod turn;

@@ -10,6 +10,8 @@ use multi_cursor::cli::Command;
 use multi_cursor::cursor::account;
 use multi_cursor::cursor::catalog;
 use multi_cursor::cursor::locate;
+use multi_cursor::gateway;
+use multi_cursor::gateway::client;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -55,9 +57,15 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     }
     match cli.command {
         None => not_yet("launching Claude Code", "the launcher"),
-        Some(Command::Serve(_)) => not_yet("serve", "the gateway"),
-        Some(Command::Hook) => Ok(ExitCode::SUCCESS),
-        Some(Command::Status { .. }) => not_yet("status", "the gateway"),
+        Some(Command::Serve(args)) => {
+            gateway::run_serve(&args).await?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Hook) => {
+            client::forward_hook();
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Status { json }) => gateway_status(json),
         Some(Command::Rules(_)) => not_yet("rules", "the rulebook"),
         Some(Command::Doctor { .. }) => not_yet("doctor", "the health checks"),
     }
@@ -114,6 +122,19 @@ async fn cursor_models(json: bool) -> anyhow::Result<ExitCode> {
     }
     if let Err(error) = catalog.picker(&extra).check() {
         eprintln!("multi-cursor: {error}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `multi-cursor status`: the running gateway's state.
+fn gateway_status(json: bool) -> anyhow::Result<ExitCode> {
+    match client::fetch_status() {
+        Ok(status) if json => println!("{status:#}"),
+        Ok(status) => print!("{}", client::render_status(&status)),
+        Err(error) => {
+            eprintln!("multi-cursor status: {error}");
+            return Ok(ExitCode::FAILURE);
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -129,7 +129,11 @@ mod tests {
         assert_eq!(fs::read(&file).unwrap(), b"two");
         let mode = fs::metadata(&file).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
-        assert_eq!(fs::read_dir(&state).unwrap().count(), 1, "no temp file left");
+        assert_eq!(
+            fs::read_dir(&state).unwrap().count(),
+            1,
+            "no temp file left"
+        );
     }
 
     #[test]

@@ -31,7 +31,9 @@ impl LoginState {
         match self {
             LoginState::LoggedIn { who } => format!("Logged in to Cursor as {who}."),
             LoginState::ApiKey => {
-                format!("Cursor access uses {API_KEY_ENV} from the environment (the key is not shown).")
+                format!(
+                    "Cursor access uses {API_KEY_ENV} from the environment (the key is not shown)."
+                )
             }
             LoginState::LoggedOut { said } => format!(
                 "Not logged in to Cursor ({said}). Run `multi-cursor --cursor-login`, or set {API_KEY_ENV}."
@@ -183,9 +185,14 @@ mod tests {
     fn status_lines() {
         assert_eq!(
             parse_status("\u{1b}[32m✓\u{1b}[39m Logged in as a@b.c\n"),
-            LoginState::LoggedIn { who: "a@b.c".into() }
+            LoginState::LoggedIn {
+                who: "a@b.c".into()
+            }
         );
-        assert!(matches!(parse_status("Not logged in\n"), LoginState::LoggedOut { .. }));
+        assert!(matches!(
+            parse_status("Not logged in\n"),
+            LoginState::LoggedOut { .. }
+        ));
     }
 
     #[test]
@@ -195,7 +202,13 @@ mod tests {
 
     #[test]
     fn strips_sgr_and_osc() {
-        assert_eq!(strip_ansi("\u{1b}[36mauto\u{1b}[39m \u{1b}[2m- Auto\u{1b}[22m"), "auto - Auto");
-        assert_eq!(strip_ansi("\u{1b}]8;;http://x\u{7}link\u{1b}]8;;\u{7}"), "link");
+        assert_eq!(
+            strip_ansi("\u{1b}[36mauto\u{1b}[39m \u{1b}[2m- Auto\u{1b}[22m"),
+            "auto - Auto"
+        );
+        assert_eq!(
+            strip_ansi("\u{1b}]8;;http://x\u{7}link\u{1b}]8;;\u{7}"),
+            "link"
+        );
     }
 }

@@ -36,7 +36,9 @@ pub enum LocateError {
     )]
     NotCursor { path: PathBuf, looks_like: String },
     /// The executable could not be run or did not answer `--version`.
-    #[error("{path} could not be run ({reason}); reinstall the Cursor CLI or set MULTI_CURSOR_AGENT")]
+    #[error(
+        "{path} could not be run ({reason}); reinstall the Cursor CLI or set MULTI_CURSOR_AGENT"
+    )]
     Unusable { path: PathBuf, reason: String },
 }
 
@@ -176,7 +178,10 @@ pub fn classify(path: &Path, version: &str, help: &str) -> Result<AgentInfo, Loc
 }
 
 fn first_line(text: &str) -> &str {
-    text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("")
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("")
 }
 
 /// Cursor's versions look like `2026.01.28-fd13201`.

@@ -6,6 +6,7 @@ pub mod catalog;
 pub mod command;
 pub mod events;
 pub mod locate;
+pub mod process;
 pub mod stream;
 
 use thiserror::Error;
@@ -15,7 +16,9 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum CliFailure {
     /// `Error: Authentication required. Run 'agent login', …`
-    #[error("Cursor is not logged in: {0} (run `multi-cursor --cursor-login`, or set CURSOR_API_KEY)")]
+    #[error(
+        "Cursor is not logged in: {0} (run `multi-cursor --cursor-login`, or set CURSOR_API_KEY)"
+    )]
     AuthRequired(String),
     /// `Cannot use this model: <id>. Available models: …`
     #[error("Cursor refused the model: {0}")]

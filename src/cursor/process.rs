@@ -154,11 +154,7 @@ impl Drop for CursorRun {
 
 /// Starts one turn: spawns `agent` per `spec` in its own process group, writes the prompt to
 /// stdin and closes it, and supervises the child in a background task.
-pub fn spawn_turn(
-    agent: &Path,
-    spec: &TurnSpec,
-    limits: RunLimits,
-) -> Result<CursorRun, RunError> {
+pub fn spawn_turn(agent: &Path, spec: &TurnSpec, limits: RunLimits) -> Result<CursorRun, RunError> {
     let mut command = tokio::process::Command::new(agent);
     command
         .args(spec.args())

@@ -79,6 +79,10 @@ pub enum StreamItem {
     /// A recognised plain-text failure (not JSON): not logged in, bad model, trust gate, rate
     /// limit. The run will not produce a useful `result` after one of these.
     Failure(CliFailure),
+    /// Other plain text (not JSON, not a known failure), ANSI stripped and trimmed. Usually
+    /// noise to skip; the supervisor keeps a few lines to explain a run that ends without a
+    /// result (e.g. the CLI's words when it refuses `--resume`).
+    PlainText(String),
 }
 
 /// Why [`StreamParser::feed`] could not accept the bytes it was given.
@@ -272,7 +276,8 @@ impl StreamParser {
             Some(failure) => out.push(StreamItem::Failure(failure)),
             None if text.trim().is_empty() => {}
             None => {
-                tracing::debug!(line = %text.trim(), "skipping non-JSON output from the Cursor agent")
+                tracing::debug!(line = %text.trim(), "non-JSON output from the Cursor agent");
+                out.push(StreamItem::PlainText(text.trim().to_string()));
             }
         }
     }

@@ -93,7 +93,7 @@ pub fn events(items: &[StreamItem]) -> Vec<&RunEvent> {
         .iter()
         .filter_map(|item| match item {
             StreamItem::Event(event) => Some(event),
-            StreamItem::Failure(_) => None,
+            StreamItem::Failure(_) | StreamItem::PlainText(_) => None,
         })
         .collect()
 }
@@ -104,7 +104,7 @@ pub fn failures(items: &[StreamItem]) -> Vec<&CliFailure> {
         .iter()
         .filter_map(|item| match item {
             StreamItem::Failure(failure) => Some(failure),
-            StreamItem::Event(_) => None,
+            StreamItem::Event(_) | StreamItem::PlainText(_) => None,
         })
         .collect()
 }
@@ -167,5 +167,6 @@ fn item_json(item: &StreamItem) -> Value {
             };
             json!({"kind": "failure", "failure": kind, "words": words})
         }
+        StreamItem::PlainText(text) => json!({"kind": "plain_text", "text": text}),
     }
 }

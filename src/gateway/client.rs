@@ -1,0 +1,243 @@
+//! The command-line ends of the gateway's routes: `multi-cursor hook` and `multi-cursor
+//! status`. A tiny HTTP/1.1 client over a loopback socket keeps the hook fast: it must print
+//! nothing and exit within 50 ms even when no gateway is running.
+
+use std::io::Read;
+use std::io::Write;
+use std::net::TcpStream;
+use std::net::ToSocketAddrs;
+use std::time::Duration;
+
+use thiserror::Error;
+
+/// Environment variables the launcher sets for hooks and `status`.
+pub const GATEWAY_URL_ENV: &str = "MULTI_CURSOR_GATEWAY_URL";
+pub const GATEWAY_TOKEN_ENV: &str = "MULTI_CURSOR_GATEWAY_TOKEN";
+
+/// Largest hook payload forwarded.
+const MAX_PAYLOAD: u64 = 1024 * 1024;
+
+/// Why a call to the gateway failed.
+#[derive(Debug, Error)]
+pub enum ClientError {
+    #[error(
+        "no multi-cursor gateway in this environment ({GATEWAY_URL_ENV} is not set); start Claude Code with `multi-cursor` and run this inside it"
+    )]
+    NotLaunched,
+    #[error("{GATEWAY_URL_ENV}={0} is not an http://127.0.0.1:<port> URL")]
+    BadUrl(String),
+    #[error("the gateway at {url} did not answer: {source}")]
+    Io {
+        url: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("the gateway answered {status}: {body}")]
+    Status { status: u16, body: String },
+}
+
+/// Where the gateway is, from the environment.
+#[derive(Debug, Clone)]
+pub struct GatewayAddress {
+    pub url: String,
+    pub token: String,
+}
+
+impl GatewayAddress {
+    /// Reads `MULTI_CURSOR_GATEWAY_URL` and `MULTI_CURSOR_GATEWAY_TOKEN`.
+    pub fn from_env() -> Result<Self, ClientError> {
+        let url = std::env::var(GATEWAY_URL_ENV)
+            .ok()
+            .filter(|v| !v.is_empty())
+            .ok_or(ClientError::NotLaunched)?;
+        let token = std::env::var(GATEWAY_TOKEN_ENV).unwrap_or_default();
+        Ok(GatewayAddress { url, token })
+    }
+
+    fn host_port(&self) -> Result<&str, ClientError> {
+        let rest = self
+            .url
+            .strip_prefix("http://")
+            .ok_or_else(|| ClientError::BadUrl(self.url.clone()))?;
+        Ok(rest.trim_end_matches('/'))
+    }
+}
+
+/// Sends one request and returns (status, body).
+pub fn request(
+    address: &GatewayAddress,
+    method: &str,
+    path: &str,
+    body: &[u8],
+    timeout: Duration,
+) -> Result<(u16, Vec<u8>), ClientError> {
+    let host = address.host_port()?;
+    let io = |source| ClientError::Io {
+        url: address.url.clone(),
+        source,
+    };
+    let addr = host
+        .to_socket_addrs()
+        .map_err(io)?
+        .next()
+        .ok_or_else(|| ClientError::BadUrl(address.url.clone()))?;
+    let mut stream = TcpStream::connect_timeout(&addr, timeout).map_err(io)?;
+    stream.set_read_timeout(Some(timeout)).map_err(io)?;
+    stream.set_write_timeout(Some(timeout)).map_err(io)?;
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nx-multi-cursor-token: {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        address.token,
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).map_err(io)?;
+    stream.write_all(body).map_err(io)?;
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).map_err(io)?;
+    parse_response(&response).ok_or_else(|| {
+        io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "malformed HTTP response",
+        ))
+    })
+}
+
+fn parse_response(bytes: &[u8]) -> Option<(u16, Vec<u8>)> {
+    let split = bytes.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = std::str::from_utf8(&bytes[..split]).ok()?;
+    let status = head.split_whitespace().nth(1)?.parse().ok()?;
+    let body = &bytes[split + 4..];
+    let chunked = head
+        .lines()
+        .any(|l| l.to_ascii_lowercase().starts_with("transfer-encoding:") && l.contains("chunked"));
+    Some((
+        status,
+        if chunked {
+            dechunk(body)
+        } else {
+            body.to_vec()
+        },
+    ))
+}
+
+fn dechunk(mut body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(line_end) = body.windows(2).position(|w| w == b"\r\n") {
+        let size = std::str::from_utf8(&body[..line_end])
+            .ok()
+            .and_then(|s| usize::from_str_radix(s.split(';').next().unwrap_or("").trim(), 16).ok())
+            .unwrap_or(0);
+        body = &body[line_end + 2..];
+        if size == 0 || body.len() < size {
+            break;
+        }
+        out.extend_from_slice(&body[..size]);
+        body = body.get(size + 2..).unwrap_or(&[]);
+    }
+    out
+}
+
+/// `multi-cursor hook`: forward stdin to the gateway; never prints, never fails the hook.
+pub fn forward_hook() {
+    let Ok(address) = GatewayAddress::from_env() else {
+        return;
+    };
+    let mut payload = Vec::new();
+    if std::io::stdin()
+        .take(MAX_PAYLOAD)
+        .read_to_end(&mut payload)
+        .is_err()
+    {
+        return;
+    }
+    if let Err(error) = request(
+        &address,
+        "POST",
+        "/multi-cursor/hook",
+        &payload,
+        Duration::from_millis(500),
+    ) {
+        tracing::debug!(%error, "hook not delivered");
+    }
+}
+
+/// `multi-cursor status`: the gateway's JSON.
+pub fn fetch_status() -> Result<serde_json::Value, ClientError> {
+    let address = GatewayAddress::from_env()?;
+    let (status, body) = request(
+        &address,
+        "GET",
+        "/multi-cursor/status",
+        b"",
+        Duration::from_secs(20),
+    )?;
+    if status != 200 {
+        return Err(ClientError::Status {
+            status,
+            body: String::from_utf8_lossy(&body).into_owned(),
+        });
+    }
+    serde_json::from_slice(&body).map_err(|e| ClientError::Io {
+        url: address.url.clone(),
+        source: std::io::Error::new(std::io::ErrorKind::InvalidData, e),
+    })
+}
+
+/// A readable rendering of the status JSON.
+pub fn render_status(status: &serde_json::Value) -> String {
+    let mut out = String::new();
+    let s = |v: &serde_json::Value| v.as_str().unwrap_or("-").to_string();
+    out.push_str(&format!(
+        "multi-cursor {} (gateway pid {}), upstream {}\n",
+        s(&status["version"]),
+        status["pid"],
+        s(&status["upstream"])
+    ));
+    let agent = &status["agent"];
+    if agent["found"].as_bool() == Some(true) {
+        out.push_str(&format!(
+            "Cursor agent: {} ({})\n",
+            s(&agent["path"]),
+            s(&agent["version"])
+        ));
+    } else {
+        out.push_str(&format!("Cursor agent: {}\n", s(&agent["error"])));
+    }
+    out.push_str(&format!("Login: {}\n", s(&status["login"]["summary"])));
+    let empty = Vec::new();
+    let sessions = status["sessions"].as_array().unwrap_or(&empty);
+    out.push_str(&format!("Sessions: {}\n", sessions.len()));
+    for session in sessions {
+        out.push_str(&format!(
+            "  {}  mode {}  workspace {}\n",
+            s(&session["session"]),
+            s(&session["mode"]),
+            s(&session["workspace"])
+        ));
+    }
+    let runs = status["runs"].as_array().unwrap_or(&empty);
+    out.push_str(&format!("Live Cursor runs: {}\n", runs.len()));
+    for run in runs {
+        out.push_str(&format!(
+            "  {} / {}  {}  pgid {}  since {}\n",
+            s(&run["session"]),
+            s(&run["worker"]),
+            s(&run["model"]),
+            run["pgid"],
+            s(&run["started_at"])
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_plain_and_chunked() {
+        let plain = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}";
+        assert_eq!(parse_response(plain), Some((200, b"{}".to_vec())));
+        let chunked = b"HTTP/1.1 401 Unauthorized\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n";
+        assert_eq!(parse_response(chunked), Some((401, b"abcde".to_vec())));
+    }
+}

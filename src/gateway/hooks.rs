@@ -1,0 +1,174 @@
+//! What Claude Code's hooks tell the gateway: each session's permission mode and workspace,
+//! and each worker's workspace (DESIGN §4, §6).
+//!
+//! SessionStart carries `cwd` but no mode; UserPromptSubmit carries `permission_mode` (the mode
+//! then applies from that prompt on); SubagentStart carries `agent_id` and `cwd` but no mode (a
+//! worker runs under its parent session's current mode).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use serde::Deserialize;
+use serde::Serialize;
+
+use crate::policy::ClaudeMode;
+
+/// Sessions remembered at most; beyond this the gateway refuses new ones (restart it).
+pub const MAX_SESSIONS: usize = 4096;
+
+/// The session id used for requests that carry none.
+pub const DEFAULT_SESSION: &str = "default";
+
+/// The fields of a hook payload the gateway uses; everything else is ignored.
+#[derive(Debug, Clone, Deserialize)]
+pub struct HookPayload {
+    pub hook_event_name: String,
+    pub session_id: String,
+    #[serde(default)]
+    pub cwd: Option<PathBuf>,
+    #[serde(default)]
+    pub permission_mode: Option<String>,
+    #[serde(default)]
+    pub agent_id: Option<String>,
+}
+
+/// One Claude session as hooks described it.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SessionInfo {
+    /// The mode of the newest prompt, if any hook reported one.
+    pub mode: Option<ClaudeMode>,
+    /// Canonical workspace from the session's first hook with a `cwd`.
+    pub workspace: Option<PathBuf>,
+    /// Worker id → its canonical workspace (SubagentStart `cwd`).
+    pub workers: HashMap<String, PathBuf>,
+}
+
+/// Why a hook payload was not taken.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HookError {
+    #[error("unsupported Claude permission mode {0:?}")]
+    UnknownMode(String),
+    #[error("the gateway already tracks {MAX_SESSIONS} sessions; restart multi-cursor")]
+    TooManySessions,
+}
+
+/// Every session's mode and workspace.
+#[derive(Debug, Default)]
+pub struct SessionBook {
+    sessions: HashMap<String, SessionInfo>,
+}
+
+fn canonical(path: &std::path::Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+impl SessionBook {
+    /// Takes one hook payload.
+    pub fn record(&mut self, payload: &HookPayload) -> Result<(), HookError> {
+        let mode = payload
+            .permission_mode
+            .as_deref()
+            .map(|m| ClaudeMode::parse(m).ok_or_else(|| HookError::UnknownMode(m.to_string())))
+            .transpose()?;
+        if !self.sessions.contains_key(&payload.session_id) && self.sessions.len() >= MAX_SESSIONS {
+            return Err(HookError::TooManySessions);
+        }
+        let session = self.sessions.entry(payload.session_id.clone()).or_default();
+        let cwd = payload.cwd.as_deref().map(canonical);
+        match (payload.hook_event_name.as_str(), &payload.agent_id) {
+            ("SubagentStart", Some(agent)) => {
+                if let Some(cwd) = cwd {
+                    session.workers.insert(agent.clone(), cwd);
+                }
+            }
+            _ => {
+                if session.workspace.is_none() {
+                    session.workspace = cwd;
+                }
+            }
+        }
+        // Tool hooks inside a worker also carry a mode; the parent's prompt mode is what counts.
+        if payload.hook_event_name == "UserPromptSubmit"
+            && let Some(mode) = mode
+        {
+            session.mode = Some(mode);
+        }
+        Ok(())
+    }
+
+    /// The session's current mode (the worker runs under its parent's) and the request's
+    /// workspace, if hooks reported them.
+    pub fn lookup(
+        &self,
+        session: &str,
+        worker: Option<&str>,
+    ) -> (Option<ClaudeMode>, Option<PathBuf>) {
+        let Some(info) = self.sessions.get(session) else {
+            return (None, None);
+        };
+        let workspace = worker
+            .and_then(|w| info.workers.get(w).cloned())
+            .or_else(|| info.workspace.clone());
+        (info.mode, workspace)
+    }
+
+    /// A snapshot for `GET /multi-cursor/status`.
+    pub fn snapshot(&self) -> Vec<(String, SessionInfo)> {
+        let mut all: Vec<_> = self
+            .sessions
+            .iter()
+            .map(|(id, info)| (id.clone(), info.clone()))
+            .collect();
+        all.sort_by(|a, b| a.0.cmp(&b.0));
+        all
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn payload(event: &str, mode: Option<&str>, agent: Option<&str>, cwd: &str) -> HookPayload {
+        HookPayload {
+            hook_event_name: event.into(),
+            session_id: "s".into(),
+            cwd: Some(cwd.into()),
+            permission_mode: mode.map(str::to_string),
+            agent_id: agent.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn mode_from_prompt_worker_inherits() {
+        let mut book = SessionBook::default();
+        book.record(&payload("SessionStart", None, None, "/"))
+            .unwrap();
+        assert_eq!(book.lookup("s", None), (None, Some("/".into())));
+        book.record(&payload("UserPromptSubmit", Some("plan"), None, "/"))
+            .unwrap();
+        book.record(&payload("SubagentStart", None, Some("a1"), "/tmp"))
+            .unwrap();
+        let tmp = canonical(std::path::Path::new("/tmp"));
+        assert_eq!(
+            book.lookup("s", Some("a1")),
+            (Some(ClaudeMode::Plan), Some(tmp))
+        );
+        book.record(&payload(
+            "PreToolUse",
+            Some("bypassPermissions"),
+            Some("a1"),
+            "/",
+        ))
+        .unwrap();
+        assert_eq!(book.lookup("s", None).0, Some(ClaudeMode::Plan));
+    }
+
+    #[test]
+    fn unknown_mode_refused() {
+        let mut book = SessionBook::default();
+        let err = book
+            .record(&payload("UserPromptSubmit", Some("yolo"), None, "/"))
+            .unwrap_err();
+        assert_eq!(err, HookError::UnknownMode("yolo".into()));
+    }
+}

@@ -1,0 +1,389 @@
+//! The loopback gateway Claude Code talks to (DESIGN §3): it answers `multi/cursor/*` models by
+//! running Cursor turns and passes every other request through to Anthropic byte for byte.
+//!
+//! It listens on 127.0.0.1 only, checks a random token in constant time on every route but
+//! `HEAD /api/hello`, refuses browser origins and foreign Host headers, and caps bodies at
+//! 8 MiB.
+
+pub mod client;
+pub mod error;
+pub mod guard;
+pub mod hooks;
+pub mod messages;
+pub mod passthrough;
+pub mod status;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering;
+
+use anyhow::Context;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::FromRequest;
+use axum::extract::Request;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use axum::response::Response;
+use axum::routing::head;
+use axum::routing::post;
+use serde::Serialize;
+use tokio::net::TcpListener;
+
+use crate::cursor::catalog::Catalog;
+use crate::cursor::locate::AgentInfo;
+use crate::cursor::locate::LocateError;
+use crate::cursor::process::RunLimits;
+use crate::policy::ClaudeMode;
+use error::ApiError;
+use hooks::SessionBook;
+use passthrough::Upstream;
+
+/// Largest request body accepted.
+pub const MAX_BODY: usize = 8 * 1024 * 1024;
+
+/// How the gateway is set up; fixed for its lifetime.
+#[derive(Debug, Clone)]
+pub struct GatewayConfig {
+    /// The token every request but the preconnect must carry.
+    pub token: String,
+    /// Where non-Cursor models go.
+    pub upstream: String,
+    /// Mode for sessions no hook has reported one for (`serve --permission-mode`).
+    pub default_mode: Option<ClaudeMode>,
+    /// Records, images, catalog cache.
+    pub state_dir: PathBuf,
+    /// Workspace for requests whose session reported none.
+    pub working_dir: PathBuf,
+    /// The user's home (for `~/.cursor/mcp.json`).
+    pub home: Option<PathBuf>,
+    /// `MULTI_CURSOR_APPROVE_MCPS=1`.
+    pub approve_mcps: bool,
+    /// Supervision limits for Cursor runs.
+    pub limits: RunLimits,
+}
+
+impl GatewayConfig {
+    /// A configuration from the environment with a fresh random token.
+    pub fn from_env(default_mode: Option<ClaudeMode>) -> anyhow::Result<Self> {
+        let state_dir = crate::state::state_dir().context("opening the state folder")?;
+        let configured = std::env::var(passthrough::UPSTREAM_ENV).ok();
+        let base_url = std::env::var("ANTHROPIC_BASE_URL").ok();
+        let upstream =
+            passthrough::resolve_base(configured.as_deref(), base_url.as_deref()).to_string();
+        Ok(GatewayConfig {
+            token: new_token(),
+            upstream,
+            default_mode,
+            state_dir,
+            working_dir: std::env::current_dir().context("reading the working directory")?,
+            home: std::env::var_os("HOME").map(PathBuf::from),
+            approve_mcps: std::env::var(crate::policy::APPROVE_MCPS_ENV).is_ok_and(|v| v == "1"),
+            limits: RunLimits::default(),
+        })
+    }
+}
+
+/// A random 256-bit token, hex.
+pub fn new_token() -> String {
+    format!(
+        "{:032x}{:032x}",
+        rand::random::<u128>(),
+        rand::random::<u128>()
+    )
+}
+
+/// A Cursor run in progress, for `GET /multi-cursor/status`.
+#[derive(Debug, Clone, Serialize)]
+pub struct LiveRun {
+    pub session: String,
+    pub worker: String,
+    pub model: String,
+    pub pgid: i32,
+    pub started_at: String,
+}
+
+/// The in-memory state of a conversation with Cursor, per identity.
+#[derive(Debug, Clone, Default)]
+pub struct ChatState {
+    /// Cursor's chat id, once a turn reported it.
+    pub chat_id: Option<String>,
+    /// The last answer Cursor gave, to find where the conversation continues.
+    pub last_answer: Option<String>,
+}
+
+/// Shared gateway state; cheap to clone.
+#[derive(Clone)]
+pub struct Gateway {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    config: GatewayConfig,
+    upstream: Upstream,
+    agent: tokio::sync::OnceCell<Result<AgentInfo, LocateError>>,
+    catalog: tokio::sync::RwLock<Option<Catalog>>,
+    sessions: Mutex<SessionBook>,
+    chats: Mutex<HashMap<String, ChatState>>,
+    runs: Mutex<HashMap<u64, LiveRun>>,
+    next_run: AtomicU64,
+}
+
+impl Gateway {
+    /// Builds the gateway state; `catalog` may be `None` (it is fetched on first need).
+    pub fn new(config: GatewayConfig, catalog: Option<Catalog>) -> anyhow::Result<Self> {
+        let upstream = Upstream::new(&config.upstream)
+            .with_context(|| format!("using {} as the Anthropic upstream", config.upstream))?;
+        Ok(Gateway {
+            inner: Arc::new(Inner {
+                config,
+                upstream,
+                agent: tokio::sync::OnceCell::new(),
+                catalog: tokio::sync::RwLock::new(catalog),
+                sessions: Mutex::new(SessionBook::default()),
+                chats: Mutex::new(HashMap::new()),
+                runs: Mutex::new(HashMap::new()),
+                next_run: AtomicU64::new(1),
+            }),
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &GatewayConfig {
+        &self.inner.config
+    }
+
+    /// The token requests must carry.
+    pub fn token(&self) -> &str {
+        &self.inner.config.token
+    }
+
+    /// The upstream for passthrough.
+    pub fn upstream(&self) -> &Upstream {
+        &self.inner.upstream
+    }
+
+    /// Cursor's agent, located and identified once.
+    pub async fn agent(&self) -> Result<AgentInfo, LocateError> {
+        self.inner
+            .agent
+            .get_or_init(crate::cursor::locate::locate_agent)
+            .await
+            .clone()
+    }
+
+    /// The catalog, fetched from Cursor (and cached) on first need.
+    pub async fn catalog(&self, agent: &Path) -> Result<Catalog, ApiError> {
+        if let Some(catalog) = self.inner.catalog.read().await.as_ref() {
+            return Ok(catalog.clone());
+        }
+        let mut slot = self.inner.catalog.write().await;
+        if let Some(catalog) = slot.as_ref() {
+            return Ok(catalog.clone());
+        }
+        let catalog = crate::cursor::catalog::fetch_catalog(agent)
+            .await
+            .map_err(|e| match e {
+                crate::cursor::catalog::CatalogError::LoggedOut { .. } => {
+                    ApiError::forbidden(e.to_string())
+                }
+                other => ApiError::bad_request(other.to_string()),
+            })?;
+        if let Err(error) =
+            crate::cursor::catalog::store_cache_in(&self.inner.config.state_dir, &catalog, agent)
+        {
+            tracing::warn!(%error, "could not cache the Cursor catalog");
+        }
+        *slot = Some(catalog.clone());
+        Ok(catalog)
+    }
+
+    /// Hook-reported sessions.
+    pub fn sessions(&self) -> std::sync::MutexGuard<'_, SessionBook> {
+        self.inner
+            .sessions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// In-memory chat state per identity key.
+    pub fn chats(&self) -> std::sync::MutexGuard<'_, HashMap<String, ChatState>> {
+        self.inner
+            .chats
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Registers a live run; the returned id removes it again.
+    pub fn add_run(&self, run: LiveRun) -> u64 {
+        let id = self.inner.next_run.fetch_add(1, Ordering::Relaxed);
+        self.runs_lock().insert(id, run);
+        id
+    }
+
+    /// Forgets a finished run.
+    pub fn remove_run(&self, id: u64) {
+        self.runs_lock().remove(&id);
+    }
+
+    /// Live runs, oldest first.
+    pub fn live_runs(&self) -> Vec<LiveRun> {
+        let runs = self.runs_lock();
+        let mut ids: Vec<_> = runs.keys().copied().collect();
+        ids.sort_unstable();
+        ids.iter().filter_map(|id| runs.get(id).cloned()).collect()
+    }
+
+    fn runs_lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, LiveRun>> {
+        self.inner
+            .runs
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// The gateway's routes behind its guard.
+pub fn router(gateway: Gateway) -> Router {
+    Router::new()
+        .route("/v1/messages", post(messages::messages))
+        .route("/v1/messages/count_tokens", post(messages::count_tokens))
+        .route("/api/hello", head(|| async { StatusCode::OK }))
+        .route("/multi-cursor/hook", post(status::hook))
+        .route("/multi-cursor/status", axum::routing::get(status::status))
+        .fallback(|request: Request| async move {
+            ApiError::not_found(format!(
+                "no such endpoint: {} {}",
+                request.method(),
+                request.uri().path()
+            ))
+        })
+        .layer(axum::middleware::from_fn_with_state(
+            gateway.clone(),
+            guard::check,
+        ))
+        .with_state(gateway)
+}
+
+/// A request body of at most [`MAX_BODY`] bytes; larger ones are refused with 413.
+pub struct LimitedBody(pub Bytes);
+
+impl<S: Send + Sync> FromRequest<S> for LimitedBody {
+    type Rejection = Response;
+
+    async fn from_request(request: Request, _state: &S) -> Result<Self, Self::Rejection> {
+        let too_large = || {
+            ApiError::too_large(format!(
+                "the request body is larger than {} MiB; shorten the conversation (e.g. /compact) or attach fewer images",
+                MAX_BODY / (1024 * 1024)
+            ))
+            .into_response()
+        };
+        let declared = request
+            .headers()
+            .get(axum::http::header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<usize>().ok());
+        if declared.is_some_and(|n| n > MAX_BODY) {
+            return Err(too_large());
+        }
+        axum::body::to_bytes(request.into_body(), MAX_BODY)
+            .await
+            .map(LimitedBody)
+            .map_err(|_| too_large())
+    }
+}
+
+/// What the ready file says: where the gateway listens and how to authenticate.
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq)]
+pub struct ReadyInfo {
+    pub url: String,
+    pub token: String,
+    pub pid: u32,
+}
+
+/// Binds `listen` (loopback only) and returns the listener with the URL it serves.
+pub async fn bind(listen: SocketAddr) -> anyhow::Result<(TcpListener, String)> {
+    if !listen.ip().is_loopback() {
+        anyhow::bail!(
+            "the gateway listens on loopback only; {listen} is not a loopback address (use 127.0.0.1:<port>)"
+        );
+    }
+    let listener = TcpListener::bind(listen)
+        .await
+        .with_context(|| format!("binding {listen}"))?;
+    let addr = listener.local_addr().context("reading the bound address")?;
+    Ok((listener, format!("http://{addr}")))
+}
+
+/// Serves until `shutdown` resolves.
+pub async fn serve(
+    listener: TcpListener,
+    gateway: Gateway,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    use axum::serve::ListenerExt;
+    // Without TCP_NODELAY, small SSE frames wait ~40 ms on Nagle + delayed ACK (measured).
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    axum::serve(listener, router(gateway))
+        .with_graceful_shutdown(shutdown)
+        .await
+        .context("serving the gateway")
+}
+
+/// Resolves on SIGTERM or SIGINT.
+pub async fn shutdown_signal() {
+    use tokio::signal::unix::SignalKind;
+    use tokio::signal::unix::signal;
+    let term = signal(SignalKind::terminate());
+    let int = signal(SignalKind::interrupt());
+    match (term, int) {
+        (Ok(mut term), Ok(mut int)) => {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = int.recv() => {}
+            }
+        }
+        _ => std::future::pending().await,
+    }
+}
+
+/// `multi-cursor serve`: the gateway alone, with its ready file.
+pub async fn run_serve(args: &crate::cli::ServeArgs) -> anyhow::Result<()> {
+    let default_mode = args
+        .permission_mode
+        .as_deref()
+        .map(|m| {
+            ClaudeMode::parse(m).with_context(|| {
+                format!("unknown --permission-mode {m:?}; use plan, dontAsk, bypassPermissions, auto, acceptEdits or default")
+            })
+        })
+        .transpose()?;
+    let config = GatewayConfig::from_env(default_mode)?;
+    let catalog = crate::cursor::catalog::load_cached_from(&config.state_dir).map(|c| c.catalog);
+    let token = config.token.clone();
+    let gateway = Gateway::new(config, catalog)?;
+    let (listener, url) = bind(args.listen).await?;
+    if let Some(path) = &args.ready_file {
+        let info = ReadyInfo {
+            url: url.clone(),
+            token,
+            pid: std::process::id(),
+        };
+        let bytes = serde_json::to_vec(&info).context("encoding the ready file")?;
+        crate::state::write_private_atomic(path, &bytes)
+            .with_context(|| format!("writing the ready file {}", path.display()))?;
+    }
+    tracing::info!(%url, "gateway listening");
+    serve(listener, gateway, shutdown_signal()).await
+}
+
+/// Extracts the gateway from axum state (re-exported for handlers).
+pub type GatewayState = State<Gateway>;

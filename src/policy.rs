@@ -1,0 +1,177 @@
+//! Claude Code's permission modes and what each allows Cursor to do (DESIGN §5).
+//!
+//! Cursor's print mode cannot ask the user anything, so only modes whose meaning Cursor can
+//! honour without a prompt run: plan (`--mode plan`), dontAsk (Cursor's allowlist, the rest
+//! rejected), bypassPermissions (`--force`) and auto (`--auto-review`, when the installed CLI
+//! has it). default and acceptEdits are refused with the modes that work and how to switch.
+
+use std::path::Path;
+use std::path::PathBuf;
+
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::cursor::command::CursorMode;
+
+/// Environment variable opting in to Cursor's configured MCP servers.
+pub const APPROVE_MCPS_ENV: &str = "MULTI_CURSOR_APPROVE_MCPS";
+
+/// A Claude Code permission mode, as hooks report it in `permission_mode`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum ClaudeMode {
+    #[serde(rename = "default")]
+    Default,
+    #[serde(rename = "acceptEdits")]
+    AcceptEdits,
+    #[serde(rename = "plan")]
+    Plan,
+    #[serde(rename = "dontAsk")]
+    DontAsk,
+    #[serde(rename = "bypassPermissions")]
+    BypassPermissions,
+    #[serde(rename = "auto")]
+    Auto,
+}
+
+impl ClaudeMode {
+    /// Parses a hook's `permission_mode` (or `--permission-mode`; `manual` is Claude's CLI
+    /// spelling of `default`).
+    pub fn parse(value: &str) -> Option<Self> {
+        Some(match value {
+            "default" | "manual" => ClaudeMode::Default,
+            "acceptEdits" => ClaudeMode::AcceptEdits,
+            "plan" => ClaudeMode::Plan,
+            "dontAsk" => ClaudeMode::DontAsk,
+            "bypassPermissions" => ClaudeMode::BypassPermissions,
+            "auto" => ClaudeMode::Auto,
+            _ => return None,
+        })
+    }
+
+    /// The spelling Claude Code uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClaudeMode::Default => "default",
+            ClaudeMode::AcceptEdits => "acceptEdits",
+            ClaudeMode::Plan => "plan",
+            ClaudeMode::DontAsk => "dontAsk",
+            ClaudeMode::BypassPermissions => "bypassPermissions",
+            ClaudeMode::Auto => "auto",
+        }
+    }
+}
+
+/// Why Cursor may not run under the session's current settings. Messages name the fix.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PolicyRefusal {
+    #[error(
+        "Cursor cannot run in Claude's \"{0}\" permission mode: Cursor's approval prompts cannot reach you from inside Claude Code. Modes that work with Cursor: plan (read-only), dontAsk (Cursor's own allowlist decides), bypassPermissions (everything but Cursor's deny rules) and auto (Cursor's auto review). Switch with Shift+Tab, or start with `multi-cursor --permission-mode <mode>`, then send your message again."
+    )]
+    UnsupportedMode(&'static str),
+    #[error(
+        "Claude's auto mode needs Cursor's auto review (`--auto-review`), which the installed Cursor CLI ({version}) does not offer. Update the Cursor CLI with `agent update`, or switch to plan, dontAsk or bypassPermissions (Shift+Tab)."
+    )]
+    AutoReviewMissing { version: String },
+    #[error(
+        "no Claude permission mode is known for this session yet. Send your message again from Claude Code (its prompt hook reports the mode), or start the gateway with `multi-cursor serve --permission-mode <mode>`."
+    )]
+    ModeUnknown,
+    #[error(
+        "Cursor has MCP servers configured ({files}); in print mode Cursor would wait on an approval prompt nobody can answer. Set {APPROVE_MCPS_ENV}=1 and restart multi-cursor to let Cursor use them, or remove them from those files."
+    )]
+    McpNotApproved { files: String },
+}
+
+/// The Cursor flags for `mode`, or why it cannot run.
+pub fn cursor_mode(
+    mode: ClaudeMode,
+    supports_auto_review: bool,
+    cli_version: &str,
+) -> Result<CursorMode, PolicyRefusal> {
+    match mode {
+        ClaudeMode::Plan => Ok(CursorMode::Plan),
+        ClaudeMode::DontAsk => Ok(CursorMode::Allowlist),
+        ClaudeMode::BypassPermissions => Ok(CursorMode::Force),
+        ClaudeMode::Auto if supports_auto_review => Ok(CursorMode::AutoReview),
+        ClaudeMode::Auto => Err(PolicyRefusal::AutoReviewMissing {
+            version: cli_version.to_string(),
+        }),
+        ClaudeMode::Default | ClaudeMode::AcceptEdits => {
+            Err(PolicyRefusal::UnsupportedMode(mode.as_str()))
+        }
+    }
+}
+
+/// Cursor MCP configuration files that exist for `workspace`: the project's
+/// `.cursor/mcp.json` and the user's `~/.cursor/mcp.json`.
+pub fn mcp_config_files(workspace: &Path, home: Option<&Path>) -> Vec<PathBuf> {
+    let mut candidates = vec![workspace.join(".cursor/mcp.json")];
+    if let Some(home) = home {
+        candidates.push(home.join(".cursor/mcp.json"));
+    }
+    candidates.into_iter().filter(|p| p.is_file()).collect()
+}
+
+/// Refuses before spawning when MCP servers are configured and the user has not opted in.
+pub fn check_mcp(
+    workspace: &Path,
+    home: Option<&Path>,
+    approved: bool,
+) -> Result<(), PolicyRefusal> {
+    if approved {
+        return Ok(());
+    }
+    let files = mcp_config_files(workspace, home);
+    if files.is_empty() {
+        return Ok(());
+    }
+    Err(PolicyRefusal::McpNotApproved {
+        files: files
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modes_map() {
+        assert_eq!(
+            cursor_mode(ClaudeMode::Plan, false, "v"),
+            Ok(CursorMode::Plan)
+        );
+        assert_eq!(
+            cursor_mode(ClaudeMode::DontAsk, false, "v"),
+            Ok(CursorMode::Allowlist)
+        );
+        assert_eq!(
+            cursor_mode(ClaudeMode::BypassPermissions, false, "v"),
+            Ok(CursorMode::Force)
+        );
+        assert_eq!(
+            cursor_mode(ClaudeMode::Auto, true, "v"),
+            Ok(CursorMode::AutoReview)
+        );
+        let refusal = cursor_mode(ClaudeMode::Auto, false, "2026.01.02-80e4d9b").unwrap_err();
+        assert!(refusal.to_string().contains("agent update"));
+        let refusal = cursor_mode(ClaudeMode::Default, true, "v").unwrap_err();
+        assert!(refusal.to_string().contains("Shift+Tab"));
+        assert!(refusal.to_string().contains("bypassPermissions"));
+    }
+
+    #[test]
+    fn mcp_files_need_opt_in() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(check_mcp(dir.path(), None, false).is_ok());
+        std::fs::create_dir(dir.path().join(".cursor")).unwrap();
+        std::fs::write(dir.path().join(".cursor/mcp.json"), "{}").unwrap();
+        let refusal = check_mcp(dir.path(), None, false).unwrap_err();
+        assert!(refusal.to_string().contains("MULTI_CURSOR_APPROVE_MCPS=1"));
+        assert!(refusal.to_string().contains(".cursor/mcp.json"));
+        assert!(check_mcp(dir.path(), None, true).is_ok());
+    }
+}

@@ -1,0 +1,236 @@
+//! Starts `multi-cursor serve` for a test, with the fake agent as Cursor, an isolated state
+//! folder and HOME, and helpers to call it.
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::path::PathBuf;
+use std::process::Child;
+use std::process::Command;
+use std::process::Stdio;
+use std::sync::OnceLock;
+use std::time::Duration;
+use std::time::Instant;
+
+/// Path of the fake agent, building it once if the workspace build did not.
+pub fn fake_agent() -> PathBuf {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let exe = std::env::current_exe().expect("test exe path");
+        let dir = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("target dir")
+            .to_path_buf();
+        let path = dir.join("fake-agent");
+        if !path.exists() {
+            let status = Command::new(env!("CARGO"))
+                .args(["build", "-p", "fake-agent"])
+                .status()
+                .expect("cargo build -p fake-agent");
+            assert!(status.success(), "building the fake agent failed");
+        }
+        path
+    })
+    .clone()
+}
+
+/// Path of a shared Cursor fixture stream.
+pub fn cursor_fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/cursor-stream")
+        .join(name)
+}
+
+/// A running gateway.
+pub struct TestGateway {
+    pub url: String,
+    pub token: String,
+    pub pid: u32,
+    pub dir: tempfile::TempDir,
+    pub agent_log: PathBuf,
+    child: Child,
+}
+
+/// How to start one.
+#[derive(Default, Clone)]
+pub struct GatewayOptions {
+    pub permission_mode: Option<String>,
+    pub upstream: Option<String>,
+    pub env: Vec<(String, String)>,
+    pub agent: Option<PathBuf>,
+}
+
+impl TestGateway {
+    pub fn start(options: GatewayOptions) -> TestGateway {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let ready = dir.path().join("ready.json");
+        let agent_log = dir.path().join("agent-log.jsonl");
+        let home = dir.path().join("home");
+        let workspace = dir.path().join("workspace");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(&workspace).unwrap();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_multi-cursor"));
+        command
+            .arg("serve")
+            .arg("--ready-file")
+            .arg(&ready)
+            .current_dir(&workspace)
+            .env("HOME", &home)
+            .env("MULTI_CURSOR_STATE_DIR", dir.path().join("state"))
+            .env(
+                "MULTI_CURSOR_AGENT",
+                options.agent.clone().unwrap_or_else(fake_agent),
+            )
+            .env("FAKE_AGENT_LOG", &agent_log)
+            .env(
+                "MULTI_CURSOR_UPSTREAM",
+                options
+                    .upstream
+                    .clone()
+                    .unwrap_or_else(|| "http://127.0.0.1:9".to_string()),
+            )
+            .env_remove("CURSOR_API_KEY")
+            .env_remove("MULTI_CURSOR_APPROVE_MCPS")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit());
+        if let Some(mode) = &options.permission_mode {
+            command.arg("--permission-mode").arg(mode);
+        }
+        for (k, v) in &options.env {
+            command.env(k, v);
+        }
+        let child = command.spawn().expect("spawn multi-cursor serve");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let info: serde_json::Value = loop {
+            if let Ok(bytes) = std::fs::read(&ready)
+                && let Ok(info) = serde_json::from_slice(&bytes)
+            {
+                break info;
+            }
+            assert!(Instant::now() < deadline, "gateway did not become ready");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        TestGateway {
+            url: info["url"].as_str().unwrap().to_string(),
+            token: info["token"].as_str().unwrap().to_string(),
+            pid: info["pid"].as_u64().unwrap() as u32,
+            dir,
+            agent_log,
+            child,
+        }
+    }
+
+    pub fn workspace(&self) -> PathBuf {
+        std::fs::canonicalize(self.dir.path().join("workspace")).unwrap()
+    }
+
+    /// Every logged agent invocation (turns and probes alike), in order.
+    pub fn agent_calls(&self) -> Vec<serde_json::Value> {
+        std::fs::read_to_string(&self.agent_log)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect()
+    }
+
+    /// Logged agent invocations that were turns (`-p`).
+    pub fn turns(&self) -> Vec<serde_json::Value> {
+        self.agent_calls()
+            .into_iter()
+            .filter(|c| c["argv"].as_array().is_some_and(|a| a.iter().any(|x| x == "-p")))
+            .collect()
+    }
+
+    pub fn client(&self) -> reqwest::blocking::Client {
+        reqwest::blocking::Client::builder()
+            .timeout(Duration::from_secs(60))
+            .build()
+            .unwrap()
+    }
+
+    /// POST JSON with the token.
+    pub fn post(&self, path: &str, body: &serde_json::Value) -> reqwest::blocking::Response {
+        self.post_with(path, body, &[])
+    }
+
+    pub fn post_with(
+        &self,
+        path: &str,
+        body: &serde_json::Value,
+        headers: &[(&str, &str)],
+    ) -> reqwest::blocking::Response {
+        let mut request = self
+            .client()
+            .post(format!("{}{path}", self.url))
+            .header("x-multi-cursor-token", &self.token)
+            .header("content-type", "application/json")
+            .body(body.to_string());
+        for (k, v) in headers {
+            request = request.header(*k, *v);
+        }
+        request.send().expect("request")
+    }
+
+    /// Sends a hook payload as Claude Code would.
+    pub fn hook(&self, payload: serde_json::Value) {
+        let response = self.post("/multi-cursor/hook", &payload);
+        assert_eq!(response.status(), 200, "{}", response.text().unwrap_or_default());
+    }
+
+    /// Reports `mode` for `session` (UserPromptSubmit) with the test workspace as cwd.
+    pub fn set_mode(&self, session: &str, mode: &str) {
+        self.hook(serde_json::json!({
+            "session_id": session,
+            "cwd": self.workspace(),
+            "hook_event_name": "UserPromptSubmit",
+            "permission_mode": mode,
+            "prompt": "x"
+        }));
+    }
+}
+
+impl Drop for TestGateway {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A minimal Messages request for a Cursor model.
+pub fn cursor_request(model: &str, prompt: &str, stream: bool) -> serde_json::Value {
+    serde_json::json!({
+        "model": model,
+        "max_tokens": 32000,
+        "stream": stream,
+        "messages": [{"role": "user", "content": [{"type": "text", "text": prompt}]}]
+    })
+}
+
+/// Parses an SSE body into (event, data) pairs.
+pub fn sse_events(body: &str) -> Vec<(String, serde_json::Value)> {
+    body.split("\n\n")
+        .filter(|f| !f.trim().is_empty())
+        .map(|frame| {
+            let mut event = String::new();
+            let mut data = serde_json::Value::Null;
+            for line in frame.lines() {
+                if let Some(e) = line.strip_prefix("event: ") {
+                    event = e.to_string();
+                } else if let Some(d) = line.strip_prefix("data: ") {
+                    data = serde_json::from_str(d).unwrap_or(serde_json::Value::Null);
+                }
+            }
+            (event, data)
+        })
+        .collect()
+}
+
+/// The text of an SSE answer.
+pub fn sse_text(body: &str) -> String {
+    sse_events(body)
+        .iter()
+        .filter(|(e, _)| e == "content_block_delta")
+        .filter_map(|(_, d)| d["delta"]["text"].as_str().map(str::to_string))
+        .collect()
+}
