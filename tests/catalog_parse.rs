@@ -3,7 +3,7 @@
 use multi_cursor::cursor::catalog::CatalogModel;
 use multi_cursor::cursor::catalog::ListModels;
 use multi_cursor::cursor::catalog::parse_list_models;
-use multi_cursor::cursor::catalog::strip_ansi;
+use multi_cursor::cursor::strip_ansi;
 
 const ANSI: &str = include_str!("fixtures/list-models/ansi.txt");
 const PLAIN: &str = include_str!("fixtures/list-models/plain.txt");

@@ -9,6 +9,8 @@ use std::time::Duration;
 
 use thiserror::Error;
 
+use super::strip_ansi;
+
 /// Environment variable holding a Cursor API key.
 pub const API_KEY_ENV: &str = "CURSOR_API_KEY";
 
@@ -59,37 +61,6 @@ pub enum AccountError {
     },
     #[error("`agent status` did not answer within {}s; check your network and try again", STATUS_TIMEOUT.as_secs())]
     Timeout,
-}
-
-/// Removes ANSI escape sequences (SGR colours and other CSI/OSC sequences) from `text`; the CLI
-/// colours its human output even on pipes.
-pub fn strip_ansi(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '\u{1b}' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('[') => {
-                for c in chars.by_ref() {
-                    if ('@'..='~').contains(&c) {
-                        break;
-                    }
-                }
-            }
-            Some(']') => {
-                while let Some(c) = chars.next() {
-                    if c == '\u{7}' || (c == '\u{1b}' && chars.next_if_eq(&'\\').is_some()) {
-                        break;
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    out
 }
 
 /// Reads `agent status` output into a [`LoginState`].

@@ -40,6 +40,8 @@ use serde::Deserialize;
 use serde::Serialize;
 use serde_json::Value;
 use thiserror::Error;
+
+use super::strip_ansi;
 use tokio::io::AsyncRead;
 use tokio::io::AsyncReadExt;
 
@@ -222,46 +224,6 @@ pub enum ListModels {
     NoModelsForAccount,
     /// Neither model lines nor the "no models" line (an error page, a newer format, nothing).
     Unrecognised,
-}
-
-/// Removes ANSI escape sequences (SGR colour and other CSI, OSC, two-byte escapes). Used on
-/// `--list-models` output, which is coloured even on a pipe.
-pub fn strip_ansi(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '\u{1b}' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            // CSI: parameters and intermediates, then one final byte in '@'..='~'.
-            Some('[') => {
-                for tail in chars.by_ref() {
-                    if ('@'..='~').contains(&tail) {
-                        break;
-                    }
-                }
-            }
-            // OSC: until BEL or ESC '\'.
-            Some(']') => {
-                while let Some(tail) = chars.next() {
-                    if tail == '\u{7}' {
-                        break;
-                    }
-                    if tail == '\u{1b}' {
-                        if chars.peek() == Some(&'\\') {
-                            chars.next();
-                        }
-                        break;
-                    }
-                }
-            }
-            // Any other escape is two characters long.
-            _ => {}
-        }
-    }
-    out
 }
 
 /// Whether `id` uses only the characters Cursor ids use: `[A-Za-z0-9._-]`, non-empty.

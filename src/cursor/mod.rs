@@ -9,7 +9,42 @@ pub mod locate;
 pub mod process;
 pub mod stream;
 
+use std::borrow::Cow;
+
 use thiserror::Error;
+
+/// Removes ANSI escape sequences (SGR colours and other CSI, OSC, two-byte escapes). The CLI
+/// colours its human output (`--list-models`, `status`, plain-text errors) even on a pipe.
+pub fn strip_ansi(text: &str) -> Cow<'_, str> {
+    if !text.contains('\u{1b}') {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\u{1b}' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            // CSI: parameters and intermediates, then one final byte in '@'..='~'.
+            Some('[') => {
+                chars.by_ref().find(|c| ('@'..='~').contains(c));
+            }
+            // OSC: until BEL or ESC '\'.
+            Some(']') => {
+                while let Some(tail) = chars.next() {
+                    if tail == '\u{7}' || (tail == '\u{1b}' && chars.next_if_eq(&'\\').is_some()) {
+                        break;
+                    }
+                }
+            }
+            // Any other escape is two characters long.
+            _ => {}
+        }
+    }
+    Cow::Owned(out)
+}
 
 /// A failure the agent CLI reports as plain text (not JSON) on stdout or stderr. Each carries the
 /// CLI's own words so the user sees exactly what Cursor said.

@@ -31,7 +31,6 @@
 //!   so a pre-tool flush arriving after `tool_call started` is still recognised and skipped.
 //!   Empty text never produces an event and never resets the accumulator.
 
-use std::borrow::Cow;
 use std::mem;
 
 use serde::Deserialize;
@@ -48,6 +47,7 @@ use super::events::RunResult;
 use super::events::ToolCall;
 use super::events::ToolOutcome;
 use super::events::Usage;
+use super::strip_ansi;
 
 /// The line limit the supervisor uses for the agent's stdout. Lines over 1 MB are normal (a
 /// `readToolCall` result embeds the whole file), so the limit only guards against runaway output.
@@ -426,33 +426,6 @@ fn find_newline(haystack: &[u8]) -> Option<usize> {
     }
     let start = words.len() * 8;
     tail.iter().position(|&b| b == b'\n').map(|p| start + p)
-}
-
-/// Remove ANSI escape sequences (CSI colours, OSC titles, two-byte escapes).
-fn strip_ansi(text: &str) -> Cow<'_, str> {
-    if !text.contains('\u{1b}') {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        if c != '\u{1b}' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('[') => {
-                // Parameters and intermediates, then one final byte in '@'..='~'.
-                chars.by_ref().find(|c| ('@'..='~').contains(c));
-            }
-            Some(']') => {
-                // Operating-system command: ends with BEL or ESC '\'.
-                chars.by_ref().find(|&c| c == '\u{7}' || c == '\\');
-            }
-            _ => {}
-        }
-    }
-    Cow::Owned(out)
 }
 
 /// The workspace-trust block being collected (header first, then its indented lines).
