@@ -88,26 +88,7 @@ pub async fn login_state(agent: &Path) -> Result<LoginState, AccountError> {
     if std::env::var_os(API_KEY_ENV).is_some_and(|v| !v.is_empty()) {
         return Ok(LoginState::ApiKey);
     }
-    let mut command = tokio::process::Command::new(agent);
-    command
-        .arg("status")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .kill_on_drop(true);
-    let output = tokio::time::timeout(STATUS_TIMEOUT, command.output())
-        .await
-        .map_err(|_| AccountError::Timeout)?
-        .map_err(|source| AccountError::Run {
-            path: agent.display().to_string(),
-            what: "status",
-            source,
-        })?;
-    let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
-    text.push('\n');
-    text.push_str(&String::from_utf8_lossy(&output.stderr));
-    Ok(parse_status(&text))
+    agent_status(agent).await
 }
 
 /// Runs `agent login` with the terminal attached (the CLI opens the browser, or prints the URL
@@ -128,12 +109,18 @@ pub async fn login(agent: &Path) -> Result<LoginState, AccountError> {
     if !status.success() {
         tracing::warn!(%status, "agent login did not succeed");
     }
+    agent_status(agent).await
+}
+
+/// What `agent status` says (stdout and stderr both read), within [`STATUS_TIMEOUT`].
+async fn agent_status(agent: &Path) -> Result<LoginState, AccountError> {
     let mut command = tokio::process::Command::new(agent);
     command
         .arg("status")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
+        .process_group(0)
         .kill_on_drop(true);
     let output = tokio::time::timeout(STATUS_TIMEOUT, command.output())
         .await
@@ -144,6 +131,7 @@ pub async fn login(agent: &Path) -> Result<LoginState, AccountError> {
             source,
         })?;
     let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+    text.push('\n');
     text.push_str(&String::from_utf8_lossy(&output.stderr));
     Ok(parse_status(&text))
 }
