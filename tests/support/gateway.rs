@@ -1,6 +1,6 @@
 //! Starts `multi-cursor serve` for a test, with the fake agent as Cursor, an isolated state
 //! folder and HOME, and helpers to call it.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::unwrap_used)]
 
 use std::path::Path;
 use std::path::PathBuf;
