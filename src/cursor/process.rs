@@ -270,15 +270,22 @@ impl Supervisor {
                 read = read_some(&mut stdout, &mut out_buf) => {
                     let n = read.map_err(RunError::Io)?;
                     deadline = Instant::now() + self.limits.inactivity;
-                    if n == 0 {
+                    let parsed = if n == 0 {
                         stdout = None;
-                        parser.finish(&mut items).map_err(RunError::Stream)?;
+                        parser.finish(&mut items)
                     } else {
                         total += n;
                         if total > self.limits.max_output {
                             return Err(RunError::OutputTooLarge { limit: self.limits.max_output });
                         }
-                        parser.feed(&out_buf[..n], &mut items).map_err(RunError::Stream)?;
+                        parser.feed(&out_buf[..n], &mut items)
+                    };
+                    if let Err(error) = parsed {
+                        // The events parsed from the same read (e.g. the init with the chat id)
+                        // still go out; a result does not, since the run ends as failed.
+                        items.retain(|item| !matches!(item, StreamItem::Event(RunEvent::Result(_))));
+                        self.deliver(&mut items, &mut observed).await?;
+                        return Err(RunError::Stream(error));
                     }
                     self.deliver(&mut items, &mut observed).await?;
                     if observed.saw_result && result_deadline.is_none() {
