@@ -138,7 +138,11 @@ impl TestGateway {
     pub fn turns(&self) -> Vec<serde_json::Value> {
         self.agent_calls()
             .into_iter()
-            .filter(|c| c["argv"].as_array().is_some_and(|a| a.iter().any(|x| x == "-p")))
+            .filter(|c| {
+                c["argv"]
+                    .as_array()
+                    .is_some_and(|a| a.iter().any(|x| x == "-p"))
+            })
             .collect()
     }
 
@@ -175,7 +179,12 @@ impl TestGateway {
     /// Sends a hook payload as Claude Code would.
     pub fn hook(&self, payload: serde_json::Value) {
         let response = self.post("/multi-cursor/hook", &payload);
-        assert_eq!(response.status(), 200, "{}", response.text().unwrap_or_default());
+        assert_eq!(
+            response.status(),
+            200,
+            "{}",
+            response.text().unwrap_or_default()
+        );
     }
 
     /// Reports `mode` for `session` (UserPromptSubmit) with the test workspace as cwd.
