@@ -99,12 +99,13 @@ impl Drop for Scratch {
     }
 }
 
-/// The shared captured Cursor streams (`shared/fixtures/cursor-stream` beside the repository).
+/// The captured Cursor streams the repository carries (`tests/fixtures/cursor-stream`, copied
+/// verbatim from the shared captures).
 pub fn fixtures_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/cursor-stream");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/cursor-stream");
     assert!(
         dir.is_dir(),
-        "captured Cursor streams not found at {} (shared/ must sit beside the repository)",
+        "captured Cursor streams not found at {}",
         dir.display()
     );
     dir
