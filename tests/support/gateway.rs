@@ -2,44 +2,19 @@
 //! folder and HOME, and helpers to call it.
 #![allow(dead_code, clippy::unwrap_used)]
 
-use std::path::Path;
 use std::path::PathBuf;
 use std::process::Child;
 use std::process::Command;
 use std::process::Stdio;
-use std::sync::OnceLock;
 use std::time::Duration;
 use std::time::Instant;
 
-/// Path of the fake agent, building it once if the workspace build did not.
-pub fn fake_agent() -> PathBuf {
-    static PATH: OnceLock<PathBuf> = OnceLock::new();
-    PATH.get_or_init(|| {
-        let exe = std::env::current_exe().expect("test exe path");
-        let dir = exe
-            .parent()
-            .and_then(Path::parent)
-            .expect("target dir")
-            .to_path_buf();
-        let path = dir.join("fake-agent");
-        if !path.exists() {
-            let status = Command::new(env!("CARGO"))
-                .args(["build", "-p", "fake-agent"])
-                .status()
-                .expect("cargo build -p fake-agent");
-            assert!(status.success(), "building the fake agent failed");
-        }
-        path
-    })
-    .clone()
-}
-
-/// Path of a shared Cursor fixture stream.
-pub fn cursor_fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/cursor-stream")
-        .join(name)
-}
+#[path = "fake_agent.rs"]
+mod fake_agent_path;
+#[allow(unused_imports)]
+pub use fake_agent_path::cursor_fixture;
+#[allow(unused_imports)]
+pub use fake_agent_path::fake_agent;
 
 /// A running gateway.
 pub struct TestGateway {
