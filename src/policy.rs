@@ -82,6 +82,19 @@ pub enum PolicyRefusal {
     McpNotApproved { files: String },
 }
 
+/// The policy a turn runs under, as recorded and as part of its exchange key: the Claude mode,
+/// the Cursor flags it became, and whether MCP servers were approved. Two requests that differ
+/// only in policy are different exchanges (a retry after a mode switch runs again).
+pub fn describe(mode: ClaudeMode, cursor: &CursorMode, approve_mcps: bool) -> String {
+    let flags = cursor.flags().join(" ");
+    format!(
+        "mode={}; cursor=[{}]; mcps={}",
+        mode.as_str(),
+        flags,
+        if approve_mcps { "approved" } else { "off" }
+    )
+}
+
 /// The Cursor flags for `mode`, or why it cannot run.
 pub fn cursor_mode(
     mode: ClaudeMode,

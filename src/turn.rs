@@ -24,7 +24,7 @@ use crate::cursor::process::CursorRun;
 use crate::cursor::process::RunError;
 use crate::cursor::process::RunLimits;
 use crate::cursor::process::RunOutput;
-use crate::cursor::process::spawn_turn;
+use crate::cursor::process::spawn_turn_held;
 use crate::cursor::stream::classify_plain_text;
 use crate::gateway::error::ApiError;
 
@@ -56,6 +56,10 @@ pub struct TurnInput {
     pub agent: PathBuf,
     /// The invocation (prompt included).
     pub spec: TurnSpec,
+    /// The prompt for a fresh chat (the bounded transcript), used once when Cursor refuses to
+    /// resume `spec.chat_id` or silently starts a new chat instead. `None` on a chat's first
+    /// turn.
+    pub fresh_prompt: Option<String>,
     /// The model id as Claude Code sent it, echoed in `message_start`.
     pub requested_model: String,
     /// Local estimate of the prompt's input tokens, used when Cursor reports none.
@@ -66,62 +70,98 @@ pub struct TurnInput {
     pub limits: RunLimits,
 }
 
-/// How a turn ended, for whoever keeps the conversation's state.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TurnOutcome {
-    /// The chat Cursor used (from `system/init` or `result`).
-    pub chat_id: Option<String>,
-    /// The whole text streamed to Claude Code (notices included): what Claude Code keeps as
-    /// this turn's assistant message, so the next turn can find where it continues.
-    pub answer: String,
-    /// `Ok` when the turn ended with a successful `result`.
-    pub result: Result<(), ApiError>,
-    /// True once the agent reported anything (it may have acted).
-    pub agent_started: bool,
+/// Notice streamed when a resumed chat could not be continued and a fresh one was started.
+pub const RESUME_FALLBACK_NOTICE: &str = "[Cursor] Cursor could not resume its earlier conversation; this turn started a new one with the conversation so far as context.";
+
+/// What a running turn reports to whoever keeps its record, in order.
+#[derive(Debug)]
+pub enum TurnItem {
+    /// The agent is running and blocked on its prompt. Answer `true` on `ack` once the process
+    /// group is recorded to deliver the prompt; `false` (or dropping `ack`) ends the run
+    /// before Cursor sees anything.
+    Spawned {
+        pgid: i32,
+        process_start: Option<u64>,
+        ack: oneshot::Sender<bool>,
+    },
+    /// Cursor named the chat this turn runs in (`system/init`).
+    Chat(String),
+    /// A Messages event to relay to Claude Code now.
+    Event(SseEvent),
+    /// Cursor's successful `result`. The closing events (`content_block_stop`,
+    /// `message_delta`, `message_stop`) go out only after the turn has been recorded.
+    Finished {
+        closing: Vec<SseEvent>,
+        /// The whole text streamed (notices included): what Claude Code keeps as this turn's
+        /// assistant message.
+        answer: String,
+        chat_id: Option<String>,
+    },
+    /// The turn failed. `acted` is true once the agent had reported anything (it may have
+    /// changed files); `cancelled` when it ended because it was asked to.
+    Failed {
+        error: ApiError,
+        acted: bool,
+        cancelled: bool,
+        chat_id: Option<String>,
+    },
 }
 
-/// A started turn: its events arrive on `events`; the outcome when it is over.
+/// A started turn: its items arrive on `items` until `Finished` or `Failed`.
 pub struct TurnHandle {
-    pub events: mpsc::Receiver<Result<SseEvent, ApiError>>,
-    pub outcome: oneshot::Receiver<TurnOutcome>,
-    /// Process group of the agent, for status and crash recovery.
-    pub pgid: i32,
+    pub items: mpsc::Receiver<TurnItem>,
+    /// Ends the run (its process group) when fired.
+    pub cancel: TurnCancel,
 }
 
-/// Spawns the agent and starts translating its output in a background task. Dropping the
-/// handle's `events` receiver cancels the run (its process group is ended).
-pub fn start(input: TurnInput) -> Result<TurnHandle, ApiError> {
-    let run = spawn_turn(&input.agent, &input.spec, input.limits).map_err(|e| map_run_error(&e))?;
-    let pgid = run.pgid;
+/// Cancels a turn; firing it twice is harmless.
+#[derive(Debug)]
+pub struct TurnCancel(Option<oneshot::Sender<()>>);
+
+impl TurnCancel {
+    /// Ends the turn's run; its last item becomes `Failed { cancelled: true, .. }`.
+    pub fn fire(&mut self) {
+        if let Some(cancel) = self.0.take() {
+            let _ = cancel.send(());
+        }
+    }
+}
+
+/// Starts a turn in a background task: spawns the agent and translates its output. A spawn
+/// failure arrives as `Failed { acted: false }`.
+pub fn start(input: TurnInput) -> TurnHandle {
     let (tx, rx) = mpsc::channel(256);
-    let (outcome_tx, outcome_rx) = oneshot::channel();
-    tokio::spawn(async move {
-        let outcome = Translator::new(input, tx).drive(run).await;
-        let _ = outcome_tx.send(outcome);
-    });
-    Ok(TurnHandle {
-        events: rx,
-        outcome: outcome_rx,
-        pgid,
-    })
+    let (cancel_tx, cancel_rx) = oneshot::channel();
+    tokio::spawn(Translator::new(input, tx).drive(cancel_rx));
+    TurnHandle {
+        items: rx,
+        cancel: TurnCancel(Some(cancel_tx)),
+    }
 }
 
 /// Turns run outputs into Messages events.
 struct Translator {
     input: TurnInput,
-    tx: mpsc::Sender<Result<SseEvent, ApiError>>,
+    tx: mpsc::Sender<TurnItem>,
     started: bool,
     block_open: bool,
     answer: String,
     chat_id: Option<String>,
     agent_started: bool,
+    /// The prompt reached an agent: from then on Cursor may act, even before it says anything.
+    delivered: bool,
 }
 
-/// The client went away; the run is to be cancelled.
-struct Gone;
+/// Why pumping a run stopped early.
+enum Stop {
+    /// The record keeper went away or asked to cancel: end the run.
+    Cancel,
+    /// Cursor would not continue the recorded chat; start a fresh one (once).
+    Fallback,
+}
 
 impl Translator {
-    fn new(input: TurnInput, tx: mpsc::Sender<Result<SseEvent, ApiError>>) -> Self {
+    fn new(input: TurnInput, tx: mpsc::Sender<TurnItem>) -> Self {
         Translator {
             input,
             tx,
@@ -130,34 +170,103 @@ impl Translator {
             answer: String::new(),
             chat_id: None,
             agent_started: false,
+            delivered: false,
         }
     }
 
-    async fn drive(mut self, mut run: CursorRun) -> TurnOutcome {
-        let result = self.pump(&mut run).await;
-        let result = match result {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(error)) => {
-                let _ = self.tx.send(Err(error.clone())).await;
-                Err(error)
+    async fn drive(mut self, mut cancel: oneshot::Receiver<()>) {
+        let mut spec = self.input.spec.clone();
+        let mut fresh_prompt = self.input.fresh_prompt.take();
+        loop {
+            let mut run = match spawn_turn_held(&self.input.agent, &spec, self.input.limits) {
+                Ok(run) => run,
+                Err(error) => return self.fail(map_run_error(&error), false).await,
+            };
+            let (ack_tx, ack_rx) = oneshot::channel();
+            let spawned = TurnItem::Spawned {
+                pgid: run.pgid,
+                process_start: run.process_start,
+                ack: ack_tx,
+            };
+            if self.tx.send(spawned).await.is_err() {
+                return;
             }
-            Err(Gone) => {
+            let delivered = tokio::select! {
+                ack = ack_rx => ack.unwrap_or(false),
+                _ = &mut cancel => false,
+            };
+            if !delivered {
                 run.cancel();
-                Err(ApiError::run_failed(
-                    "the client disconnected; the Cursor run was cancelled",
-                ))
+                let error = ApiError::run_failed("the Cursor turn was stopped before it started");
+                return self.fail_cancelled(error).await;
             }
-        };
-        TurnOutcome {
-            chat_id: self.chat_id,
-            answer: self.answer,
-            result,
-            agent_started: self.agent_started,
+            run.deliver_prompt();
+            self.delivered = true;
+            let stop = tokio::select! {
+                outcome = self.pump(&mut run) => outcome,
+                _ = &mut cancel => Err(Stop::Cancel),
+            };
+            match stop {
+                Ok(()) => return,
+                Err(Stop::Cancel) => {
+                    run.cancel();
+                    let error =
+                        ApiError::run_failed("the Cursor run was cancelled before it finished");
+                    return self.fail_cancelled(error).await;
+                }
+                Err(Stop::Fallback) => {
+                    run.cancel();
+                    let Some(prompt) = fresh_prompt.take() else {
+                        let error = ApiError::run_failed(
+                            "Cursor could not resume its earlier conversation, and a fresh chat was already tried",
+                        );
+                        return self.fail(error, self.agent_started).await;
+                    };
+                    spec.chat_id = None;
+                    spec.prompt = prompt;
+                    self.chat_id = None;
+                    if self.started {
+                        if self
+                            .text(format!("{RESUME_FALLBACK_NOTICE}\n\n"))
+                            .await
+                            .is_err()
+                        {
+                            return;
+                        }
+                    } else {
+                        self.input.notices.push(RESUME_FALLBACK_NOTICE.to_string());
+                    }
+                }
+            }
         }
     }
 
-    /// `Err(Gone)` when the client left; `Ok(Err)` for a turn failure to report.
-    async fn pump(&mut self, run: &mut CursorRun) -> Result<Result<(), ApiError>, Gone> {
+    async fn fail(&mut self, error: ApiError, acted: bool) {
+        let _ = self
+            .tx
+            .send(TurnItem::Failed {
+                error,
+                acted,
+                cancelled: false,
+                chat_id: self.chat_id.clone(),
+            })
+            .await;
+    }
+
+    async fn fail_cancelled(&mut self, error: ApiError) {
+        let _ = self
+            .tx
+            .send(TurnItem::Failed {
+                error,
+                acted: self.agent_started || self.delivered,
+                cancelled: true,
+                chat_id: self.chat_id.clone(),
+            })
+            .await;
+    }
+
+    /// Relays one run to its end. `Ok` once a `Finished` or `Failed` item was sent.
+    async fn pump(&mut self, run: &mut CursorRun) -> Result<(), Stop> {
         let first = tokio::time::timeout(FIRST_EVENT_WAIT, run.next()).await;
         let mut pending = match first {
             Ok(item) => Some(item),
@@ -173,18 +282,33 @@ impl Translator {
             };
             let output = match item {
                 None => {
-                    return Ok(Err(ApiError::run_failed(
+                    let error = ApiError::run_failed(
                         "Cursor ended without a result; its work may be incomplete",
-                    )));
+                    );
+                    self.fail(error, self.agent_started).await;
+                    return Ok(());
                 }
-                Some(Err(error)) => return Ok(Err(map_run_error(&error))),
+                Some(Err(RunError::ResumeRejected { .. })) if !self.agent_started => {
+                    return Err(Stop::Fallback);
+                }
+                Some(Err(error)) => {
+                    self.fail(map_run_error(&error), self.agent_started).await;
+                    return Ok(());
+                }
+                Some(Ok(RunOutput::ChatReplaced { .. })) if !self.agent_started => {
+                    // Init comes first: Cursor has read the prompt but done nothing yet.
+                    return Err(Stop::Fallback);
+                }
                 Some(Ok(output)) => output,
             };
             self.agent_started = true;
             self.open().await?;
             match output {
                 RunOutput::ChatReplaced { actual, .. } => self.chat_id = Some(actual),
-                RunOutput::Event(RunEvent::Init { chat_id, .. }) => self.chat_id = Some(chat_id),
+                RunOutput::Event(RunEvent::Init { chat_id, .. }) => {
+                    self.chat_id = Some(chat_id.clone());
+                    self.emit(TurnItem::Chat(chat_id)).await?;
+                }
                 RunOutput::Event(RunEvent::Text { text }) => self.text(text).await?,
                 RunOutput::Event(RunEvent::Result(result)) => return self.finish(result).await,
                 RunOutput::Event(_) => {}
@@ -193,7 +317,7 @@ impl Translator {
     }
 
     /// Sends `message_start` and the notices, once.
-    async fn open(&mut self) -> Result<(), Gone> {
+    async fn open(&mut self) -> Result<(), Stop> {
         if self.started {
             return Ok(());
         }
@@ -218,7 +342,7 @@ impl Translator {
         Ok(())
     }
 
-    async fn text(&mut self, text: String) -> Result<(), Gone> {
+    async fn text(&mut self, text: String) -> Result<(), Stop> {
         if text.is_empty() {
             return Ok(());
         }
@@ -231,7 +355,7 @@ impl Translator {
         .await
     }
 
-    async fn ensure_block(&mut self) -> Result<(), Gone> {
+    async fn ensure_block(&mut self) -> Result<(), Stop> {
         if self.block_open {
             return Ok(());
         }
@@ -243,35 +367,42 @@ impl Translator {
         .await
     }
 
-    async fn finish(&mut self, result: RunResult) -> Result<Result<(), ApiError>, Gone> {
+    async fn finish(&mut self, result: RunResult) -> Result<(), Stop> {
         if result.chat_id.is_some() {
             self.chat_id.clone_from(&result.chat_id);
         }
         if !result.success {
-            return Ok(Err(map_result_error(&result.text)));
+            self.fail(map_result_error(&result.text), true).await;
+            return Ok(());
         }
         self.ensure_block().await?;
-        self.send(SseEvent::new(
-            "content_block_stop",
-            json!({"type": "content_block_stop", "index": 0}),
-        ))
-        .await?;
         let usage = usage_json(result.usage, self.input.input_estimate, &self.answer);
-        self.send(SseEvent::new(
-            "message_delta",
-            json!({"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": null}, "usage": usage}),
-        ))
-        .await?;
-        self.send(SseEvent::new(
-            "message_stop",
-            json!({"type": "message_stop"}),
-        ))
-        .await?;
-        Ok(Ok(()))
+        let closing = vec![
+            SseEvent::new(
+                "content_block_stop",
+                json!({"type": "content_block_stop", "index": 0}),
+            ),
+            SseEvent::new(
+                "message_delta",
+                json!({"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": null}, "usage": usage}),
+            ),
+            SseEvent::new("message_stop", json!({"type": "message_stop"})),
+        ];
+        let answer = std::mem::take(&mut self.answer);
+        self.emit(TurnItem::Finished {
+            closing,
+            answer,
+            chat_id: self.chat_id.clone(),
+        })
+        .await
     }
 
-    async fn send(&self, event: SseEvent) -> Result<(), Gone> {
-        self.tx.send(Ok(event)).await.map_err(|_| Gone)
+    async fn send(&self, event: SseEvent) -> Result<(), Stop> {
+        self.emit(TurnItem::Event(event)).await
+    }
+
+    async fn emit(&self, item: TurnItem) -> Result<(), Stop> {
+        self.tx.send(item).await.map_err(|_| Stop::Cancel)
     }
 }
 

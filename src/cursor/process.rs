@@ -129,12 +129,22 @@ pub struct CursorRun {
     pub process_start: Option<u64>,
     rx: mpsc::Receiver<Result<RunOutput, RunError>>,
     cancel: Option<oneshot::Sender<()>>,
+    prompt_gate: Option<oneshot::Sender<()>>,
 }
 
 impl CursorRun {
     /// The next output; `None` once the run is over (after `Result` or an error).
     pub async fn next(&mut self) -> Option<Result<RunOutput, RunError>> {
         self.rx.recv().await
+    }
+
+    /// Writes the prompt to the agent's stdin and closes it. A run from [`spawn_turn_held`]
+    /// waits for this (the agent sits blocked on stdin, doing nothing), so the caller can
+    /// record the process group before Cursor can act.
+    pub fn deliver_prompt(&mut self) {
+        if let Some(gate) = self.prompt_gate.take() {
+            let _ = gate.send(());
+        }
     }
 
     /// Ends the run: the process group gets SIGINT, SIGTERM, SIGKILL, 1.5 s apart, and the
@@ -155,6 +165,18 @@ impl Drop for CursorRun {
 /// Starts one turn: spawns `agent` per `spec` in its own process group, writes the prompt to
 /// stdin and closes it, and supervises the child in a background task.
 pub fn spawn_turn(agent: &Path, spec: &TurnSpec, limits: RunLimits) -> Result<CursorRun, RunError> {
+    let mut run = spawn_turn_held(agent, spec, limits)?;
+    run.deliver_prompt();
+    Ok(run)
+}
+
+/// Like [`spawn_turn`], but the prompt is held back until [`CursorRun::deliver_prompt`]; a run
+/// cancelled or dropped before that never receives it.
+pub fn spawn_turn_held(
+    agent: &Path,
+    spec: &TurnSpec,
+    limits: RunLimits,
+) -> Result<CursorRun, RunError> {
     let mut command = tokio::process::Command::new(agent);
     command
         .args(spec.args())
@@ -173,9 +195,17 @@ pub fn spawn_turn(agent: &Path, spec: &TurnSpec, limits: RunLimits) -> Result<Cu
     })?;
     let pgid = child.id().and_then(|p| i32::try_from(p).ok()).unwrap_or(0);
     let process_start = process_start_time(pgid);
+    let (gate_tx, gate_rx) = oneshot::channel::<()>();
     if let Some(mut stdin) = child.stdin.take() {
         let prompt = spec.prompt.clone().into_bytes();
         tokio::spawn(async move {
+            if gate_rx.await.is_err() {
+                // Cancelled before the prompt went out: keep stdin open while the group is
+                // ended, so the agent never sees an empty prompt and starts on it.
+                tokio::time::sleep(3 * KILL_STEP + Duration::from_secs(1)).await;
+                drop(stdin);
+                return;
+            }
             // A child that exits before reading its prompt closes the pipe; that failure shows
             // up as the child's own outcome, so the write error itself is not reported.
             let _ = stdin.write_all(&prompt).await;
@@ -197,6 +227,7 @@ pub fn spawn_turn(agent: &Path, spec: &TurnSpec, limits: RunLimits) -> Result<Cu
         process_start,
         rx,
         cancel: Some(cancel_tx),
+        prompt_gate: Some(gate_tx),
     })
 }
 

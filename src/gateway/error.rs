@@ -73,6 +73,11 @@ impl ApiError {
         Self::new(StatusCode::BAD_GATEWAY, "api_error", message)
     }
 
+    /// 500: multi-cursor itself could not do its part (a record it cannot read or write).
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "api_error", message)
+    }
+
     /// The JSON body Anthropic clients expect.
     pub fn body(&self) -> serde_json::Value {
         json!({"type": "error", "error": {"type": self.kind, "message": self.message}})

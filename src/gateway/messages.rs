@@ -16,7 +16,6 @@ use axum::response::Response;
 use futures_util::StreamExt;
 use serde::Deserialize;
 use serde_json::json;
-use tokio::sync::mpsc;
 
 use super::Gateway;
 use super::LimitedBody;
@@ -26,13 +25,25 @@ use super::hooks::DEFAULT_SESSION;
 use super::passthrough;
 use crate::cursor::catalog::ROUTE_PREFIX;
 use crate::cursor::command::TurnSpec;
+use crate::cursor::process::end_stray_group;
 use crate::policy;
 use crate::session::conversation;
 use crate::session::conversation::Continuation;
+use crate::session::exchange::Exchange;
+use crate::session::exchange::Observer;
+use crate::session::exchange::exchange_key;
+use crate::session::identity::Identity;
+use crate::session::identity::MAIN_WORKER;
+use crate::session::store::Admission;
+use crate::session::store::BUSY_MESSAGE;
+use crate::session::store::INTERRUPTED_NOTICE;
+use crate::session::store::TurnPlan;
+use crate::session::store::keep_turn;
+use crate::state::now_rfc3339;
 use crate::turn;
-use crate::turn::SseEvent;
 use crate::turn::TurnHandle;
 use crate::turn::TurnInput;
+use std::sync::Arc;
 
 /// SSE comment-free keepalive: a `ping` event after this much silence.
 const PING_EVERY: Duration = Duration::from_secs(10);
@@ -109,21 +120,6 @@ pub async fn count_tokens(State(gateway): State<Gateway>, request: Request) -> R
     }
 }
 
-/// Who a request belongs to: (canonical workspace, Claude session, worker id or "main").
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Identity {
-    pub workspace: std::path::PathBuf,
-    pub session: String,
-    pub worker: String,
-}
-
-impl Identity {
-    /// The compact JSON array spelling of DESIGN §6.
-    pub fn key(&self) -> String {
-        json!([self.workspace, self.session, self.worker]).to_string()
-    }
-}
-
 fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
     headers
         .get(name)
@@ -178,28 +174,72 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
     let identity = Identity {
         workspace: workspace.clone(),
         session: session.clone(),
-        worker: worker.clone().unwrap_or_else(|| "main".to_string()),
+        worker: worker.clone().unwrap_or_else(|| MAIN_WORKER.to_string()),
     };
-    let chat = gateway
-        .chats()
-        .get(&identity.key())
-        .cloned()
-        .unwrap_or_default();
-    let images = gateway.config().state_dir.join("images");
-    let mut notices = Vec::new();
-    let limit = conversation::DEFAULT_TRANSCRIPT_LIMIT;
-    let prompt = match &chat.last_answer {
-        Some(answer) => match conversation::continuation_prompt(&request, answer, limit, &images) {
-            Ok(Continuation::Continue(prompt)) => Ok(prompt),
-            Ok(Continuation::HistoryChanged(prompt)) => {
-                notices.push(conversation::OUTER_HISTORY_NOTICE.to_string());
-                Ok(prompt)
+    let policy_text = policy::describe(mode, &cursor_mode, gateway.config().approve_mcps);
+    let body_digest =
+        conversation::exchange_body_digest_bytes(body).map_err(|e| refuse(request_error(&e)))?;
+    let key = exchange_key(&identity.key(), &body_digest, &policy_text);
+    let open = gateway
+        .store()
+        .open(&identity)
+        .map_err(|e| refuse(e.to_api_error()))?;
+    let mut session = open.lock().await;
+    match session.admit(&key) {
+        Admission::Join(exchange) => {
+            drop(session);
+            return answer(exchange.observe(), request.stream).await;
+        }
+        Admission::Busy => return Err(refuse(ApiError::conflict(BUSY_MESSAGE))),
+        Admission::Start => {}
+    }
+    if let Some(left) = session.take_inherited_run() {
+        match left.process_start {
+            Some(start) if end_stray_group(left.pgid, start).await => {
+                tracing::warn!(
+                    pgid = left.pgid,
+                    "ended a Cursor run left by an earlier gateway"
+                );
             }
-            Err(error) => Err(error),
-        },
-        None => conversation::first_turn_prompt(&request, limit, &images),
+            _ => {}
+        }
+    }
+
+    let images = gateway.config().state_dir.join("images");
+    let limit = conversation::DEFAULT_TRANSCRIPT_LIMIT;
+    let interrupted_before = session.record.interrupted;
+    let mut notices = Vec::new();
+    if interrupted_before {
+        notices.push(INTERRUPTED_NOTICE.to_string());
+    }
+    let chat_id = session.record.chat_id.clone();
+    let recorded_answer = session.record.answer_text();
+    let prompt = match (&chat_id, &recorded_answer) {
+        (Some(_), Some(answer)) => {
+            match conversation::continuation_prompt(&request, answer, limit, &images) {
+                Ok(Continuation::Continue(prompt)) => Ok(prompt),
+                Ok(Continuation::HistoryChanged(prompt)) => {
+                    notices.push(conversation::OUTER_HISTORY_NOTICE.to_string());
+                    Ok(prompt)
+                }
+                Err(error) => Err(error),
+            }
+        }
+        _ => conversation::first_turn_prompt(&request, limit, &images),
     };
     let mut prompt = prompt.map_err(|e| refuse(request_error(&e)))?;
+    // Should Cursor refuse to resume the chat, a fresh one gets the whole transcript.
+    let fresh_prompt = match &chat_id {
+        Some(_) => {
+            let mut fresh = conversation::first_turn_prompt(&request, limit, &images)
+                .map_err(|e| refuse(request_error(&e)))?;
+            if worker.is_some() {
+                fresh.take_worker_model_line();
+            }
+            Some(with_interruption(fresh.text(), interrupted_before))
+        }
+        None => None,
+    };
 
     // A worker picks its model with a first prompt line `model: <id>`, which never reaches Cursor.
     let mut requested = request.model.clone();
@@ -233,52 +273,79 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
     let resolved = catalog
         .resolve(&requested, effort.as_deref())
         .map_err(|e| refuse(ApiError::bad_request(e.to_string())))?;
-    let prompt = prompt.text();
     let input = TurnInput {
         agent: agent.path.clone(),
         spec: TurnSpec {
             workspace,
             model: resolved.cursor_model.clone(),
-            chat_id: chat.chat_id.clone(),
+            chat_id,
             mode: cursor_mode,
             approve_mcps: gateway.config().approve_mcps,
-            prompt,
+            prompt: with_interruption(prompt.text(), interrupted_before),
         },
+        fresh_prompt,
         requested_model: request.model.clone(),
         input_estimate: conversation::estimate_tokens(&request),
         notices,
         limits: gateway.config().limits,
     };
-    let handle = turn::start(input).map_err(refuse)?;
+    session.record.policy = Some(policy_text);
+    let TurnHandle { items, cancel } = turn::start(input);
+    let exchange = Exchange::running(key.clone(), cancel);
+    session.remember(Arc::clone(&exchange));
+    let observer = exchange.observe();
+    drop(session);
+
     let run_id = gateway.add_run(LiveRun {
         session: identity.session.clone(),
         worker: identity.worker.clone(),
-        model: resolved.cursor_model,
-        pgid: handle.pgid,
+        model: resolved.cursor_model.clone(),
+        pgid: 0,
         started_at: now_rfc3339(),
     });
-    let TurnHandle {
-        events, outcome, ..
-    } = handle;
+    let plan = TurnPlan {
+        key,
+        model: resolved.cursor_model,
+        interrupted_before,
+    };
     let keeper = gateway.clone();
+    let spawned = gateway.clone();
     tokio::spawn(async move {
-        if let Ok(outcome) = outcome.await {
-            let mut chats = keeper.chats();
-            let entry = chats.entry(identity.key()).or_default();
-            if outcome.chat_id.is_some() {
-                entry.chat_id = outcome.chat_id;
-            }
-            if outcome.result.is_ok() {
-                entry.last_answer = Some(outcome.answer);
-            }
-        }
+        keep_turn(open, exchange, items, plan, move |pgid| {
+            spawned.set_run_pgid(run_id, pgid);
+        })
+        .await;
         keeper.remove_run(run_id);
     });
-    if request.stream {
-        stream_answer(events).await
+    answer(observer, request.stream).await
+}
+
+/// The prompt with the interruption notice in front, when the last turn did not finish.
+fn with_interruption(prompt: String, interrupted: bool) -> String {
+    if interrupted {
+        format!("{INTERRUPTED_NOTICE}\n\n{prompt}")
     } else {
-        collect_answer(events).await
+        prompt
     }
+}
+
+/// Answers one client from an exchange, streamed or not. A client that joins an exchange that
+/// had already ended (a replay) is told so in `x-multi-cursor-replayed`.
+async fn answer(observer: Observer, stream: bool) -> Answer {
+    let replayed = observer.exchange().is_replay() || !observer.exchange().is_running();
+    let result = if stream {
+        stream_answer(observer).await
+    } else {
+        collect_answer(observer).await
+    };
+    result.map(|mut response| {
+        if replayed {
+            response
+                .headers_mut()
+                .insert("x-multi-cursor-replayed", HeaderValue::from_static("true"));
+        }
+        response
+    })
 }
 
 /// Answers locally with one text message (nothing runs), streamed or not.
@@ -296,18 +363,19 @@ fn local_answer(model: &str, text: &str, stream: bool) -> Response {
 }
 
 /// Non-streamed: every event, then one Messages JSON (or the error with its status).
-async fn collect_answer(mut events: mpsc::Receiver<Result<SseEvent, ApiError>>) -> Answer {
+async fn collect_answer(mut observer: Observer) -> Answer {
     let mut all = Vec::new();
-    while let Some(item) = events.recv().await {
+    while let Some(item) = observer.next().await {
         all.push(item.map_err(refuse)?);
     }
     Ok(axum::Json(turn::fold_message(&all)).into_response())
 }
 
 /// Streamed: waits for the first event so early failures keep their status, then relays
-/// events as SSE frames as they come, with `ping` while quiet.
-async fn stream_answer(mut events: mpsc::Receiver<Result<SseEvent, ApiError>>) -> Answer {
-    let first = match events.recv().await {
+/// events as SSE frames as they come, with `ping` while quiet. Dropping the body (the client
+/// left) drops the observer, which cancels the turn if it was the last one watching.
+async fn stream_answer(mut observer: Observer) -> Answer {
+    let first = match observer.next().await {
         Some(Ok(event)) => event,
         Some(Err(error)) => return Err(refuse(error)),
         None => {
@@ -317,8 +385,8 @@ async fn stream_answer(mut events: mpsc::Receiver<Result<SseEvent, ApiError>>) -
         }
     };
     let head = futures_util::stream::once(async move { Ok(Bytes::from(first.frame())) });
-    let rest = futures_util::stream::unfold(events, |mut events| async move {
-        let item = match tokio::time::timeout(PING_EVERY, events.recv()).await {
+    let rest = futures_util::stream::unfold(observer, |mut observer| async move {
+        let item = match tokio::time::timeout(PING_EVERY, observer.next()).await {
             Err(_) => Some(Bytes::from_static(
                 b"event: ping\ndata: {\"type\":\"ping\"}\n\n",
             )),
@@ -329,7 +397,7 @@ async fn stream_answer(mut events: mpsc::Receiver<Result<SseEvent, ApiError>>) -
             ))),
             Ok(None) => None,
         };
-        item.map(|bytes| (Ok::<_, Infallible>(bytes), events))
+        item.map(|bytes| (Ok::<_, Infallible>(bytes), observer))
     });
     Ok(sse_response(head.chain(rest)))
 }
@@ -346,46 +414,4 @@ where
     );
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response
-}
-
-/// Now as RFC 3339 (UTC), for status and records.
-pub fn now_rfc3339() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let days = secs / 86_400;
-    let rem = secs % 86_400;
-    let (year, month, day) = civil_from_days(days as i64);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        (rem % 3600) / 60,
-        rem % 60
-    )
-}
-
-/// Days since 1970-01-01 → (year, month, day) in the proleptic Gregorian calendar.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn calendar() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(20_422), (2025, 11, 30));
-    }
 }

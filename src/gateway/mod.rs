@@ -41,6 +41,7 @@ use crate::cursor::locate::AgentInfo;
 use crate::cursor::locate::LocateError;
 use crate::cursor::process::RunLimits;
 use crate::policy::ClaudeMode;
+use crate::session::store::SessionStore;
 use error::ApiError;
 use hooks::SessionBook;
 use passthrough::Upstream;
@@ -67,6 +68,8 @@ pub struct GatewayConfig {
     pub approve_mcps: bool,
     /// Supervision limits for Cursor runs.
     pub limits: RunLimits,
+    /// Identities (so Cursor processes) kept open at once (`MULTI_CURSOR_MAX_SESSIONS`).
+    pub max_sessions: usize,
 }
 
 impl GatewayConfig {
@@ -86,6 +89,7 @@ impl GatewayConfig {
             home: std::env::var_os("HOME").map(PathBuf::from),
             approve_mcps: std::env::var(crate::policy::APPROVE_MCPS_ENV).is_ok_and(|v| v == "1"),
             limits: RunLimits::default(),
+            max_sessions: SessionStore::capacity_from_env(),
         })
     }
 }
@@ -109,15 +113,6 @@ pub struct LiveRun {
     pub started_at: String,
 }
 
-/// The in-memory state of a conversation with Cursor, per identity.
-#[derive(Debug, Clone, Default)]
-pub struct ChatState {
-    /// Cursor's chat id, once a turn reported it.
-    pub chat_id: Option<String>,
-    /// The last answer Cursor gave, to find where the conversation continues.
-    pub last_answer: Option<String>,
-}
-
 /// Shared gateway state; cheap to clone.
 #[derive(Clone)]
 pub struct Gateway {
@@ -130,7 +125,7 @@ struct Inner {
     agent: tokio::sync::OnceCell<Result<AgentInfo, LocateError>>,
     catalog: tokio::sync::RwLock<Option<Catalog>>,
     sessions: Mutex<SessionBook>,
-    chats: Mutex<HashMap<String, ChatState>>,
+    store: SessionStore,
     runs: Mutex<HashMap<u64, LiveRun>>,
     next_run: AtomicU64,
 }
@@ -142,12 +137,12 @@ impl Gateway {
             .with_context(|| format!("using {} as the Anthropic upstream", config.upstream))?;
         Ok(Gateway {
             inner: Arc::new(Inner {
+                store: SessionStore::new(&config.state_dir, config.max_sessions),
                 config,
                 upstream,
                 agent: tokio::sync::OnceCell::new(),
                 catalog: tokio::sync::RwLock::new(catalog),
                 sessions: Mutex::new(SessionBook::default()),
-                chats: Mutex::new(HashMap::new()),
                 runs: Mutex::new(HashMap::new()),
                 next_run: AtomicU64::new(1),
             }),
@@ -212,12 +207,9 @@ impl Gateway {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// In-memory chat state per identity key.
-    pub fn chats(&self) -> std::sync::MutexGuard<'_, HashMap<String, ChatState>> {
-        self.inner
-            .chats
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    /// The identities this gateway owns and their records.
+    pub fn store(&self) -> &SessionStore {
+        &self.inner.store
     }
 
     /// Registers a live run; the returned id removes it again.
@@ -225,6 +217,13 @@ impl Gateway {
         let id = self.inner.next_run.fetch_add(1, Ordering::Relaxed);
         self.runs_lock().insert(id, run);
         id
+    }
+
+    /// Notes the process group of a live run once it is spawned.
+    pub fn set_run_pgid(&self, id: u64, pgid: i32) {
+        if let Some(run) = self.runs_lock().get_mut(&id) {
+            run.pgid = pgid;
+        }
     }
 
     /// Forgets a finished run.

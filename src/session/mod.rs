@@ -1,7 +1,18 @@
 //! A Claude Code session as Cursor sees it: identity, the conversation (what text Cursor
 //! receives for a request), exchanges, records, locks and migration (DESIGN §6).
 //!
-//! `conversation` reads an Anthropic Messages request and decides what Cursor is sent; it is
-//! pure apart from writing the newest turn's images into a folder it is given.
+//! - `identity`: who a Cursor chat belongs to, and the record's file name.
+//! - `conversation`: reads an Anthropic Messages request and decides what Cursor is sent; pure
+//!   apart from writing the newest turn's images into a folder it is given.
+//! - `record`: the v3 record, the legacy v2 record, validation and migration.
+//! - `lock`: the OS file lock held while a gateway owns an identity.
+//! - `exchange`: one request's answer, shared by identical requests (join, replay, same failure).
+//! - `store`: the identities a gateway has open, admission of a request, and the record kept in
+//!   step with a running turn.
 
 pub mod conversation;
+pub mod exchange;
+pub mod identity;
+pub mod lock;
+pub mod record;
+pub mod store;

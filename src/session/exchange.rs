@@ -1,0 +1,219 @@
+//! Exchanges: one request's answer, shared by every client that sends the same request.
+//!
+//! An exchange's key is sha256 over the identity, the body without `stream`, and the policy it
+//! ran under (DESIGN §6). Its events are kept as they are produced, so a client that joins late
+//! gets the earlier events first and then the live ones; a completed exchange replays them. The
+//! last observer leaving a running exchange cancels its turn (Esc in Claude Code closes the
+//! connection).
+
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::MutexGuard;
+
+use sha2::Digest;
+use sha2::Sha256;
+use tokio::sync::watch;
+
+use crate::gateway::error::ApiError;
+use crate::turn::SseEvent;
+use crate::turn::TurnCancel;
+
+/// The key of an exchange.
+pub fn exchange_key(identity_key: &str, body_digest: &[u8; 32], policy: &str) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(identity_key.as_bytes());
+    hasher.update([0]);
+    hasher.update(body_digest);
+    hasher.update([0]);
+    hasher.update(policy.as_bytes());
+    hex::encode(hasher.finalize())
+}
+
+/// How an exchange ended.
+#[derive(Debug, Clone)]
+pub enum Ending {
+    /// Cursor's answer was recorded; all events are in.
+    Completed,
+    /// The turn failed. `acted`: Cursor may have done something, so an identical retry gets
+    /// this failure again instead of a second run.
+    Failed { error: ApiError, acted: bool },
+}
+
+#[derive(Debug, Default)]
+struct Progress {
+    events: Vec<SseEvent>,
+    ending: Option<Ending>,
+    observers: usize,
+    cancel: Option<TurnCancel>,
+}
+
+/// One request's answer in the making or made.
+#[derive(Debug)]
+pub struct Exchange {
+    key: String,
+    replayed: bool,
+    progress: Mutex<Progress>,
+    changed: watch::Sender<u64>,
+}
+
+impl Exchange {
+    /// A running exchange whose turn `cancel` ends.
+    pub fn running(key: String, cancel: TurnCancel) -> Arc<Exchange> {
+        Arc::new(Exchange {
+            key,
+            replayed: false,
+            progress: Mutex::new(Progress {
+                cancel: Some(cancel),
+                ..Progress::default()
+            }),
+            changed: watch::Sender::new(0),
+        })
+    }
+
+    /// A completed exchange served from recorded events.
+    pub fn replay(key: String, events: Vec<SseEvent>) -> Arc<Exchange> {
+        Arc::new(Exchange {
+            key,
+            replayed: true,
+            progress: Mutex::new(Progress {
+                events,
+                ending: Some(Ending::Completed),
+                ..Progress::default()
+            }),
+            changed: watch::Sender::new(0),
+        })
+    }
+
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// True when served from a record rather than a run of this gateway.
+    pub fn is_replay(&self) -> bool {
+        self.replayed
+    }
+
+    fn progress(&self) -> MutexGuard<'_, Progress> {
+        self.progress
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn bump(&self) {
+        self.changed.send_modify(|n| *n += 1);
+    }
+
+    /// Appends an event for every observer.
+    pub fn push(&self, event: SseEvent) {
+        self.progress().events.push(event);
+        self.bump();
+    }
+
+    /// Ends the exchange.
+    pub fn end(&self, ending: Ending) {
+        {
+            let mut progress = self.progress();
+            progress.ending = Some(ending);
+            progress.cancel = None;
+        }
+        self.bump();
+    }
+
+    /// `None` while running.
+    pub fn ending(&self) -> Option<Ending> {
+        self.progress().ending.clone()
+    }
+
+    /// Whether the exchange is still running.
+    pub fn is_running(&self) -> bool {
+        self.progress().ending.is_none()
+    }
+
+    /// Every event so far.
+    pub fn events(&self) -> Vec<SseEvent> {
+        self.progress().events.clone()
+    }
+
+    /// A new observer: it sees every event from the first.
+    pub fn observe(self: &Arc<Self>) -> Observer {
+        self.progress().observers += 1;
+        Observer {
+            exchange: Arc::clone(self),
+            next: 0,
+            changed: self.changed.subscribe(),
+            finished: false,
+        }
+    }
+
+    /// Cancels the turn if it is still running.
+    pub fn cancel(&self) {
+        let cancel = self.progress().cancel.take();
+        if let Some(mut cancel) = cancel {
+            cancel.fire();
+        }
+    }
+}
+
+/// One client's view of an exchange. Dropping the last observer of a running exchange cancels
+/// its turn.
+#[derive(Debug)]
+pub struct Observer {
+    exchange: Arc<Exchange>,
+    next: usize,
+    changed: watch::Receiver<u64>,
+    finished: bool,
+}
+
+impl Observer {
+    /// The next event; `Some(Err)` once if the exchange failed; `None` when it is over.
+    pub async fn next(&mut self) -> Option<Result<SseEvent, ApiError>> {
+        loop {
+            if self.finished {
+                return None;
+            }
+            self.changed.borrow_and_update();
+            {
+                let progress = self.exchange.progress();
+                if let Some(event) = progress.events.get(self.next) {
+                    self.next += 1;
+                    return Some(Ok(event.clone()));
+                }
+                match &progress.ending {
+                    Some(Ending::Completed) => {
+                        self.finished = true;
+                        return None;
+                    }
+                    Some(Ending::Failed { error, .. }) => {
+                        self.finished = true;
+                        return Some(Err(error.clone()));
+                    }
+                    None => {}
+                }
+            }
+            if self.changed.changed().await.is_err() {
+                return None;
+            }
+        }
+    }
+
+    pub fn exchange(&self) -> &Arc<Exchange> {
+        &self.exchange
+    }
+}
+
+impl Drop for Observer {
+    fn drop(&mut self) {
+        let cancel = {
+            let mut progress = self.exchange.progress();
+            progress.observers = progress.observers.saturating_sub(1);
+            if progress.observers == 0 && progress.ending.is_none() {
+                progress.cancel.take()
+            } else {
+                None
+            }
+        };
+        if let Some(mut cancel) = cancel {
+            cancel.fire();
+        }
+    }
+}

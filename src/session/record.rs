@@ -1,0 +1,357 @@
+//! The durable record of one identity's Cursor conversation (DESIGN §6): the v3 format the
+//! gateway writes, the legacy v2 format it migrates from, and validation on load.
+//!
+//! A record that cannot be read as exactly one of those is refused with its path and is never
+//! overwritten: it may hold the only link to a user's Cursor chat.
+
+use std::path::Path;
+use std::path::PathBuf;
+
+use serde::Deserialize;
+use serde::Serialize;
+use serde_json::Map;
+use serde_json::Value;
+use thiserror::Error;
+
+/// The record format this release writes.
+pub const RECORD_VERSION: u64 = 3;
+/// The legacy format this release migrates from.
+pub const LEGACY_VERSION: u64 = 2;
+/// `provider` of every record.
+pub const PROVIDER: &str = "cursor";
+
+/// Names an SSE event in a stored replay may have.
+const REPLAY_EVENTS: [&str; 8] = [
+    "message_start",
+    "content_block_start",
+    "content_block_delta",
+    "content_block_stop",
+    "message_delta",
+    "message_stop",
+    "ping",
+    "error",
+];
+
+/// How the last turn of a record ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    Completed,
+    Cancelled,
+    Failed,
+}
+
+/// A turn that was started and has not been recorded as over. A gateway that finds one left
+/// by a predecessor ends the process group, but only if its leader still has `process_start`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingRun {
+    /// Exchange key of the request that started it.
+    pub key: String,
+    /// Cursor model id it ran.
+    pub model: String,
+    /// Process group id (= leader pid).
+    pub pgid: i32,
+    /// RFC 3339.
+    pub started_at: String,
+    /// The leader's start time in clock ticks since boot, when it could be read.
+    pub process_start: Option<u64>,
+}
+
+/// The events of the last completed exchange, replayed verbatim to an identical request.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Replay {
+    /// Exchange key.
+    pub key: String,
+    /// `[event name, data]` pairs in order.
+    pub events: Vec<(String, Value)>,
+}
+
+/// Where a migrated record came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MigratedFrom {
+    pub path: PathBuf,
+    pub agent_id: String,
+}
+
+/// A v3 record: `<state>/sessions/<digest>.v3.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Record {
+    pub version: u64,
+    pub provider: String,
+    /// The identity array `[workspace, session, worker]`.
+    pub identity: Value,
+    /// Cursor's chat id, saved as soon as `system/init` names it.
+    pub chat_id: Option<String>,
+    /// A turn started and was not seen to end (crash) or failed after Cursor may have acted:
+    /// the next turn tells Cursor so.
+    pub interrupted: bool,
+    pub pending_run: Option<PendingRun>,
+    pub last_outcome: Option<Outcome>,
+    /// The last completed Messages response.
+    pub response: Option<Value>,
+    pub replay: Option<Replay>,
+    /// The permission mode and admitted rules the last turn ran under.
+    pub policy: Option<String>,
+    #[serde(default)]
+    pub attached_rules: Vec<String>,
+    #[serde(default)]
+    pub fired_rules: Vec<String>,
+    pub rulebook_digest: Option<String>,
+    pub migrated_from: Option<MigratedFrom>,
+    /// Fields a later release added: kept as they are.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Record {
+    /// A record for an identity that has never run a turn.
+    pub fn new(identity: Value) -> Record {
+        Record {
+            version: RECORD_VERSION,
+            provider: PROVIDER.to_string(),
+            identity,
+            chat_id: None,
+            interrupted: false,
+            pending_run: None,
+            last_outcome: None,
+            response: None,
+            replay: None,
+            policy: None,
+            attached_rules: Vec::new(),
+            fired_rules: Vec::new(),
+            rulebook_digest: None,
+            migrated_from: None,
+            extra: Map::new(),
+        }
+    }
+
+    /// The text of the recorded answer, as Claude Code keeps it in its history.
+    pub fn answer_text(&self) -> Option<String> {
+        let content = self.response.as_ref()?.get("content")?.as_array()?;
+        Some(
+            content
+                .iter()
+                .filter_map(|block| block.get("text").and_then(Value::as_str))
+                .collect::<String>(),
+        )
+    }
+
+    /// Writes the record atomically (0600, temp + fsync + rename + directory fsync).
+    pub fn save(&self, path: &Path) -> Result<(), RecordError> {
+        let bytes = serde_json::to_vec_pretty(self).map_err(|e| RecordError::Write {
+            path: path.to_path_buf(),
+            source: crate::state::StateError::Io {
+                path: path.to_path_buf(),
+                source: std::io::Error::other(e),
+            },
+        })?;
+        crate::state::write_private_atomic(path, &bytes).map_err(|source| RecordError::Write {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+}
+
+/// A legacy v2 record: `<state>/sessions/<digest>.json`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LegacyRecord {
+    pub version: u64,
+    pub identity: Value,
+    pub agent_id: String,
+    #[serde(default)]
+    pub pending: bool,
+    pub response: Option<Value>,
+    pub replay: Option<Replay>,
+}
+
+/// A record that cannot be used. Each message names the file and what the user can do.
+#[derive(Debug, Error)]
+pub enum RecordError {
+    #[error(
+        "the session record {path} cannot be read ({detail}); multi-cursor will not overwrite it. Move it out of the state folder to start this session's Cursor chat afresh, or restore it from a backup"
+    )]
+    Corrupted { path: PathBuf, detail: String },
+    #[error(
+        "the session record {path} has version {version}, which this release of multi-cursor does not know; it was left untouched. Update multi-cursor, or move the file out of the state folder"
+    )]
+    UnknownVersion { path: PathBuf, version: String },
+    #[error(
+        "two records claim this session's Cursor chat: the current record {current} (chat {current_chat}) and the legacy record {legacy} (chat {legacy_chat}). Stop every multi-cursor gateway, back up both files, compare them with Cursor's chat history, and move the one that is not authoritative out of the state folder (README: \"Recovering from two session records\")"
+    )]
+    Ambiguous {
+        current: PathBuf,
+        current_chat: String,
+        legacy: PathBuf,
+        legacy_chat: String,
+    },
+    #[error("could not write the session record {path}: {source}")]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: crate::state::StateError,
+    },
+}
+
+/// Reads a file that may not exist.
+fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, RecordError> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(RecordError::Corrupted {
+            path: path.to_path_buf(),
+            detail: error.to_string(),
+        }),
+    }
+}
+
+fn corrupted(path: &Path, detail: impl Into<String>) -> RecordError {
+    RecordError::Corrupted {
+        path: path.to_path_buf(),
+        detail: detail.into(),
+    }
+}
+
+/// The `version` of a record's JSON, checked before its shape.
+fn version_of(path: &Path, value: &Value, expected: u64) -> Result<(), RecordError> {
+    match value.get("version") {
+        Some(Value::Number(n)) if n.as_u64() == Some(expected) => Ok(()),
+        Some(other) => Err(RecordError::UnknownVersion {
+            path: path.to_path_buf(),
+            version: other.to_string(),
+        }),
+        None => Err(corrupted(path, "it has no version")),
+    }
+}
+
+fn check_identity(path: &Path, found: &Value, identity: &Value) -> Result<(), RecordError> {
+    if found == identity {
+        Ok(())
+    } else {
+        Err(corrupted(
+            path,
+            format!("it belongs to identity {found}, not {identity}"),
+        ))
+    }
+}
+
+fn check_replay(path: &Path, replay: Option<&Replay>) -> Result<(), RecordError> {
+    let Some(replay) = replay else { return Ok(()) };
+    if replay.key.len() != 64 || !replay.key.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(corrupted(path, "its replay key is not a sha256"));
+    }
+    match replay
+        .events
+        .iter()
+        .find(|(name, _)| !REPLAY_EVENTS.contains(&name.as_str()))
+    {
+        Some((name, _)) => Err(corrupted(path, format!("its replay has an event {name:?}"))),
+        None => Ok(()),
+    }
+}
+
+fn check_response(path: &Path, response: Option<&Value>) -> Result<(), RecordError> {
+    match response {
+        None => Ok(()),
+        Some(r) if r.get("content").is_some_and(Value::is_array) => Ok(()),
+        Some(_) => Err(corrupted(path, "its response has no content array")),
+    }
+}
+
+/// Loads a v3 record, or `None` when there is none. Anything else is refused.
+pub fn load(path: &Path, identity: &Value) -> Result<Option<Record>, RecordError> {
+    let Some(bytes) = read_optional(path)? else {
+        return Ok(None);
+    };
+    let value: Value =
+        serde_json::from_slice(&bytes).map_err(|e| corrupted(path, e.to_string()))?;
+    version_of(path, &value, RECORD_VERSION)?;
+    let record: Record =
+        serde_json::from_value(value).map_err(|e| corrupted(path, e.to_string()))?;
+    if record.provider != PROVIDER {
+        return Err(corrupted(
+            path,
+            format!("its provider is {:?}", record.provider),
+        ));
+    }
+    check_identity(path, &record.identity, identity)?;
+    check_replay(path, record.replay.as_ref())?;
+    check_response(path, record.response.as_ref())?;
+    if record.chat_id.as_deref() == Some("") {
+        return Err(corrupted(path, "its chat id is empty"));
+    }
+    Ok(Some(record))
+}
+
+/// Loads a legacy v2 record, or `None` when there is none.
+pub fn load_legacy(path: &Path, identity: &Value) -> Result<Option<LegacyRecord>, RecordError> {
+    let Some(bytes) = read_optional(path)? else {
+        return Ok(None);
+    };
+    let value: Value =
+        serde_json::from_slice(&bytes).map_err(|e| corrupted(path, e.to_string()))?;
+    version_of(path, &value, LEGACY_VERSION)?;
+    let legacy: LegacyRecord =
+        serde_json::from_value(value).map_err(|e| corrupted(path, e.to_string()))?;
+    check_identity(path, &legacy.identity, identity)?;
+    check_replay(path, legacy.replay.as_ref())?;
+    check_response(path, legacy.response.as_ref())?;
+    if legacy.agent_id.is_empty() {
+        return Err(corrupted(path, "its agentId is empty"));
+    }
+    Ok(Some(legacy))
+}
+
+/// The v3 record a legacy one becomes: the chat is the old `agentId`, a pending turn becomes
+/// an interruption, and `migratedFrom` names the legacy file (which is left untouched).
+pub fn migrate(legacy: LegacyRecord, legacy_path: &Path) -> Record {
+    let mut record = Record::new(legacy.identity);
+    record.chat_id = Some(legacy.agent_id.clone());
+    record.interrupted = legacy.pending;
+    record.response = legacy.response;
+    record.replay = legacy.replay;
+    record.migrated_from = Some(MigratedFrom {
+        path: legacy_path.to_path_buf(),
+        agent_id: legacy.agent_id,
+    });
+    record
+}
+
+/// Whether a current and a legacy record disagree on who owns the chat: the current one was
+/// not migrated from this legacy file and names another chat.
+pub fn ambiguous(current: &Record, legacy: &LegacyRecord, legacy_path: &Path) -> bool {
+    let migrated_from_it = current
+        .migrated_from
+        .as_ref()
+        .is_some_and(|m| m.path == legacy_path);
+    !migrated_from_it && current.chat_id.as_deref() != Some(legacy.agent_id.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_fields_survive_a_round_trip() {
+        let identity = serde_json::json!(["/w", "s", "main"]);
+        let mut value = serde_json::to_value(Record::new(identity.clone())).unwrap();
+        value["futureField"] = serde_json::json!({"kept": true});
+        let record: Record = serde_json::from_value(value).unwrap();
+        let again = serde_json::to_value(&record).unwrap();
+        assert_eq!(again["futureField"]["kept"], true);
+        assert_eq!(again["version"], 3);
+        assert_eq!(again["pendingRun"], Value::Null);
+    }
+
+    #[test]
+    fn answer_text_joins_text_blocks() {
+        let mut record = Record::new(serde_json::json!(["/w", "s", "main"]));
+        record.response = Some(
+            serde_json::json!({"content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}),
+        );
+        assert_eq!(record.answer_text().as_deref(), Some("ab"));
+    }
+}

@@ -1,0 +1,492 @@
+//! The identities a gateway owns: each open one holds its record's OS lock, its record in
+//! memory, and its exchanges. Records are written at each step of a turn (DESIGN §6), so a
+//! crash at any point leaves a record the next gateway can continue from.
+
+use std::collections::HashMap;
+use std::collections::VecDeque;
+use std::path::Path;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use thiserror::Error;
+use tokio::sync::mpsc;
+
+use super::exchange::Ending;
+use super::exchange::Exchange;
+use super::identity::Identity;
+use super::lock::LockError;
+use super::lock::RecordLock;
+use super::record;
+use super::record::Outcome;
+use super::record::PendingRun;
+use super::record::Record;
+use super::record::RecordError;
+use super::record::Replay;
+use crate::gateway::error::ApiError;
+use crate::turn::SseEvent;
+use crate::turn::TurnItem;
+
+/// Default number of identities (and so Cursor processes) one gateway keeps open.
+pub const DEFAULT_CAPACITY: usize = 32;
+/// Environment variable overriding [`DEFAULT_CAPACITY`].
+pub const CAPACITY_ENV: &str = "MULTI_CURSOR_MAX_SESSIONS";
+/// Finished exchanges remembered per identity (beyond the record's replay).
+const REMEMBERED_EXCHANGES: usize = 16;
+
+/// Streamed and prepended to Cursor's prompt after a turn that did not finish.
+pub const INTERRUPTED_NOTICE: &str = "[Cursor] The previous turn was interrupted. Report its state and do not repeat completed actions.";
+
+/// The refusal text for a different request while a turn runs.
+pub const BUSY_MESSAGE: &str = "A different request is already running for this Cursor worker; send it again when the answer lands";
+
+/// Why an identity could not be opened.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    #[error(transparent)]
+    Locked(#[from] LockError),
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    #[error(
+        "this gateway already has {capacity} Cursor sessions busy (the limit, set by {CAPACITY_ENV}); send the request again when one of them has answered"
+    )]
+    Full { capacity: usize },
+    #[error("could not prepare the session folder {path}: {source}")]
+    Folder {
+        path: PathBuf,
+        #[source]
+        source: crate::state::StateError,
+    },
+}
+
+impl StoreError {
+    /// The HTTP error for Claude Code.
+    pub fn to_api_error(&self) -> ApiError {
+        match self {
+            StoreError::Locked(LockError::Held { .. })
+            | StoreError::Record(RecordError::Ambiguous { .. }) => {
+                ApiError::conflict(self.to_string())
+            }
+            StoreError::Full { .. } => ApiError::rate_limited(self.to_string()),
+            _ => ApiError::internal(self.to_string()),
+        }
+    }
+}
+
+/// Identities open in this gateway.
+#[derive(Debug)]
+pub struct SessionStore {
+    dir: PathBuf,
+    capacity: usize,
+    open: std::sync::Mutex<HashMap<String, Arc<tokio::sync::Mutex<Session>>>>,
+}
+
+impl SessionStore {
+    /// A store keeping records in `<state_dir>/sessions`.
+    pub fn new(state_dir: &Path, capacity: usize) -> SessionStore {
+        SessionStore {
+            dir: state_dir.join("sessions"),
+            capacity: capacity.max(1),
+            open: std::sync::Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The capacity from [`CAPACITY_ENV`], else the default.
+    pub fn capacity_from_env() -> usize {
+        std::env::var(CAPACITY_ENV)
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .filter(|n: &usize| *n > 0)
+            .unwrap_or(DEFAULT_CAPACITY)
+    }
+
+    /// The folder holding the records.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The record file of an identity.
+    pub fn record_path(&self, identity: &Identity) -> PathBuf {
+        self.dir.join(format!("{}.v3.json", identity.digest()))
+    }
+
+    /// How many identities are open now.
+    pub fn open_count(&self) -> usize {
+        self.map().len()
+    }
+
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<tokio::sync::Mutex<Session>>>> {
+        self.open
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The open session of `identity`, opening it (lock, load, migrate) if needed. When the
+    /// store is full an idle identity is closed first (its lock released, its file kept).
+    pub fn open(
+        &self,
+        identity: &Identity,
+    ) -> Result<Arc<tokio::sync::Mutex<Session>>, StoreError> {
+        let digest = identity.digest();
+        let mut open = self.map();
+        if let Some(session) = open.get(&digest) {
+            return Ok(Arc::clone(session));
+        }
+        if open.len() >= self.capacity {
+            let idle = open
+                .iter()
+                .find(|(_, s)| s.try_lock().is_ok_and(|s| !s.is_busy()))
+                .map(|(k, _)| k.clone());
+            match idle {
+                Some(key) => {
+                    open.remove(&key);
+                }
+                None => {
+                    return Err(StoreError::Full {
+                        capacity: self.capacity,
+                    });
+                }
+            }
+        }
+        let session = Arc::new(tokio::sync::Mutex::new(Session::load(
+            &self.dir, identity, &digest,
+        )?));
+        open.insert(digest, Arc::clone(&session));
+        Ok(session)
+    }
+}
+
+/// One open identity.
+#[derive(Debug)]
+pub struct Session {
+    pub identity: Identity,
+    pub record: Record,
+    path: PathBuf,
+    _locks: Vec<RecordLock>,
+    exchanges: VecDeque<Arc<Exchange>>,
+    /// True while the record's `pendingRun` was left by an earlier gateway.
+    inherited_pending: bool,
+}
+
+/// What to do with a request, decided under the session's lock.
+#[derive(Debug)]
+pub enum Admission {
+    /// Answer from this exchange (running: join; completed: replay; failed: same failure).
+    Join(Arc<Exchange>),
+    /// Another exchange is running: 409.
+    Busy,
+    /// Start a new turn.
+    Start,
+}
+
+impl Session {
+    fn load(dir: &Path, identity: &Identity, digest: &str) -> Result<Session, StoreError> {
+        crate::state::ensure_private_dir(dir).map_err(|source| StoreError::Folder {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let path = dir.join(format!("{digest}.v3.json"));
+        let legacy_path = dir.join(format!("{digest}.json"));
+        let mut lock_paths = vec![lock_path(&path)];
+        if legacy_path.exists() {
+            lock_paths.push(lock_path(&legacy_path));
+        }
+        lock_paths.sort();
+        let locks = lock_paths
+            .iter()
+            .map(|p| RecordLock::acquire(p))
+            .collect::<Result<Vec<_>, _>>()?;
+        let id_value = identity.to_value();
+        let current = record::load(&path, &id_value)?;
+        let legacy = if legacy_path.exists() {
+            record::load_legacy(&legacy_path, &id_value)?
+        } else {
+            None
+        };
+        let record = match (current, legacy) {
+            (Some(current), Some(legacy)) if record::ambiguous(&current, &legacy, &legacy_path) => {
+                return Err(RecordError::Ambiguous {
+                    current: path,
+                    current_chat: current.chat_id.unwrap_or_else(|| "none".to_string()),
+                    legacy: legacy_path,
+                    legacy_chat: legacy.agent_id,
+                }
+                .into());
+            }
+            (Some(current), _) => current,
+            (None, Some(legacy)) => {
+                let migrated = record::migrate(legacy, &legacy_path);
+                migrated.save(&path)?;
+                tracing::info!(from = %legacy_path.display(), to = %path.display(), "migrated a v2 session record");
+                migrated
+            }
+            (None, None) => Record::new(id_value),
+        };
+        let inherited_pending = record.pending_run.is_some();
+        Ok(Session {
+            identity: identity.clone(),
+            record,
+            path,
+            _locks: locks,
+            exchanges: VecDeque::new(),
+            inherited_pending,
+        })
+    }
+
+    /// The record's file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// True while one of its exchanges runs.
+    pub fn is_busy(&self) -> bool {
+        self.exchanges.iter().any(|e| e.is_running())
+    }
+
+    /// Decides what a request with exchange `key` gets.
+    pub fn admit(&mut self, key: &str) -> Admission {
+        let known = self.exchanges.iter().find(|e| {
+            e.key() == key
+                && match e.ending() {
+                    None | Some(Ending::Completed) => true,
+                    Some(Ending::Failed { acted, .. }) => acted,
+                }
+        });
+        if let Some(exchange) = known {
+            return Admission::Join(Arc::clone(exchange));
+        }
+        if let Some(replay) = self.record.replay.as_ref().filter(|r| r.key == key) {
+            let events = replay
+                .events
+                .iter()
+                .filter_map(|(name, data)| stored_event(name, data))
+                .collect();
+            let exchange = Exchange::replay(key.to_string(), events);
+            self.remember(Arc::clone(&exchange));
+            return Admission::Join(exchange);
+        }
+        if self.is_busy() {
+            Admission::Busy
+        } else {
+            Admission::Start
+        }
+    }
+
+    /// A process group left by an earlier gateway's unfinished turn: taken from the record
+    /// (once) so the caller can end it. The record stays interrupted.
+    pub fn take_inherited_run(&mut self) -> Option<PendingRun> {
+        if !self.inherited_pending {
+            return None;
+        }
+        self.inherited_pending = false;
+        self.record.interrupted = true;
+        self.record.pending_run.take()
+    }
+
+    /// Keeps an exchange so identical requests find it.
+    pub fn remember(&mut self, exchange: Arc<Exchange>) {
+        self.exchanges.push_back(exchange);
+        while self.exchanges.len() > REMEMBERED_EXCHANGES {
+            match self.exchanges.iter().position(|e| !e.is_running()) {
+                Some(index) => {
+                    self.exchanges.remove(index);
+                }
+                None => break,
+            }
+        }
+    }
+
+    fn forget(&mut self, exchange: &Arc<Exchange>) {
+        self.exchanges.retain(|e| !Arc::ptr_eq(e, exchange));
+    }
+
+    fn save(&self) -> Result<(), RecordError> {
+        self.record.save(&self.path)
+    }
+}
+
+fn lock_path(record: &Path) -> PathBuf {
+    let mut name = record.as_os_str().to_os_string();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
+/// A recorded event back as a [`SseEvent`] (names are validated on load).
+fn stored_event(name: &str, data: &serde_json::Value) -> Option<SseEvent> {
+    let name = [
+        "message_start",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "message_delta",
+        "message_stop",
+        "ping",
+        "error",
+    ]
+    .into_iter()
+    .find(|n| *n == name)?;
+    Some(SseEvent {
+        event: name,
+        data: data.clone(),
+    })
+}
+
+/// What the keeper of a turn's record needs to know about it.
+#[derive(Debug, Clone)]
+pub struct TurnPlan {
+    /// Exchange key.
+    pub key: String,
+    /// Cursor model id.
+    pub model: String,
+    /// Whether the record was interrupted before this turn (restored if nothing runs).
+    pub interrupted_before: bool,
+}
+
+/// Follows a turn, writing its record at each step and feeding its exchange: the process
+/// group before Cursor gets the prompt, the chat id at `system/init`, and the answer before
+/// the closing events are released. `on_spawn` learns each process group id.
+pub async fn keep_turn(
+    session: Arc<tokio::sync::Mutex<Session>>,
+    exchange: Arc<Exchange>,
+    mut items: mpsc::Receiver<TurnItem>,
+    plan: TurnPlan,
+    on_spawn: impl Fn(i32) + Send + 'static,
+) {
+    let ending = loop {
+        let Some(item) = items.recv().await else {
+            let error = ApiError::run_failed(
+                "the Cursor turn ended unexpectedly; Cursor may have changed files, check your workspace before retrying",
+            );
+            record_failure(&session, &plan, true, false, None).await;
+            break Ending::Failed { error, acted: true };
+        };
+        match item {
+            TurnItem::Spawned {
+                pgid,
+                process_start,
+                ack,
+            } => {
+                on_spawn(pgid);
+                let mut s = session.lock().await;
+                let before = s.record.clone();
+                s.record.interrupted = true;
+                s.record.pending_run = Some(PendingRun {
+                    key: plan.key.clone(),
+                    model: plan.model.clone(),
+                    pgid,
+                    started_at: crate::state::now_rfc3339(),
+                    process_start,
+                });
+                let saved = s.save();
+                if let Err(error) = &saved {
+                    tracing::error!(%error, "could not record the turn before starting it");
+                    s.record = before;
+                }
+                drop(s);
+                let ok = saved.is_ok();
+                let _ = ack.send(ok);
+                if let Err(error) = saved {
+                    break Ending::Failed {
+                        error: ApiError::internal(format!(
+                            "{error}; nothing was run. Free some disk space or fix the state folder's permissions, then send the message again"
+                        )),
+                        acted: false,
+                    };
+                }
+            }
+            TurnItem::Chat(chat_id) => {
+                let mut s = session.lock().await;
+                s.record.chat_id = Some(chat_id);
+                if let Err(error) = s.save() {
+                    tracing::warn!(%error, "could not record Cursor's chat id yet");
+                }
+            }
+            TurnItem::Event(event) => exchange.push(event),
+            TurnItem::Finished {
+                closing,
+                answer: _,
+                chat_id,
+            } => {
+                let mut events = exchange.events();
+                events.extend(closing.iter().cloned());
+                let mut s = session.lock().await;
+                let before = s.record.clone();
+                if chat_id.is_some() {
+                    s.record.chat_id = chat_id;
+                }
+                s.record.response = Some(crate::turn::fold_message(&events));
+                s.record.replay = Some(Replay {
+                    key: plan.key.clone(),
+                    events: events
+                        .iter()
+                        .map(|e| (e.event.to_string(), e.data.clone()))
+                        .collect(),
+                });
+                s.record.last_outcome = Some(Outcome::Completed);
+                s.record.interrupted = false;
+                s.record.pending_run = None;
+                match s.save() {
+                    Ok(()) => {
+                        drop(s);
+                        for event in closing {
+                            exchange.push(event);
+                        }
+                        break Ending::Completed;
+                    }
+                    Err(error) => {
+                        s.record = before;
+                        s.record.pending_run = None;
+                        tracing::error!(%error, "could not record Cursor's answer");
+                        break Ending::Failed {
+                            error: ApiError::internal(format!(
+                                "Cursor finished, but its answer could not be recorded ({error}). It is not shown as a success; free some disk space or fix the state folder's permissions, then ask Cursor what it did"
+                            )),
+                            acted: true,
+                        };
+                    }
+                }
+            }
+            TurnItem::Failed {
+                error,
+                acted,
+                cancelled,
+                chat_id,
+            } => {
+                record_failure(&session, &plan, acted, cancelled, chat_id).await;
+                break Ending::Failed { error, acted };
+            }
+        }
+    };
+    let forget = matches!(ending, Ending::Failed { acted: false, .. });
+    exchange.end(ending);
+    if forget {
+        session.lock().await.forget(&exchange);
+    }
+}
+
+/// Records how a failed turn left the conversation.
+async fn record_failure(
+    session: &Arc<tokio::sync::Mutex<Session>>,
+    plan: &TurnPlan,
+    acted: bool,
+    cancelled: bool,
+    chat_id: Option<String>,
+) {
+    let mut s = session.lock().await;
+    s.record.pending_run = None;
+    if acted {
+        if chat_id.is_some() {
+            s.record.chat_id = chat_id;
+        }
+        s.record.last_outcome = Some(if cancelled {
+            Outcome::Cancelled
+        } else {
+            Outcome::Failed
+        });
+        s.record.interrupted = !cancelled;
+    } else {
+        s.record.interrupted = plan.interrupted_before;
+    }
+    if let Err(error) = s.save() {
+        tracing::error!(%error, "could not record how a Cursor turn ended");
+    }
+}
