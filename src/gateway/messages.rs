@@ -29,6 +29,7 @@ use crate::cursor::process::end_stray_group;
 use crate::policy;
 use crate::session::conversation;
 use crate::session::conversation::Continuation;
+use crate::session::exchange::Ending;
 use crate::session::exchange::Exchange;
 use crate::session::exchange::Observer;
 use crate::session::exchange::exchange_key;
@@ -185,14 +186,7 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         .open(&identity)
         .map_err(|e| refuse(e.to_api_error()))?;
     let mut session = open.lock().await;
-    match session.admit(&key) {
-        Admission::Join(exchange) => {
-            drop(session);
-            return answer(exchange.observe(), request.stream).await;
-        }
-        Admission::Busy => return Err(refuse(ApiError::conflict(BUSY_MESSAGE))),
-        Admission::Start => {}
-    }
+    // A turn a stopped gateway left running is ended first, whatever this request is.
     if let Some(left) = session.take_inherited_run() {
         match left.process_start {
             Some(start) if end_stray_group(left.pgid, start).await => {
@@ -205,6 +199,14 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         }
     }
 
+    match session.admit(&key) {
+        Admission::Join(exchange) => {
+            drop(session);
+            return answer(exchange.observe(), request.stream).await;
+        }
+        Admission::Busy => return Err(refuse(ApiError::conflict(BUSY_MESSAGE))),
+        Admission::Start => {}
+    }
     let images = gateway.config().state_dir.join("images");
     let limit = conversation::DEFAULT_TRANSCRIPT_LIMIT;
     let interrupted_before = session.record.interrupted;
@@ -332,6 +334,10 @@ fn with_interruption(prompt: String, interrupted: bool) -> String {
 /// Answers one client from an exchange, streamed or not. A client that joins an exchange that
 /// had already ended (a replay) is told so in `x-multi-cursor-replayed`.
 async fn answer(observer: Observer, stream: bool) -> Answer {
+    // A failure that is already over is answered as itself, without its partial events.
+    if let Some(Ending::Failed { error, .. }) = observer.exchange().ending() {
+        return Err(refuse(error));
+    }
     let replayed = observer.exchange().is_replay() || !observer.exchange().is_running();
     let result = if stream {
         stream_answer(observer).await

@@ -84,6 +84,20 @@ impl Exchange {
         })
     }
 
+    /// A failed exchange, for a request whose earlier attempt may have acted (a turn left
+    /// unfinished by a gateway that stopped): an identical retry gets this failure, not a run.
+    pub fn failed(key: String, error: ApiError) -> Arc<Exchange> {
+        Arc::new(Exchange {
+            key,
+            replayed: true,
+            progress: Mutex::new(Progress {
+                ending: Some(Ending::Failed { error, acted: true }),
+                ..Progress::default()
+            }),
+            changed: watch::Sender::new(0),
+        })
+    }
+
     pub fn key(&self) -> &str {
         &self.key
     }

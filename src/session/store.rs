@@ -39,6 +39,9 @@ pub const INTERRUPTED_NOTICE: &str = "[Cursor] The previous turn was interrupted
 /// The refusal text for a different request while a turn runs.
 pub const BUSY_MESSAGE: &str = "A different request is already running for this Cursor worker; send it again when the answer lands";
 
+/// The answer to a re-send of a request whose turn a stopped gateway left unfinished.
+pub const UNFINISHED_MESSAGE: &str = "multi-cursor stopped while Cursor was working on this request, so Cursor may have done part of it; it is not run a second time. Send a new message (for example \"continue\") and Cursor will be told to report where it stopped";
+
 /// Why an identity could not be opened.
 #[derive(Debug, Error)]
 pub enum StoreError {
@@ -77,7 +80,15 @@ impl StoreError {
 pub struct SessionStore {
     dir: PathBuf,
     capacity: usize,
-    open: std::sync::Mutex<HashMap<String, Arc<tokio::sync::Mutex<Session>>>>,
+    open: std::sync::Mutex<OpenSessions>,
+}
+
+/// Open identities by digest, each with the tick of its last use (the least recently used
+/// idle one is closed first).
+#[derive(Debug, Default)]
+struct OpenSessions {
+    by_digest: HashMap<String, (Arc<tokio::sync::Mutex<Session>>, u64)>,
+    tick: u64,
 }
 
 impl SessionStore {
@@ -86,7 +97,7 @@ impl SessionStore {
         SessionStore {
             dir: state_dir.join("sessions"),
             capacity: capacity.max(1),
-            open: std::sync::Mutex::new(HashMap::new()),
+            open: std::sync::Mutex::new(OpenSessions::default()),
         }
     }
 
@@ -111,10 +122,10 @@ impl SessionStore {
 
     /// How many identities are open now.
     pub fn open_count(&self) -> usize {
-        self.map().len()
+        self.map().by_digest.len()
     }
 
-    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<tokio::sync::Mutex<Session>>>> {
+    fn map(&self) -> std::sync::MutexGuard<'_, OpenSessions> {
         self.open
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -128,17 +139,22 @@ impl SessionStore {
     ) -> Result<Arc<tokio::sync::Mutex<Session>>, StoreError> {
         let digest = identity.digest();
         let mut open = self.map();
-        if let Some(session) = open.get(&digest) {
+        open.tick += 1;
+        let tick = open.tick;
+        if let Some((session, used)) = open.by_digest.get_mut(&digest) {
+            *used = tick;
             return Ok(Arc::clone(session));
         }
-        if open.len() >= self.capacity {
+        if open.by_digest.len() >= self.capacity {
             let idle = open
+                .by_digest
                 .iter()
-                .find(|(_, s)| s.try_lock().is_ok_and(|s| !s.is_busy()))
+                .filter(|(_, (s, _))| s.try_lock().is_ok_and(|s| !s.is_busy()))
+                .min_by_key(|(_, (_, used))| *used)
                 .map(|(k, _)| k.clone());
             match idle {
                 Some(key) => {
-                    open.remove(&key);
+                    open.by_digest.remove(&key);
                 }
                 None => {
                     return Err(StoreError::Full {
@@ -150,7 +166,7 @@ impl SessionStore {
         let session = Arc::new(tokio::sync::Mutex::new(Session::load(
             &self.dir, identity, &digest,
         )?));
-        open.insert(digest, Arc::clone(&session));
+        open.by_digest.insert(digest, (Arc::clone(&session), tick));
         Ok(session)
     }
 }
@@ -221,13 +237,20 @@ impl Session {
             }
             (None, None) => Record::new(id_value),
         };
+        let mut exchanges = VecDeque::new();
+        if let Some(pending) = &record.pending_run {
+            exchanges.push_back(Exchange::failed(
+                pending.key.clone(),
+                ApiError::run_failed(UNFINISHED_MESSAGE),
+            ));
+        }
         let inherited_pending = record.pending_run.is_some();
         Ok(Session {
             identity: identity.clone(),
             record,
             path,
             _locks: locks,
-            exchanges: VecDeque::new(),
+            exchanges,
             inherited_pending,
         })
     }

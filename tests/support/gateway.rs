@@ -23,6 +23,8 @@ pub struct TestGateway {
     pub pid: u32,
     pub dir: tempfile::TempDir,
     pub agent_log: PathBuf,
+    pub state_dir: PathBuf,
+    workspace: PathBuf,
     child: Child,
 }
 
@@ -33,15 +35,31 @@ pub struct GatewayOptions {
     pub upstream: Option<String>,
     pub env: Vec<(String, String)>,
     pub agent: Option<PathBuf>,
+    /// Shared state folder (e.g. a second gateway, or a restart); default: a fresh one.
+    pub state_dir: Option<PathBuf>,
+    /// Working directory (the workspace of hook-less requests); default: a fresh one.
+    pub workspace: Option<PathBuf>,
+    /// Agent log file; default: a fresh one in this gateway's folder.
+    pub agent_log: Option<PathBuf>,
 }
 
 impl TestGateway {
     pub fn start(options: GatewayOptions) -> TestGateway {
         let dir = tempfile::tempdir().expect("tempdir");
         let ready = dir.path().join("ready.json");
-        let agent_log = dir.path().join("agent-log.jsonl");
+        let agent_log = options
+            .agent_log
+            .clone()
+            .unwrap_or_else(|| dir.path().join("agent-log.jsonl"));
         let home = dir.path().join("home");
-        let workspace = dir.path().join("workspace");
+        let workspace = options
+            .workspace
+            .clone()
+            .unwrap_or_else(|| dir.path().join("workspace"));
+        let state_dir = options
+            .state_dir
+            .clone()
+            .unwrap_or_else(|| dir.path().join("state"));
         std::fs::create_dir_all(&home).unwrap();
         std::fs::create_dir_all(&workspace).unwrap();
         let mut command = Command::new(env!("CARGO_BIN_EXE_multi-cursor"));
@@ -51,7 +69,7 @@ impl TestGateway {
             .arg(&ready)
             .current_dir(&workspace)
             .env("HOME", &home)
-            .env("MULTI_CURSOR_STATE_DIR", dir.path().join("state"))
+            .env("MULTI_CURSOR_STATE_DIR", &state_dir)
             .env(
                 "MULTI_CURSOR_AGENT",
                 options.agent.clone().unwrap_or_else(fake_agent),
@@ -68,7 +86,9 @@ impl TestGateway {
             .env_remove("MULTI_CURSOR_APPROVE_MCPS")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::inherit());
+            // A file, not our stderr: a gateway leaked by a failing test must not hold the
+            // test runner's pipe open. Its log is printed when the gateway is dropped.
+            .stderr(std::fs::File::create(dir.path().join("gateway.log")).unwrap());
         if let Some(mode) = &options.permission_mode {
             command.arg("--permission-mode").arg(mode);
         }
@@ -92,12 +112,49 @@ impl TestGateway {
             pid: info["pid"].as_u64().unwrap() as u32,
             dir,
             agent_log,
+            state_dir,
+            workspace,
             child,
         }
     }
 
     pub fn workspace(&self) -> PathBuf {
-        std::fs::canonicalize(self.dir.path().join("workspace")).unwrap()
+        std::fs::canonicalize(&self.workspace).unwrap()
+    }
+
+    /// Ends the gateway with SIGKILL, as a crash would (its Cursor children are left running).
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// The record file of (workspace, session, worker).
+    pub fn record_path(&self, session: &str, worker: &str) -> PathBuf {
+        use sha2::Digest;
+        let key = serde_json::json!([self.workspace(), session, worker]).to_string();
+        let digest = hex::encode(sha2::Sha256::digest(key.as_bytes()));
+        self.state_dir
+            .join("sessions")
+            .join(format!("{digest}.v3.json"))
+    }
+
+    /// The record of (session, worker) as JSON.
+    pub fn record(&self, session: &str, worker: &str) -> serde_json::Value {
+        let path = self.record_path(session, worker);
+        let bytes = std::fs::read(&path)
+            .unwrap_or_else(|e| panic!("reading record {}: {e}", path.display()));
+        serde_json::from_slice(&bytes).unwrap()
+    }
+
+    /// POST a Cursor request for `session` and return status and body text.
+    pub fn ask(&self, session: &str, body: &serde_json::Value) -> (u16, String) {
+        let response = self.post_with(
+            "/v1/messages",
+            body,
+            &[("x-claude-code-session-id", session)],
+        );
+        let status = response.status().as_u16();
+        (status, response.text().unwrap())
     }
 
     /// Every logged agent invocation (turns and probes alike), in order.
@@ -178,6 +235,11 @@ impl Drop for TestGateway {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if let Ok(log) = std::fs::read_to_string(self.dir.path().join("gateway.log"))
+            && !log.is_empty()
+        {
+            eprintln!("--- gateway log ---\n{log}");
+        }
     }
 }
 
