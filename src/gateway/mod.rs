@@ -70,6 +70,10 @@ pub struct GatewayConfig {
     pub limits: RunLimits,
     /// Identities (so Cursor processes) kept open at once (`MULTI_CURSOR_MAX_SESSIONS`).
     pub max_sessions: usize,
+    /// Set by the launcher when Claude Code has no Anthropic login: the placeholder credential
+    /// it gave Claude Code. Passthrough answers requests carrying it with 403 "not signed in to
+    /// Anthropic" instead of forwarding them (see `passthrough`).
+    pub anthropic_placeholder: Option<String>,
 }
 
 impl GatewayConfig {
@@ -90,6 +94,7 @@ impl GatewayConfig {
             approve_mcps: std::env::var(crate::policy::APPROVE_MCPS_ENV).is_ok_and(|v| v == "1"),
             limits: RunLimits::default(),
             max_sessions: SessionStore::capacity_from_env(),
+            anthropic_placeholder: None,
         })
     }
 }
@@ -134,7 +139,8 @@ impl Gateway {
     /// Builds the gateway state; `catalog` may be `None` (it is fetched on first need).
     pub fn new(config: GatewayConfig, catalog: Option<Catalog>) -> anyhow::Result<Self> {
         let upstream = Upstream::new(&config.upstream)
-            .with_context(|| format!("using {} as the Anthropic upstream", config.upstream))?;
+            .with_context(|| format!("using {} as the Anthropic upstream", config.upstream))?
+            .refusing_placeholder(config.anthropic_placeholder.clone());
         Ok(Gateway {
             inner: Arc::new(Inner {
                 store: SessionStore::new(&config.state_dir, config.max_sessions),

@@ -34,6 +34,12 @@
 //!   the response (no final chunk) and the client sees a broken stream, never a clean end it
 //!   could mistake for a complete answer.
 //!
+//! - Claude Code has no Anthropic login (launcher only): the launcher gave Claude Code a
+//!   placeholder credential that means nothing to Anthropic ([`Upstream::refusing_placeholder`]).
+//!   A request carrying it is answered 403 with [`NOT_SIGNED_IN`] and `x-should-retry: false`
+//!   instead of being forwarded, so the user reads what to do and the placeholder never leaves
+//!   the machine.
+//!
 //! Header values are never logged and never put into error messages (they carry credentials);
 //! the upstream URL is shown without any user-info.
 
@@ -58,6 +64,10 @@ pub const UPSTREAM_ENV: &str = "MULTI_CURSOR_UPSTREAM";
 
 /// Our token header; it never leaves the gateway.
 const TOKEN_HEADER: &str = "x-multi-cursor-token";
+
+/// What a request for an Anthropic model gets when Claude Code has no Anthropic login.
+pub const NOT_SIGNED_IN: &str =
+    "multi-cursor: not signed in to Anthropic: pick a Cursor model in /model, or log in";
 
 /// How long establishing a connection to the upstream may take. There is deliberately no
 /// overall request timeout: a long SSE answer may stream for many minutes.
@@ -105,6 +115,8 @@ pub struct Upstream {
     /// The base for messages and logs, without user-info.
     shown: String,
     client: reqwest::Client,
+    /// The launcher's placeholder credential when Claude Code has no Anthropic login.
+    placeholder: Option<String>,
 }
 
 impl std::fmt::Debug for Upstream {
@@ -155,7 +167,17 @@ impl Upstream {
             prefix,
             shown,
             client,
+            placeholder: None,
         })
+    }
+
+    /// Refuses instead of forwarding every request that authenticates with `placeholder` (as
+    /// `Authorization: Bearer <placeholder>` or `x-api-key: <placeholder>`): 403
+    /// [`NOT_SIGNED_IN`]. The launcher passes the credential it gave a Claude Code that has no
+    /// Anthropic login; `None` forwards everything.
+    pub fn refusing_placeholder(mut self, placeholder: Option<String>) -> Self {
+        self.placeholder = placeholder.filter(|p| !p.is_empty());
+        self
     }
 
     /// The base URL as it may be shown to users and logs (no user-info, no trailing `/`).
@@ -189,6 +211,23 @@ pub fn resolve_base<'a>(
 ///
 /// Never fails: an unreachable upstream becomes a 502 Anthropic error (see module docs).
 pub async fn forward(upstream: &Upstream, parts: Parts, body: Bytes) -> Response {
+    if let Some(placeholder) = &upstream.placeholder
+        && carries_credential(&parts.headers, placeholder)
+    {
+        tracing::debug!(
+            path = parts.uri.path(),
+            "passthrough: refused, Claude Code has no Anthropic login"
+        );
+        let mut response = error_response(
+            StatusCode::FORBIDDEN,
+            "permission_error",
+            NOT_SIGNED_IN.to_owned(),
+        );
+        response
+            .headers_mut()
+            .insert("x-should-retry", HeaderValue::from_static("false"));
+        return response;
+    }
     let path_and_query = parts.uri.path_and_query().map_or("/", |pq| pq.as_str());
     let url = upstream_url(&upstream.prefix, path_and_query);
     let Ok(url) = reqwest::Url::parse(&url) else {
@@ -267,6 +306,21 @@ pub async fn forward(upstream: &Upstream, parts: Parts, body: Bytes) -> Response
     *response.status_mut() = status;
     *response.headers_mut() = headers;
     response
+}
+
+/// Whether the request authenticates with `credential` (bearer token or API key).
+fn carries_credential(headers: &HeaderMap, credential: &str) -> bool {
+    let bearer = headers
+        .get_all(header::AUTHORIZATION)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .filter_map(|v| v.strip_prefix("Bearer "))
+        .any(|token| token.trim() == credential);
+    bearer
+        || headers
+            .get_all("x-api-key")
+            .iter()
+            .any(|v| v.as_bytes() == credential.as_bytes())
 }
 
 /// `base` (no trailing `/`) followed by the request's path and query.
@@ -438,6 +492,31 @@ mod tests {
         let up = Upstream::new("http://user:hunter2@host/p").unwrap();
         assert_eq!(up.base(), "http://host/p");
         assert!(!format!("{up:?}").contains("hunter2"));
+    }
+
+    #[test]
+    fn recognises_the_placeholder_credential() {
+        let p = "mc-placeholder";
+        assert!(carries_credential(
+            &map(&[("authorization", "Bearer mc-placeholder")]),
+            p
+        ));
+        assert!(carries_credential(
+            &map(&[("x-api-key", "mc-placeholder")]),
+            p
+        ));
+        assert!(!carries_credential(&map(&[("x-api-key", "sk-real")]), p));
+        assert!(!carries_credential(
+            &map(&[("authorization", "Bearer mc-placeholder-2")]),
+            p
+        ));
+        let up = Upstream::new("http://h")
+            .unwrap()
+            .refusing_placeholder(Some(String::new()));
+        assert!(
+            up.placeholder.is_none(),
+            "an empty placeholder refuses nothing"
+        );
     }
 
     #[test]
