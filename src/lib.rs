@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod cursor;
 pub mod gateway;
+pub mod launch;
 pub mod policy;
 pub mod session;
 pub mod state;

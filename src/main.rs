@@ -56,7 +56,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         return cursor_models(cli.cursor.json).await;
     }
     match cli.command {
-        None => not_yet("launching Claude Code", "the launcher"),
+        None => multi_cursor::launch::run(cli.claude_args).await,
         Some(Command::Serve(args)) => {
             gateway::run_serve(&args).await?;
             Ok(ExitCode::SUCCESS)

@@ -1,0 +1,511 @@
+//! The launcher: `multi-cursor [--] [claude args…]` (DESIGN §1, §3).
+//!
+//! In order: split the user's arguments ([`args`]); find Claude Code and check its version
+//! (cached per executable, [`claude`]); read the Cursor catalog from the cache (refreshed in the
+//! background after Claude Code starts; fetched now only when there is no usable cache); refuse
+//! an unknown `MULTI_CURSOR_EXTRA_MODELS` id; tell whether Claude Code is signed in to
+//! Anthropic; start the gateway on `127.0.0.1:0` with a fresh token on this runtime; write the
+//! merged `--settings` (0600, in a private 0700 temporary folder) and `--agents` ([`settings`]);
+//! spawn `claude` with the environment that points it at the gateway; then wait. SIGTERM and
+//! SIGHUP are passed on to Claude Code, SIGINT is left to it (it shares our terminal and
+//! handles Ctrl-C itself), and the launcher exits with Claude Code's exit code (128 + the
+//! signal when a signal ended it) after stopping the gateway and removing its temporary
+//! folder.
+//!
+//! With no Anthropic login, Claude Code is given a placeholder credential only the gateway
+//! understands (so it starts without asking for a login), starts on `multi/cursor/default`
+//! unless `--model` says otherwise, and every request for a non-Cursor model is answered 403
+//! "not signed in to Anthropic" by the gateway instead of being forwarded.
+
+pub mod args;
+pub mod claude;
+pub mod settings;
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+use std::time::Instant;
+
+use anyhow::Context;
+use thiserror::Error;
+use tokio::signal::unix::SignalKind;
+use tokio::signal::unix::signal;
+
+use crate::cursor::catalog;
+use crate::cursor::catalog::AUTO_ROUTE;
+use crate::cursor::catalog::Catalog;
+use crate::cursor::catalog::Picker;
+use crate::cursor::locate;
+use crate::gateway;
+use crate::gateway::GatewayConfig;
+use crate::gateway::client::GATEWAY_TOKEN_ENV;
+use crate::gateway::client::GATEWAY_URL_ENV;
+use crate::gateway::guard::TOKEN_HEADER;
+use crate::gateway::passthrough::UPSTREAM_ENV;
+use claude::AnthropicLogin;
+
+/// `API_TIMEOUT_MS` given to Claude Code unless the user set one: the largest timer Node
+/// accepts, so a long Cursor run is never cut off by Claude Code's request timeout.
+pub const API_TIMEOUT_MS: &str = "2147483647";
+
+/// Prefix of the launcher's temporary folders in the system temporary directory.
+pub const TEMP_PREFIX: &str = "multi-cursor-";
+
+/// How long the gateway may take to stop after Claude Code exits.
+const GATEWAY_STOP: Duration = Duration::from_secs(2);
+
+/// How long after Claude Code starts the background catalog refresh begins (Claude Code's own
+/// start-up should not compete with `agent --list-models`).
+const REFRESH_DELAY: Duration = Duration::from_secs(2);
+
+/// Why the launcher refused to start Claude Code. Every message names the fix.
+#[derive(Debug, Error)]
+pub enum LaunchError {
+    /// `--bg` / `--background`.
+    #[error(
+        "Claude Code cannot run in the background under multi-cursor: the gateway its requests go to lives in this launcher. Start it without --bg/--background"
+    )]
+    Background,
+    /// An option that takes a value came last.
+    #[error("{0} needs a value")]
+    MissingValue(String),
+    /// A `--settings`/`--agents` file could not be read.
+    #[error("{option} {}: {source}", .path.display())]
+    ReadArg {
+        option: String,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A `--settings`/`--agents` value is not what Claude Code expects.
+    #[error("{option} ({origin}): {reason}")]
+    BadArg {
+        option: String,
+        origin: String,
+        reason: String,
+    },
+    /// The user's `--agents` defines our worker type.
+    #[error(
+        "--agents defines \"{}\", the worker type multi-cursor supplies; give your agent another name",
+        settings::WORKER_TYPE
+    )]
+    AgentClash,
+    /// No Claude Code executable.
+    #[error(
+        "Claude Code was not found (looked for {tried}); {}",
+        claude::INSTALL_HINT
+    )]
+    ClaudeMissing { tried: String },
+    /// Claude Code could not be run or did not answer.
+    #[error("{} could not be used as Claude Code: {reason}; {}", .path.display(), claude::INSTALL_HINT)]
+    ClaudeUnusable { path: PathBuf, reason: String },
+    /// Claude Code is older than [`claude::MIN_VERSION`].
+    #[error(
+        "Claude Code {found} ({}) is too old: multi-cursor needs {} or newer; {}",
+        .path.display(),
+        claude::MIN_VERSION,
+        claude::INSTALL_HINT
+    )]
+    ClaudeTooOld {
+        path: PathBuf,
+        found: claude::Version,
+    },
+    /// The private temporary folder could not be made.
+    #[error("could not create a private temporary folder in {}: {source}", .dir.display())]
+    TempDir {
+        dir: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// A 0700 folder of our own in the system temporary directory, removed on drop.
+#[derive(Debug)]
+pub struct PrivateTemp {
+    path: PathBuf,
+}
+
+impl PrivateTemp {
+    /// Creates `<tmp>/multi-cursor-<pid>-<random>` with mode 0700 (never an existing one).
+    pub fn create() -> Result<PrivateTemp, LaunchError> {
+        use std::os::unix::fs::DirBuilderExt;
+        let dir = std::env::temp_dir();
+        let path = dir.join(format!(
+            "{TEMP_PREFIX}{}-{:016x}",
+            std::process::id(),
+            rand::random::<u64>()
+        ));
+        std::fs::DirBuilder::new()
+            .mode(0o700)
+            .create(&path)
+            .map_err(|source| LaunchError::TempDir { dir, source })?;
+        Ok(PrivateTemp { path })
+    }
+
+    /// The folder.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for PrivateTemp {
+    fn drop(&mut self) {
+        if let Err(error) = std::fs::remove_dir_all(&self.path)
+            && error.kind() != std::io::ErrorKind::NotFound
+        {
+            tracing::warn!(path = %self.path.display(), %error, "could not remove the launcher's temporary folder");
+        }
+    }
+}
+
+/// Removes temporary folders left by launchers that were killed outright (SIGKILL): ours
+/// (same owner), named `multi-cursor-<pid>-…`, whose pid is no longer running. Runs after
+/// Claude Code has started, off the start-up path. `own` is a folder of this launcher (its
+/// owner is ours).
+pub fn sweep_stale_temps(dir: &Path, own: &Path) {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(uid) = std::fs::metadata(own).map(|m| m.uid()) else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(TEMP_PREFIX))
+            .and_then(|rest| rest.split_once('-'))
+            .and_then(|(pid, _)| pid.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let ours = entry
+            .metadata()
+            .is_ok_and(|m| m.is_dir() && !m.is_symlink() && m.uid() == uid);
+        let gone = pid > 0
+            && nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None)
+                == Err(nix::errno::Errno::ESRCH);
+        if ours && gone {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// The variables the launcher sets for Claude Code (on top of the inherited environment).
+#[derive(Debug, Clone, Default)]
+pub struct EnvInputs<'a> {
+    /// The gateway's URL.
+    pub url: &'a str,
+    /// The gateway's token.
+    pub token: &'a str,
+    /// Where the gateway forwards non-Cursor models.
+    pub upstream: &'a str,
+    /// The placeholder credential when Claude Code has no Anthropic login.
+    pub placeholder: Option<&'a str>,
+    /// The user's `ANTHROPIC_CUSTOM_HEADERS`.
+    pub custom_headers: Option<&'a str>,
+    /// The user's `API_TIMEOUT_MS`.
+    pub api_timeout: Option<&'a str>,
+    /// The user's `ENABLE_TOOL_SEARCH`.
+    pub tool_search: Option<&'a str>,
+}
+
+/// Claude Code's environment additions: `ANTHROPIC_BASE_URL` (the gateway),
+/// `ANTHROPIC_CUSTOM_HEADERS` (the user's lines, then our token header),
+/// `MULTI_CURSOR_GATEWAY_URL`/`_TOKEN` (for hooks and `status`), `MULTI_CURSOR_UPSTREAM` (so a
+/// `multi-cursor` started inside the session forwards to the real upstream, not to us),
+/// `API_TIMEOUT_MS` and `ENABLE_TOOL_SEARCH=auto` unless the user chose values (with a custom
+/// base URL Claude Code otherwise stops loading tools on demand and fills the context with
+/// their schemas), and `ANTHROPIC_AUTH_TOKEN` = the placeholder when there is no login.
+pub fn child_env(inputs: &EnvInputs<'_>) -> Vec<(&'static str, String)> {
+    let ours = format!("{TOKEN_HEADER}: {}", inputs.token);
+    let headers = match inputs.custom_headers.map(str::trim_end) {
+        Some(user) if !user.trim().is_empty() => format!("{user}\n{ours}"),
+        _ => ours,
+    };
+    let chosen = |value: Option<&str>, default: &str| {
+        value
+            .filter(|v| !v.trim().is_empty())
+            .unwrap_or(default)
+            .to_string()
+    };
+    let mut env = vec![
+        ("ANTHROPIC_BASE_URL", inputs.url.to_string()),
+        ("ANTHROPIC_CUSTOM_HEADERS", headers),
+        (GATEWAY_URL_ENV, inputs.url.to_string()),
+        (GATEWAY_TOKEN_ENV, inputs.token.to_string()),
+        (UPSTREAM_ENV, inputs.upstream.to_string()),
+        ("API_TIMEOUT_MS", chosen(inputs.api_timeout, API_TIMEOUT_MS)),
+        ("ENABLE_TOOL_SEARCH", chosen(inputs.tool_search, "auto")),
+    ];
+    if let Some(placeholder) = inputs.placeholder {
+        env.push(("ANTHROPIC_AUTH_TOKEN", placeholder.to_string()));
+    }
+    env
+}
+
+/// A placeholder Anthropic credential: random, recognisable, worthless anywhere but our
+/// gateway (which refuses to forward it).
+pub fn new_placeholder() -> String {
+    format!(
+        "multi-cursor-no-anthropic-login-{:032x}",
+        rand::random::<u128>()
+    )
+}
+
+/// The catalog for this launch and the agent to refresh it from in the background (when it
+/// came from the cache). Never fails: without Cursor the session starts without its rows.
+async fn launch_catalog(state_dir: &Path) -> (Option<Catalog>, Option<PathBuf>) {
+    let agent = locate::find_agent_path();
+    let cached = catalog::load_cached_from(state_dir);
+    match (cached, agent) {
+        (Some(cached), Ok(agent)) if cached.agent == agent => (Some(cached.catalog), Some(agent)),
+        (Some(cached), Err(error)) => {
+            eprintln!("multi-cursor: {error}");
+            (Some(cached.catalog), None)
+        }
+        (cached, Ok(agent)) => match catalog::fetch_catalog(&agent).await {
+            Ok(fresh) => {
+                if let Err(error) = catalog::store_cache_in(state_dir, &fresh, &agent) {
+                    tracing::warn!(%error, "could not cache the Cursor catalog");
+                }
+                (Some(fresh), None)
+            }
+            Err(error) => {
+                eprintln!(
+                    "multi-cursor: Cursor's models are unavailable ({error}); Claude Code starts without them."
+                );
+                (cached.map(|c| c.catalog), None)
+            }
+        },
+        (None, Err(error)) => {
+            eprintln!(
+                "multi-cursor: Cursor's models are unavailable ({error}); Claude Code starts without them."
+            );
+            (None, None)
+        }
+    }
+}
+
+/// Fetches the catalog again and stores it for the next launch.
+async fn refresh_catalog(state_dir: PathBuf, agent: PathBuf) {
+    tokio::time::sleep(REFRESH_DELAY).await;
+    match catalog::fetch_catalog(&agent).await {
+        Ok(fresh) => {
+            if let Err(error) = catalog::store_cache_in(&state_dir, &fresh, &agent) {
+                tracing::warn!(%error, "could not cache the Cursor catalog");
+            }
+        }
+        Err(error) => tracing::debug!(%error, "background catalog refresh failed"),
+    }
+}
+
+/// The exit code a shell would report for Claude Code's status.
+fn exit_code(status: std::process::ExitStatus) -> u8 {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => u8::try_from(code & 0xff).unwrap_or(1),
+        (None, Some(signal)) => u8::try_from((128 + signal).min(255)).unwrap_or(255),
+        (None, None) => 1,
+    }
+}
+
+/// `multi-cursor [--] [claude args…]`: starts Claude Code through a private gateway and
+/// returns its exit code. Used by `main.rs` when no subcommand is given.
+pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let user = args::split(&user_args)?;
+    let state_dir = crate::state::state_dir().context("opening the state folder")?;
+
+    let claude_path = claude::find_claude(
+        std::env::var_os(claude::CLAUDE_ENV).as_deref(),
+        std::env::var_os("PATH").as_deref(),
+        std::env::var_os("HOME").as_deref(),
+    )?;
+    let version = claude::version(&claude_path, &state_dir).await?;
+    claude::check_version(&claude_path, version)?;
+
+    let user_settings = user
+        .settings
+        .iter()
+        .map(|v| settings::read_json_arg("--settings", v))
+        .collect::<Result<Vec<_>, _>>()?;
+    let user_agents = user
+        .agents
+        .iter()
+        .map(|v| settings::read_json_arg("--agents", v))
+        .collect::<Result<Vec<_>, _>>()?;
+
+    let (catalog, refresh_from) = launch_catalog(&state_dir).await;
+    let extra = catalog::extra_models_from_env();
+    let picker = match &catalog {
+        Some(catalog) => {
+            let picker = catalog.picker(&extra);
+            picker.check()?;
+            picker
+        }
+        None => Picker {
+            rows: Vec::new(),
+            unavailable: Vec::new(),
+        },
+    };
+
+    let exe = std::env::current_exe().context("finding the multi-cursor executable for hooks")?;
+    let ours = settings::our_settings(&picker, &exe);
+    let merged_settings = settings::merge_settings(user_settings, ours)?;
+    let agents = settings::merge_agents(user_agents, settings::our_agents(&picker))?;
+
+    let user_settings_map = merged_settings.as_object().cloned().unwrap_or_default();
+    let login = claude::anthropic_login(
+        &claude_path,
+        &claude::LoginInputs::from_env(user_settings_map),
+    )
+    .await;
+    let placeholder = (login == AnthropicLogin::SignedOut).then(new_placeholder);
+    tracing::debug!(?login, "Anthropic login");
+
+    let mut config = GatewayConfig::from_env(None)?;
+    config.state_dir = state_dir.clone();
+    config.anthropic_placeholder = placeholder.clone();
+    let token = config.token.clone();
+    let upstream = config.upstream.clone();
+    let gateway = gateway::Gateway::new(config, catalog)?;
+    let (listener, url) = gateway::bind(std::net::SocketAddr::from(([127, 0, 0, 1], 0))).await?;
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(gateway::serve(listener, gateway, async {
+        let _ = stopped.await;
+    }));
+
+    let temp = PrivateTemp::create()?;
+    let settings_path = temp.path().join("settings.json");
+    let settings_bytes =
+        serde_json::to_vec_pretty(&merged_settings).context("encoding the settings")?;
+    crate::state::write_private_atomic(&settings_path, &settings_bytes)
+        .context("writing Claude Code's settings file")?;
+
+    let mut command = tokio::process::Command::new(&claude_path);
+    command
+        .arg("--settings")
+        .arg(&settings_path)
+        .arg("--agents")
+        .arg(agents.to_string());
+    if placeholder.is_some() && user.model.is_none() {
+        command.arg("--model").arg(AUTO_ROUTE);
+    }
+    command.args(&user.rest);
+    let custom_headers = std::env::var("ANTHROPIC_CUSTOM_HEADERS").ok();
+    let api_timeout = std::env::var("API_TIMEOUT_MS").ok();
+    let tool_search = std::env::var("ENABLE_TOOL_SEARCH").ok();
+    command.envs(child_env(&EnvInputs {
+        url: &url,
+        token: &token,
+        upstream: &upstream,
+        placeholder: placeholder.as_deref(),
+        custom_headers: custom_headers.as_deref(),
+        api_timeout: api_timeout.as_deref(),
+        tool_search: tool_search.as_deref(),
+    }));
+
+    // Registered before the spawn: from here on these signals never end the launcher.
+    let mut term = signal(SignalKind::terminate()).context("watching SIGTERM")?;
+    let mut hangup = signal(SignalKind::hangup()).context("watching SIGHUP")?;
+    let mut interrupt = signal(SignalKind::interrupt()).context("watching SIGINT")?;
+
+    let mut child = command.spawn().map_err(|e| LaunchError::ClaudeUnusable {
+        path: claude_path.clone(),
+        reason: e.to_string(),
+    })?;
+    tracing::debug!(
+        elapsed_ms = started.elapsed().as_secs_f64() * 1000.0,
+        "claude spawned"
+    );
+    let pid = child
+        .id()
+        .and_then(|p| i32::try_from(p).ok())
+        .map(nix::unistd::Pid::from_raw);
+    if let Some(agent) = refresh_from {
+        tokio::spawn(refresh_catalog(state_dir, agent));
+    }
+    sweep_stale_temps(&std::env::temp_dir(), temp.path());
+
+    let forward = |sig: nix::sys::signal::Signal| {
+        if let Some(pid) = pid
+            && let Err(error) = nix::sys::signal::kill(pid, sig)
+        {
+            tracing::debug!(%error, ?sig, "could not pass the signal on to Claude Code");
+        }
+    };
+    let status = loop {
+        tokio::select! {
+            status = child.wait() => break status.context("waiting for Claude Code")?,
+            _ = term.recv() => forward(nix::sys::signal::Signal::SIGTERM),
+            _ = hangup.recv() => forward(nix::sys::signal::Signal::SIGHUP),
+            // Claude Code got the same Ctrl-C from the terminal and decides what it means.
+            _ = interrupt.recv() => {}
+        }
+    };
+
+    let _ = stop.send(());
+    match tokio::time::timeout(GATEWAY_STOP, server).await {
+        Ok(Ok(Err(error))) => tracing::warn!(%error, "the gateway stopped with an error"),
+        Ok(_) => {}
+        Err(_) => tracing::debug!("the gateway did not stop in time; leaving it"),
+    }
+    drop(temp);
+    Ok(ExitCode::from(exit_code(status)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn get<'a>(env: &'a [(&'static str, String)], key: &str) -> Option<&'a str> {
+        env.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str())
+    }
+
+    #[test]
+    fn env_appends_our_header_and_keeps_user_choices() {
+        let env = child_env(&EnvInputs {
+            url: "http://127.0.0.1:1",
+            token: "t0k",
+            upstream: "https://api.anthropic.com",
+            custom_headers: Some("x-team: a\n"),
+            api_timeout: Some("5000"),
+            ..EnvInputs::default()
+        });
+        assert_eq!(
+            get(&env, "ANTHROPIC_CUSTOM_HEADERS"),
+            Some("x-team: a\nx-multi-cursor-token: t0k")
+        );
+        assert_eq!(get(&env, "API_TIMEOUT_MS"), Some("5000"));
+        assert_eq!(get(&env, "ENABLE_TOOL_SEARCH"), Some("auto"));
+        assert_eq!(get(&env, "ANTHROPIC_AUTH_TOKEN"), None);
+        let env = child_env(&EnvInputs {
+            placeholder: Some("ph"),
+            ..EnvInputs::default()
+        });
+        assert_eq!(get(&env, "ANTHROPIC_AUTH_TOKEN"), Some("ph"));
+        assert_eq!(get(&env, "API_TIMEOUT_MS"), Some(API_TIMEOUT_MS));
+    }
+
+    #[test]
+    fn exit_codes_follow_the_shell() {
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(exit_code(std::process::ExitStatus::from_raw(7 << 8)), 7);
+        assert_eq!(exit_code(std::process::ExitStatus::from_raw(15)), 143);
+    }
+
+    #[test]
+    fn temp_folder_is_private_and_removed() {
+        use std::os::unix::fs::PermissionsExt;
+        let temp = PrivateTemp::create().unwrap();
+        let path = temp.path().to_path_buf();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700);
+        drop(temp);
+        assert!(!path.exists());
+    }
+}

@@ -1,0 +1,424 @@
+//! Finding Claude Code, checking its version (cached per executable), and telling whether it
+//! is signed in to Anthropic.
+
+use std::collections::BTreeMap;
+use std::ffi::OsStr;
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde::Serialize;
+use serde_json::Map;
+use serde_json::Value;
+
+use super::LaunchError;
+
+/// Environment variable naming the Claude Code executable.
+pub const CLAUDE_ENV: &str = "MULTI_CURSOR_CLAUDE";
+
+/// The oldest Claude Code the launcher runs: the version whose settings (`modelPicker` rows
+/// with `behavesAs`), `--agents`, hook payloads and worker requests were measured
+/// (reference/claude-code-interface.md).
+pub const MIN_VERSION: Version = Version(2, 1, 328);
+
+/// How to install Claude Code, quoted when it is missing or too old.
+pub const INSTALL_HINT: &str = "install or update it with `npm install -g @anthropic-ai/claude-code` (or `claude update`), or set MULTI_CURSOR_CLAUDE to its path";
+
+/// File in the state folder remembering `claude --version` per executable.
+pub const VERSION_CACHE_FILE: &str = "claude-version.json";
+
+/// How long `claude --version` and `claude auth status` may take.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// Executables remembered in the version cache at most.
+const VERSION_CACHE_LIMIT: usize = 16;
+
+/// A Claude Code version `major.minor.patch`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Version(pub u64, pub u64, pub u64);
+
+impl Version {
+    /// Reads the first word of `claude --version` output (`2.1.328 (Claude Code)`).
+    pub fn parse(output: &str) -> Option<Version> {
+        let word = output.split_whitespace().next()?;
+        let mut parts = word.split('.');
+        let mut number = || parts.next()?.parse::<u64>().ok();
+        let version = Version(number()?, number()?, number()?);
+        Some(version)
+    }
+}
+
+impl std::fmt::Display for Version {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}.{}", self.0, self.1, self.2)
+    }
+}
+
+/// Finds Claude Code: `$MULTI_CURSOR_CLAUDE` (a path, or a name looked up on PATH), else
+/// `claude` on PATH, else `~/.local/bin/claude` and `~/.claude/local/claude` (where its own
+/// installers put it).
+pub fn find_claude(
+    configured: Option<&OsStr>,
+    path_var: Option<&OsStr>,
+    home: Option<&OsStr>,
+) -> Result<PathBuf, LaunchError> {
+    if let Some(configured) = configured.filter(|v| !v.is_empty()) {
+        let candidate = PathBuf::from(configured);
+        let found = if candidate.components().count() > 1 {
+            is_executable(&candidate).then_some(candidate.clone())
+        } else {
+            search_path(configured, path_var)
+        };
+        return found.ok_or_else(|| LaunchError::ClaudeMissing {
+            tried: format!("{CLAUDE_ENV}={}", candidate.display()),
+        });
+    }
+    if let Some(found) = search_path(OsStr::new("claude"), path_var) {
+        return Ok(found);
+    }
+    let local = home.into_iter().flat_map(|h| {
+        [
+            Path::new(h).join(".local/bin/claude"),
+            Path::new(h).join(".claude/local/claude"),
+        ]
+    });
+    for candidate in local {
+        if is_executable(&candidate) {
+            return Ok(candidate);
+        }
+    }
+    Err(LaunchError::ClaudeMissing {
+        tried: "`claude` on PATH, ~/.local/bin/claude and ~/.claude/local/claude".to_string(),
+    })
+}
+
+fn search_path(name: &OsStr, path_var: Option<&OsStr>) -> Option<PathBuf> {
+    std::env::split_paths(path_var?)
+        .map(|dir| dir.join(name))
+        .find(|p| is_executable(p))
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// One remembered `claude --version`, valid while the executable's modification time and size
+/// stay the same.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct VersionEntry {
+    mtime_ns: i128,
+    size: u64,
+    version: Version,
+}
+
+/// The cache file: `{"version":1,"entries":{"<canonical path>":{…}}}`.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct VersionCache {
+    version: u32,
+    entries: BTreeMap<String, VersionEntry>,
+}
+
+/// The executable's identity for the cache: canonical path, modification time, size.
+fn fingerprint(claude: &Path) -> Option<(String, i128, u64)> {
+    let canonical = std::fs::canonicalize(claude).ok()?;
+    let meta = std::fs::metadata(&canonical).ok()?;
+    let mtime_ns = i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec());
+    Some((
+        canonical.to_string_lossy().into_owned(),
+        mtime_ns,
+        meta.size(),
+    ))
+}
+
+/// Claude Code's version: from the cache in `state_dir` when the executable is unchanged, else
+/// by running `claude --version` (and remembering the answer).
+pub async fn version(claude: &Path, state_dir: &Path) -> Result<Version, LaunchError> {
+    let cache_path = state_dir.join(VERSION_CACHE_FILE);
+    let print = fingerprint(claude);
+    let mut cache: VersionCache = std::fs::read(&cache_path)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .filter(|c: &VersionCache| c.version == 1)
+        .unwrap_or_default();
+    if let Some((path, mtime_ns, size)) = &print
+        && let Some(entry) = cache.entries.get(path)
+        && entry.mtime_ns == *mtime_ns
+        && entry.size == *size
+    {
+        return Ok(entry.version);
+    }
+    let output = run_probe(claude, &["--version"]).await?;
+    let version = Version::parse(&output.stdout).ok_or_else(|| LaunchError::ClaudeUnusable {
+        path: claude.to_path_buf(),
+        reason: format!(
+            "`--version` printed {:?}, not a version number",
+            bounded(output.stdout.trim(), 200)
+        ),
+    })?;
+    if let Some((path, mtime_ns, size)) = print {
+        if cache.entries.len() >= VERSION_CACHE_LIMIT && !cache.entries.contains_key(&path) {
+            cache.entries.clear();
+        }
+        cache.version = 1;
+        cache.entries.insert(
+            path,
+            VersionEntry {
+                mtime_ns,
+                size,
+                version,
+            },
+        );
+        let stored = serde_json::to_vec_pretty(&cache)
+            .map_err(std::io::Error::other)
+            .and_then(|bytes| {
+                crate::state::write_private_atomic(&cache_path, &bytes)
+                    .map_err(std::io::Error::other)
+            });
+        if let Err(error) = stored {
+            tracing::warn!(%error, "could not remember Claude Code's version");
+        }
+    }
+    Ok(version)
+}
+
+/// Refuses a Claude Code older than [`MIN_VERSION`].
+pub fn check_version(claude: &Path, found: Version) -> Result<(), LaunchError> {
+    if found < MIN_VERSION {
+        return Err(LaunchError::ClaudeTooOld {
+            path: claude.to_path_buf(),
+            found,
+        });
+    }
+    Ok(())
+}
+
+/// Whether Claude Code can reach Anthropic models, and how we know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnthropicLogin {
+    /// Signed in (the reason names the credential's source, never its value).
+    SignedIn(String),
+    /// No credential at all: Claude Code can only use Cursor models through the gateway.
+    SignedOut,
+}
+
+/// Environment variables that carry an Anthropic credential Claude Code uses.
+const CREDENTIAL_ENV: [&str; 3] = [
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_AUTH_TOKEN",
+    "CLAUDE_CODE_OAUTH_TOKEN",
+];
+
+/// Environment variables that switch Claude Code to a cloud provider with its own credentials.
+const PROVIDER_ENV: [&str; 3] = [
+    "CLAUDE_CODE_USE_BEDROCK",
+    "CLAUDE_CODE_USE_VERTEX",
+    "CLAUDE_CODE_USE_FOUNDRY",
+];
+
+/// What [`anthropic_login`] reads, passed in so tests can vary it.
+#[derive(Debug, Clone, Default)]
+pub struct LoginInputs {
+    /// `(name, value)` of the process environment.
+    pub env: Vec<(String, String)>,
+    /// The merged `--settings` the user gave.
+    pub user_settings: Map<String, Value>,
+    /// `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+    pub config_dir: Option<PathBuf>,
+}
+
+impl LoginInputs {
+    /// From the process environment and the user's merged settings.
+    pub fn from_env(user_settings: Map<String, Value>) -> LoginInputs {
+        let env: Vec<(String, String)> = std::env::vars_os()
+            .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+            .collect();
+        let config_dir = std::env::var_os("CLAUDE_CONFIG_DIR")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".claude")));
+        LoginInputs {
+            env,
+            user_settings,
+            config_dir,
+        }
+    }
+
+    fn var(&self, name: &str) -> Option<&str> {
+        self.env
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+            .filter(|v| !v.trim().is_empty())
+    }
+}
+
+/// Whether Claude Code is signed in to Anthropic, answered without running it when the
+/// answer is certain: a credential in the environment, a cloud provider switch, an
+/// `apiKeyHelper` in the user's `--settings`, or a stored claude.ai login in
+/// `<config dir>/.credentials.json`. Otherwise Claude Code itself is asked (`claude auth status
+/// --json`, its `loggedIn`; other stores such as the macOS keychain, a `/login`-managed key or a
+/// settings file's `apiKeyHelper` are only known to it). When that cannot be read, the launcher
+/// assumes a login rather than hide a real one behind the placeholder credential.
+pub async fn anthropic_login(claude: &Path, inputs: &LoginInputs) -> AnthropicLogin {
+    if let Some(found) = login_without_asking(inputs) {
+        return found;
+    }
+    match run_probe(claude, &["auth", "status", "--json"]).await {
+        Ok(output) => match serde_json::from_str::<Value>(&output.stdout)
+            .ok()
+            .and_then(|v| v.get("loggedIn").and_then(Value::as_bool))
+        {
+            Some(true) => AnthropicLogin::SignedIn("claude auth status".to_string()),
+            Some(false) => AnthropicLogin::SignedOut,
+            None => {
+                tracing::warn!(
+                    "`claude auth status --json` gave no loggedIn answer; assuming Claude Code is signed in to Anthropic"
+                );
+                AnthropicLogin::SignedIn("assumed".to_string())
+            }
+        },
+        Err(error) => {
+            tracing::warn!(%error, "could not ask Claude Code whether it is signed in to Anthropic; assuming it is");
+            AnthropicLogin::SignedIn("assumed".to_string())
+        }
+    }
+}
+
+/// The certain answers of [`anthropic_login`]; `None` when Claude Code must be asked.
+pub fn login_without_asking(inputs: &LoginInputs) -> Option<AnthropicLogin> {
+    if let Some(name) = CREDENTIAL_ENV.iter().find(|n| inputs.var(n).is_some()) {
+        return Some(AnthropicLogin::SignedIn(name.to_string()));
+    }
+    if let Some(name) = PROVIDER_ENV
+        .iter()
+        .find(|n| inputs.var(n).is_some_and(|v| v != "0" && v != "false"))
+    {
+        return Some(AnthropicLogin::SignedIn(name.to_string()));
+    }
+    if inputs.user_settings.contains_key("apiKeyHelper") {
+        return Some(AnthropicLogin::SignedIn("apiKeyHelper".to_string()));
+    }
+    let stored = inputs
+        .config_dir
+        .as_ref()
+        .and_then(|dir| std::fs::read(dir.join(".credentials.json")).ok())
+        .and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok())
+        .is_some_and(|v| v.get("claudeAiOauth").is_some_and(Value::is_object));
+    stored.then(|| AnthropicLogin::SignedIn("claude.ai login".to_string()))
+}
+
+/// What a probe printed.
+struct ProbeOutput {
+    stdout: String,
+}
+
+/// Runs `claude <args>` (stdin closed, killed after [`PROBE_TIMEOUT`]); any exit status is
+/// accepted (`auth status` exits 1 when signed out), the output is what counts.
+async fn run_probe(claude: &Path, args: &[&str]) -> Result<ProbeOutput, LaunchError> {
+    let unusable = |reason: String| LaunchError::ClaudeUnusable {
+        path: claude.to_path_buf(),
+        reason,
+    };
+    let child = tokio::process::Command::new(claude)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| unusable(e.to_string()))?;
+    let output = tokio::time::timeout(PROBE_TIMEOUT, child.wait_with_output())
+        .await
+        .map_err(|_| {
+            unusable(format!(
+                "`{}` did not answer within {} s",
+                args.join(" "),
+                PROBE_TIMEOUT.as_secs()
+            ))
+        })?
+        .map_err(|e| unusable(e.to_string()))?;
+    Ok(ProbeOutput {
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+    })
+}
+
+fn bounded(text: &str, limit: usize) -> &str {
+    let mut end = text.len().min(limit);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_parse_and_order() {
+        assert_eq!(
+            Version::parse("2.1.328 (Claude Code)\n"),
+            Some(Version(2, 1, 328))
+        );
+        assert_eq!(Version::parse("garbage"), None);
+        assert!(Version(2, 1, 327) < MIN_VERSION && Version(2, 2, 0) > MIN_VERSION);
+    }
+
+    #[test]
+    fn certain_logins_need_no_probe() {
+        let inputs = |env: &[(&str, &str)]| LoginInputs {
+            env: env
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            ..LoginInputs::default()
+        };
+        assert_eq!(
+            login_without_asking(&inputs(&[("ANTHROPIC_API_KEY", "sk")])),
+            Some(AnthropicLogin::SignedIn("ANTHROPIC_API_KEY".into()))
+        );
+        assert_eq!(
+            login_without_asking(&inputs(&[("ANTHROPIC_API_KEY", " ")])),
+            None
+        );
+        assert_eq!(
+            login_without_asking(&inputs(&[("CLAUDE_CODE_USE_BEDROCK", "0")])),
+            None
+        );
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(".credentials.json"),
+            r#"{"claudeAiOauth":{"accessToken":"x"}}"#,
+        )
+        .unwrap();
+        let stored = LoginInputs {
+            config_dir: Some(dir.path().to_path_buf()),
+            ..LoginInputs::default()
+        };
+        assert!(matches!(
+            login_without_asking(&stored),
+            Some(AnthropicLogin::SignedIn(_))
+        ));
+    }
+
+    #[test]
+    fn finds_claude_from_the_variable_or_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = dir.path().join("claude");
+        std::fs::write(&exe, "#!/bin/sh\n").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let path_var = dir.path().as_os_str();
+        assert_eq!(find_claude(None, Some(path_var), None).unwrap(), exe);
+        assert_eq!(find_claude(Some(exe.as_os_str()), None, None).unwrap(), exe);
+        assert!(matches!(
+            find_claude(Some(OsStr::new("/nope/claude")), Some(path_var), None),
+            Err(LaunchError::ClaudeMissing { .. })
+        ));
+    }
+}
