@@ -354,7 +354,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     };
 
     let exe = std::env::current_exe().context("finding the multi-cursor executable for hooks")?;
-    let ours = settings::our_settings(&picker, &exe);
+    let ours = settings::our_settings(&picker, catalog.as_ref(), &exe);
     let merged_settings = settings::merge_settings(user_settings, ours)?;
     let agents = settings::merge_agents(user_agents, settings::our_agents(&picker))?;
 

@@ -33,7 +33,12 @@ fn a_known_extra_model_is_a_picker_row() {
     assert_eq!(launch.run().status, Some(0));
     let settings = launch.claude_settings();
     let rows = settings["modelPicker"]["options"].as_array().unwrap();
-    assert_eq!(rows.last().unwrap()["model"], "multi/cursor/gpt-5.3-codex");
+    let codex = rows.last().unwrap();
+    assert_eq!(codex["model"], "multi/cursor/gpt-5.3-codex");
+    assert_eq!(
+        codex["behavesAs"], "claude-sonnet-4-6",
+        "a row with effort variants lets Claude Code choose the effort"
+    );
     let description = launch.claude_agents()["multi-cursor"]["description"].clone();
     assert!(description.as_str().unwrap().contains("`gpt-5.3-codex`"));
 }

@@ -15,14 +15,27 @@ use serde_json::json;
 
 use super::LaunchError;
 use crate::cursor::catalog::AUTO_ROUTE;
+use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::Picker;
+use crate::cursor::catalog::Route;
 
 /// The Agent type the launcher defines.
 pub const WORKER_TYPE: &str = "multi-cursor";
 
-/// The Claude model whose client-side handling picker rows borrow: a 200K context window (so
-/// Claude Code compacts at a sensible size and prints no "unrecognized model" warning).
+/// The Claude model whose client-side handling a picker row borrows (`behavesAs`): a 200K
+/// context window (Claude Code compacts at a sensible size and prints no "unrecognized model"
+/// warning) and no effort setting, since the row's Cursor id has no effort variants (measured
+/// on 2.1.328: no `output_config` is sent, `/model` says effort is not supported).
 pub const BEHAVES_AS: &str = "claude-sonnet-4-5";
+
+/// `behavesAs` for a row whose Cursor id has effort variants (`<id>-low|-high|-xhigh`): also a
+/// 200K window, but Claude Code offers the effort choice in `/model` and sends
+/// `output_config.effort` (default `high`, measured on 2.1.328), which the gateway maps to the
+/// listed variant.
+pub const BEHAVES_AS_WITH_EFFORT: &str = "claude-sonnet-4-6";
+
+/// Effort suffixes the gateway can map `output_config.effort` to.
+const EFFORT_SUFFIXES: [&str; 3] = ["-low", "-high", "-xhigh"];
 
 /// The hook events the gateway needs.
 pub const HOOK_EVENTS: [&str; 3] = ["SessionStart", "UserPromptSubmit", "SubagentStart"];
@@ -33,8 +46,25 @@ const HOOK_TIMEOUT_SECS: u64 = 10;
 /// The worker's system prompt. Claude Code refuses an empty one; Cursor never receives it.
 const WORKER_PROMPT: &str = "Complete the delegated task.";
 
-/// Our own settings: the picker rows and the hooks running `exe hook`.
-pub fn our_settings(picker: &Picker, exe: &Path) -> Value {
+/// `behavesAs` for a picker row: [`BEHAVES_AS_WITH_EFFORT`] when `catalog` lists an effort
+/// variant of the row's own id (presets never change with effort), else [`BEHAVES_AS`].
+pub fn behaves_as(route: &Route, catalog: Option<&Catalog>) -> &'static str {
+    let preset = route.short_id().contains('/');
+    let has_effort = catalog.is_some_and(|catalog| {
+        EFFORT_SUFFIXES
+            .iter()
+            .any(|suffix| catalog.has_id(&format!("{}{suffix}", route.cursor_model)))
+    });
+    if has_effort && !preset {
+        BEHAVES_AS_WITH_EFFORT
+    } else {
+        BEHAVES_AS
+    }
+}
+
+/// Our own settings: the picker rows (from `picker`, with `catalog` deciding each row's
+/// `behavesAs`) and the hooks running `exe hook`.
+pub fn our_settings(picker: &Picker, catalog: Option<&Catalog>, exe: &Path) -> Value {
     let options: Vec<Value> = picker
         .rows
         .iter()
@@ -50,7 +80,7 @@ pub fn our_settings(picker: &Picker, exe: &Path) -> Value {
                     "{display} on Cursor's agent (--model {}) through the local gateway",
                     route.cursor_model
                 ),
-                "behavesAs": BEHAVES_AS,
+                "behavesAs": behaves_as(route, catalog),
             })
         })
         .collect();

@@ -319,6 +319,17 @@ impl ScriptedResponse {
         ))
     }
 
+    /// A streamed Messages answer calling tool `name` with `input` (see
+    /// [`anthropic::tool_use_events`]).
+    pub fn tool_use_stream(
+        model: &str,
+        tool_use_id: &str,
+        name: &str,
+        input: &serde_json::Value,
+    ) -> Self {
+        Self::sse(anthropic::tool_use_events(model, tool_use_id, name, input))
+    }
+
     /// The whole body if it is chunks only, else `None`.
     fn plain_body(&self) -> Option<Bytes> {
         let mut out = Vec::new();
@@ -681,7 +692,31 @@ pub mod anthropic {
         description: &str,
         prompt: &str,
     ) -> Vec<String> {
-        let input = agent_input(description, prompt).to_string();
+        tool_use_events(
+            model,
+            tool_use_id,
+            "Agent",
+            &agent_input(description, prompt),
+        )
+    }
+
+    /// The `Agent` tool's input for a `multi-cursor` worker run in the foreground: the parent
+    /// waits and gets the worker's report as the tool result.
+    pub fn agent_input_foreground(description: &str, prompt: &str) -> Value {
+        let mut input = agent_input(description, prompt);
+        input["run_in_background"] = json!(false);
+        input
+    }
+
+    /// A streamed answer that calls tool `name`: a `tool_use` block whose `input` arrives as two
+    /// `input_json_delta` chunks, then `stop_reason: tool_use`.
+    pub fn tool_use_events(
+        model: &str,
+        tool_use_id: &str,
+        name: &str,
+        input: &Value,
+    ) -> Vec<String> {
+        let input = input.to_string();
         let mid = input.len() / 2;
         let mid = (mid..input.len())
             .find(|&i| input.is_char_boundary(i))
@@ -693,7 +728,7 @@ pub mod anthropic {
                 "content_block_start",
                 &json!({"type": "content_block_start", "index": 0,
                         "content_block": {"type": "tool_use", "id": tool_use_id,
-                                          "name": "Agent", "input": {}}}),
+                                          "name": name, "input": {}}}),
             ),
         ];
         for part in [first, second] {

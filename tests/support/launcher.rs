@@ -73,7 +73,8 @@ pub struct Launch {
     pub agent_log: PathBuf,
     /// Where the scripted `claude` writes what it saw (`<dump>.argv`, …).
     pub dump: PathBuf,
-    command: Command,
+    env: Vec<(String, std::ffi::OsString)>,
+    args: Vec<std::ffi::OsString>,
     timeout: Duration,
 }
 
@@ -116,10 +117,19 @@ impl Launch {
         }
         let agent_log = root.join("agent-log.jsonl");
         let dump = root.join("claude-dump");
-        let mut command = Command::new(env!("CARGO_BIN_EXE_multi-cursor"));
-        command
-            .current_dir(&project)
-            .env_clear()
+        let launch = Launch {
+            dir,
+            home: home.clone(),
+            project,
+            state: state.clone(),
+            tmp: tmp.clone(),
+            agent_log: agent_log.clone(),
+            dump,
+            env: Vec::new(),
+            args: Vec::new(),
+            timeout: Duration::from_secs(120),
+        };
+        launch
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("HOME", &home)
             .env("TMPDIR", &tmp)
@@ -130,34 +140,24 @@ impl Launch {
             .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
             .env("DISABLE_AUTOUPDATER", "1")
             .env("IS_SANDBOX", "1")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        Launch {
-            dir,
-            home,
-            project,
-            state,
-            tmp,
-            agent_log,
-            dump,
-            command,
-            timeout: Duration::from_secs(120),
-        }
     }
 
+    /// Sets an environment variable of the launcher (nothing else is inherited but what
+    /// [`Launch::real`] / [`Launch::scripted`] set).
     pub fn env(mut self, key: &str, value: impl AsRef<std::ffi::OsStr>) -> Launch {
-        self.command.env(key, value);
+        self.env.retain(|(k, _)| k != key);
+        self.env
+            .push((key.to_string(), value.as_ref().to_os_string()));
         self
     }
 
     pub fn env_remove(mut self, key: &str) -> Launch {
-        self.command.env_remove(key);
+        self.env.retain(|(k, _)| k != key);
         self
     }
 
     pub fn arg(mut self, arg: impl AsRef<std::ffi::OsStr>) -> Launch {
-        self.command.arg(arg);
+        self.args.push(arg.as_ref().to_os_string());
         self
     }
 
@@ -166,13 +166,29 @@ impl Launch {
         I: IntoIterator<Item = S>,
         S: AsRef<std::ffi::OsStr>,
     {
-        self.command.args(args);
+        self.args
+            .extend(args.into_iter().map(|a| a.as_ref().to_os_string()));
+        self
+    }
+
+    /// Forgets the arguments, keeping the folders and environment (for a second launch).
+    pub fn clear_args(mut self) -> Launch {
+        self.args.clear();
         self
     }
 
     /// Starts the launcher and returns the running child (stdout/stderr piped).
     pub fn spawn(&mut self) -> Child {
-        self.command.spawn().expect("spawn multi-cursor")
+        let mut command = Command::new(env!("CARGO_BIN_EXE_multi-cursor"));
+        command
+            .current_dir(&self.project)
+            .env_clear()
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .args(&self.args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        command.spawn().expect("spawn multi-cursor")
     }
 
     /// Runs the launcher to completion (killed after the timeout).
