@@ -359,11 +359,8 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     let agents = settings::merge_agents(user_agents, settings::our_agents(&picker))?;
 
     let user_settings_map = merged_settings.as_object().cloned().unwrap_or_default();
-    let login = claude::anthropic_login(
-        &claude_path,
-        &claude::LoginInputs::from_env(user_settings_map),
-    )
-    .await;
+    let login_inputs = claude::LoginInputs::from_env(user_settings_map);
+    let login = claude::anthropic_login(&claude_path, &login_inputs).await;
     let placeholder = (login == AnthropicLogin::SignedOut).then(new_placeholder);
     tracing::debug!(?login, "Anthropic login");
 
@@ -396,6 +393,10 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
         command.arg("--model").arg(AUTO_ROUTE);
     }
     command.args(&user.rest);
+    if login_inputs.inherited_placeholder() {
+        // Started inside a launched, signed-out session: its placeholder is no credential here.
+        command.env_remove("ANTHROPIC_AUTH_TOKEN");
+    }
     let custom_headers = std::env::var("ANTHROPIC_CUSTOM_HEADERS").ok();
     let api_timeout = std::env::var("API_TIMEOUT_MS").ok();
     let tool_search = std::env::var("ENABLE_TOOL_SEARCH").ok();

@@ -59,3 +59,25 @@ fn a_signed_in_claude_keeps_its_own_credentials() {
     assert!(!launch.claude_env().contains_key("ANTHROPIC_AUTH_TOKEN"));
     assert!(launch.claude_option("--model").is_none());
 }
+
+#[test]
+fn an_enclosing_sessions_placeholder_is_not_a_login() {
+    let outer = "multi-cursor-no-anthropic-login-0000000000000000000000000000outer";
+    let mut launch = Launch::scripted()
+        .env_remove("ANTHROPIC_API_KEY")
+        .env("ANTHROPIC_AUTH_TOKEN", outer)
+        .args(["-p", "hi"]);
+    assert_eq!(launch.run().status, Some(0));
+    let placeholder = launch.claude_env()["ANTHROPIC_AUTH_TOKEN"].clone();
+    assert!(placeholder.starts_with("multi-cursor-no-anthropic-login-"));
+    assert_ne!(placeholder, outer, "a fresh placeholder for this gateway");
+
+    let mut signed_in = Launch::scripted()
+        .env("ANTHROPIC_AUTH_TOKEN", outer)
+        .args(["-p", "hi"]);
+    assert_eq!(signed_in.run().status, Some(0));
+    assert!(
+        !signed_in.claude_env().contains_key("ANTHROPIC_AUTH_TOKEN"),
+        "the outer placeholder must not hide the API key"
+    );
+}

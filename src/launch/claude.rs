@@ -30,6 +30,10 @@ pub const INSTALL_HINT: &str = "install or update it with `npm install -g @anthr
 /// File in the state folder remembering `claude --version` per executable.
 pub const VERSION_CACHE_FILE: &str = "claude-version.json";
 
+/// Prefix of the placeholder credential the launcher gives a signed-out Claude Code. A value
+/// with it in the environment comes from an enclosing launched session and is no login.
+pub const PLACEHOLDER_PREFIX: &str = "multi-cursor-no-anthropic-login-";
+
 /// How long `claude --version` and `claude auth status` may take.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(15);
 
@@ -152,7 +156,7 @@ pub async fn version(claude: &Path, state_dir: &Path) -> Result<Version, LaunchE
     {
         return Ok(entry.version);
     }
-    let output = run_probe(claude, &["--version"]).await?;
+    let output = run_probe(claude, &["--version"], &[]).await?;
     let version = Version::parse(&output.stdout).ok_or_else(|| LaunchError::ClaudeUnusable {
         path: claude.to_path_buf(),
         reason: format!(
@@ -253,7 +257,14 @@ impl LoginInputs {
             .iter()
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.as_str())
-            .filter(|v| !v.trim().is_empty())
+            .filter(|v| !v.trim().is_empty() && !v.starts_with(PLACEHOLDER_PREFIX))
+    }
+
+    /// Whether `ANTHROPIC_AUTH_TOKEN` holds an enclosing launcher's placeholder.
+    pub fn inherited_placeholder(&self) -> bool {
+        self.env
+            .iter()
+            .any(|(k, v)| k == "ANTHROPIC_AUTH_TOKEN" && v.starts_with(PLACEHOLDER_PREFIX))
     }
 }
 
@@ -268,7 +279,12 @@ pub async fn anthropic_login(claude: &Path, inputs: &LoginInputs) -> AnthropicLo
     if let Some(found) = login_without_asking(inputs) {
         return found;
     }
-    match run_probe(claude, &["auth", "status", "--json"]).await {
+    let hide: &[&str] = if inputs.inherited_placeholder() {
+        &["ANTHROPIC_AUTH_TOKEN"]
+    } else {
+        &[]
+    };
+    match run_probe(claude, &["auth", "status", "--json"], hide).await {
         Ok(output) => match serde_json::from_str::<Value>(&output.stdout)
             .ok()
             .and_then(|v| v.get("loggedIn").and_then(Value::as_bool))
@@ -317,14 +333,23 @@ struct ProbeOutput {
     stdout: String,
 }
 
-/// Runs `claude <args>` (stdin closed, killed after [`PROBE_TIMEOUT`]); any exit status is
-/// accepted (`auth status` exits 1 when signed out), the output is what counts.
-async fn run_probe(claude: &Path, args: &[&str]) -> Result<ProbeOutput, LaunchError> {
+/// Runs `claude <args>` without the variables in `hide` (stdin closed, killed after
+/// [`PROBE_TIMEOUT`]); any exit status is accepted (`auth status` exits 1 when signed out), the
+/// output is what counts.
+async fn run_probe(
+    claude: &Path,
+    args: &[&str],
+    hide: &[&str],
+) -> Result<ProbeOutput, LaunchError> {
     let unusable = |reason: String| LaunchError::ClaudeUnusable {
         path: claude.to_path_buf(),
         reason,
     };
-    let child = tokio::process::Command::new(claude)
+    let mut command = tokio::process::Command::new(claude);
+    for name in hide {
+        command.env_remove(name);
+    }
+    let child = command
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
