@@ -63,7 +63,6 @@ fn a_cursor_model_answers_through_the_launcher() {
 }
 
 #[test]
-#[ignore = "needs durable session records: each launch has a new gateway, and the chat id lives in memory until src/session records land"]
 fn a_resumed_session_resumes_the_cursor_chat() {
     let (launch, session) = first_prompt(Launch::real());
     let dir_home = launch.home.clone();
