@@ -50,6 +50,11 @@ pub struct CursorFlags {
     /// With --cursor-models: print the routes as a JSON array.
     #[arg(long, requires = "cursor_models")]
     pub json: bool,
+
+    /// With --cursor-login: print the link to open and return at once (NO_OPEN_BROWSER=1); the
+    /// login finishes in the background once approved. Used by /multi-cursor:login.
+    #[arg(long, requires = "cursor_login")]
+    pub no_wait: bool,
 }
 
 /// Subcommands.
@@ -129,5 +134,11 @@ mod tests {
         assert!(cli.cursor.cursor_models && cli.cursor.json);
         let cli = parse(&["serve", "--permission-mode", "plan"]);
         assert!(matches!(cli.command, Some(Command::Serve(_))));
+        let cli = parse(&["--cursor-login", "--no-wait"]);
+        assert!(cli.cursor.cursor_login && cli.cursor.no_wait);
+        assert!(
+            Cli::try_parse_from(["multi-cursor", "--no-wait"]).is_err(),
+            "--no-wait only with --cursor-login"
+        );
     }
 }

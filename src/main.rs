@@ -46,6 +46,9 @@ fn init_tracing() {
 }
 
 async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
+    if cli.cursor.cursor_login && cli.cursor.no_wait {
+        return cursor_login_no_wait().await;
+    }
     if cli.cursor.cursor_login {
         return cursor_login().await;
     }
@@ -86,6 +89,21 @@ async fn cursor_login() -> anyhow::Result<ExitCode> {
         .context("logging in to Cursor")?;
     println!("{}", state.describe());
     Ok(exit_for(&state))
+}
+
+/// `--cursor-login --no-wait`: start the login, print the link, return (for slash commands,
+/// whose output is shown only once they end).
+async fn cursor_login_no_wait() -> anyhow::Result<ExitCode> {
+    let agent = locate::locate_agent().await?;
+    let started = account::start_login(&agent.path)
+        .await
+        .context("starting the Cursor login")?;
+    println!("{}", started.describe());
+    Ok(if started.is_ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 async fn cursor_status() -> anyhow::Result<ExitCode> {

@@ -136,6 +136,176 @@ async fn agent_status(agent: &Path) -> Result<LoginState, AccountError> {
     Ok(parse_status(&text))
 }
 
+/// How long [`start_login`] waits for `agent login` to print the link to open.
+const LINK_WAIT: Duration = Duration::from_secs(20);
+
+/// What [`start_login`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoginStart {
+    /// Cursor access already works; no login was started.
+    Already(LoginState),
+    /// `agent login` (process `pid`) waits in the background for the user to open `url` and
+    /// approve; it finishes on its own.
+    Started { url: String, pid: u32 },
+    /// `agent login` ended before printing a link; the state `agent status` reported then.
+    Finished(LoginState),
+}
+
+impl LoginStart {
+    /// What to tell the user, in a few lines, key-free.
+    pub fn describe(&self) -> String {
+        match self {
+            LoginStart::Already(state) => format!(
+                "{} No login was started (to switch accounts, run `agent logout` first).",
+                state.describe()
+            ),
+            LoginStart::Started { url, pid } => format!(
+                "Open this link in your browser to log in to Cursor:\n{url}\nThe login finishes in the background (agent login, pid {pid}) once you approve it there; then run `multi-cursor --cursor-status` (or /multi-cursor:login again) to confirm."
+            ),
+            LoginStart::Finished(state) => state.describe(),
+        }
+    }
+
+    /// True unless the login ended without access.
+    pub fn is_ok(&self) -> bool {
+        match self {
+            LoginStart::Already(_) | LoginStart::Started { .. } => true,
+            LoginStart::Finished(state) => state.is_usable(),
+        }
+    }
+}
+
+/// Why [`start_login`] could not start the login.
+#[derive(Debug, Error)]
+pub enum StartLoginError {
+    #[error(transparent)]
+    Status(#[from] AccountError),
+    #[error("could not keep `agent login`'s output in {path}: {source}")]
+    Output {
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("could not open the state folder for `agent login`'s output: {0}")]
+    State(#[from] crate::state::StateError),
+    #[error("could not run `{path} login`: {source}")]
+    Spawn {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "`agent login` printed no link to open within {}s and was stopped (it said: {said}); run `multi-cursor --cursor-login` in a terminal instead",
+        LINK_WAIT.as_secs()
+    )]
+    NoLink { said: String },
+}
+
+/// Starts a Cursor login without waiting for it, for places that show output only once a
+/// command has ended (Claude Code's slash commands): when `agent status` says nobody is logged
+/// in, runs `agent login` with `NO_OPEN_BROWSER=1` in its own process group, its output going to
+/// a private file in the state folder, and returns as soon as it prints the link to open. The
+/// process keeps waiting for the browser approval after we exit; its output file is unlinked
+/// at once, so nothing is left behind.
+pub async fn start_login(agent: &Path) -> Result<LoginStart, StartLoginError> {
+    let state = login_state(agent).await?;
+    if state.is_usable() {
+        return Ok(LoginStart::Already(state));
+    }
+    let dir = crate::state::state_dir()?;
+    let path = dir.join(format!(
+        ".cursor-login.{}.{:016x}.log",
+        std::process::id(),
+        rand::random::<u64>()
+    ));
+    let output_error = |source| StartLoginError::Output {
+        path: path.clone(),
+        source,
+    };
+    let file = {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&path)
+            .map_err(output_error)?
+    };
+    let result = run_detached_login(agent, &path, file).await;
+    let _ = std::fs::remove_file(&path);
+    match result? {
+        Some(started) => Ok(started),
+        None => Ok(LoginStart::Finished(agent_status(agent).await?)),
+    }
+}
+
+/// Spawns `agent login` writing to `file` and watches `path` for the link; `None` when the
+/// process ended without printing one.
+async fn run_detached_login(
+    agent: &Path,
+    path: &Path,
+    file: std::fs::File,
+) -> Result<Option<LoginStart>, StartLoginError> {
+    use std::os::unix::process::CommandExt;
+    let output_error = |source| StartLoginError::Output {
+        path: path.to_path_buf(),
+        source,
+    };
+    let stderr = file.try_clone().map_err(output_error)?;
+    let mut child = std::process::Command::new(agent)
+        .arg("login")
+        .env("NO_OPEN_BROWSER", "1")
+        .stdin(Stdio::null())
+        .stdout(file)
+        .stderr(stderr)
+        .process_group(0)
+        .spawn()
+        .map_err(|source| StartLoginError::Spawn {
+            path: agent.display().to_string(),
+            source,
+        })?;
+    let deadline = tokio::time::Instant::now() + LINK_WAIT;
+    loop {
+        let said = std::fs::read_to_string(path).unwrap_or_default();
+        if let Some(url) = login_link(&said) {
+            return Ok(Some(LoginStart::Started {
+                url,
+                pid: child.id(),
+            }));
+        }
+        if let Ok(Some(_)) = child.try_wait() {
+            return Ok(None);
+        }
+        if tokio::time::Instant::now() >= deadline {
+            let _ = nix::sys::signal::killpg(
+                nix::unistd::Pid::from_raw(child.id() as i32),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+            let _ = child.wait();
+            let said = strip_ansi(&said).trim().to_string();
+            return Err(StartLoginError::NoLink {
+                said: if said.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    said
+                },
+            });
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The first `https://` link in `agent login`'s output (colours removed).
+pub fn login_link(output: &str) -> Option<String> {
+    strip_ansi(output)
+        .split_whitespace()
+        .find(|word| word.starts_with("https://"))
+        .map(|word| {
+            word.trim_end_matches(['.', ',', ';', ')', '"', '\''])
+                .to_string()
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,6 +322,16 @@ mod tests {
             parse_status("Not logged in\n"),
             LoginState::LoggedOut { .. }
         ));
+    }
+
+    #[test]
+    fn login_link_is_found_in_coloured_output() {
+        let said = "\u{1b}[2mOpen a browser and navigate to this link: https://cursor.com/loginDeepControl?challenge=a&uuid=b&mode=login.\u{1b}[22m\n";
+        assert_eq!(
+            login_link(said).as_deref(),
+            Some("https://cursor.com/loginDeepControl?challenge=a&uuid=b&mode=login")
+        );
+        assert_eq!(login_link("Waiting...\n"), None);
     }
 
     #[test]
