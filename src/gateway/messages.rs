@@ -145,6 +145,11 @@ fn refuse(error: ApiError) -> Response {
 /// Runs (or refuses) one Cursor turn for a `multi/cursor/*` request.
 async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> Answer {
     let request = conversation::parse_request(body).map_err(|e| refuse(request_error(&e)))?;
+    // The plugin's slash commands (`/multi-cursor:…`) are answered from their own output: no
+    // Cursor run, and no agent, login or mode needed (see plugin_commands.rs).
+    if let Some(text) = super::plugin_commands::local_answer_text(&request) {
+        return Ok(local_answer(&request.model, &text, request.stream));
+    }
     let session = header_str(headers, SESSION_HEADER)
         .map(str::to_string)
         .or_else(|| conversation::session_id_from_metadata(&request))

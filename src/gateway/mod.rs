@@ -11,6 +11,7 @@ pub mod guard;
 pub mod hooks;
 pub mod messages;
 pub mod passthrough;
+pub mod plugin_commands;
 pub mod status;
 
 use std::collections::HashMap;
