@@ -5,6 +5,7 @@
 
 pub mod cli;
 pub mod cursor;
+pub mod doctor;
 pub mod gateway;
 pub mod launch;
 pub mod policy;

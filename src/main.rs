@@ -70,7 +70,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Status { json }) => gateway_status(json),
         Some(Command::Rules(_)) => not_yet("rules", "the rulebook"),
-        Some(Command::Doctor { .. }) => not_yet("doctor", "the health checks"),
+        Some(Command::Doctor { live }) => doctor(live).await,
     }
 }
 
@@ -142,6 +142,18 @@ async fn cursor_models(json: bool) -> anyhow::Result<ExitCode> {
         eprintln!("multi-cursor: {error}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `multi-cursor doctor [--live]`: every check with pass/fail and the fix; exit 1 on a failure.
+async fn doctor(live: bool) -> anyhow::Result<ExitCode> {
+    let report =
+        multi_cursor::doctor::run(&multi_cursor::doctor::DoctorOptions::from_env(live)).await;
+    print!("{}", report.render());
+    Ok(if report.passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 /// `multi-cursor status`: the running gateway's state.

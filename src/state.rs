@@ -44,18 +44,26 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> StateError + '_ {
 /// The state folder: `$MULTI_CURSOR_STATE_DIR`, else the platform state (or data) folder for
 /// `multi-cursor`. Created 0700 when missing; a symlink is refused.
 pub fn state_dir() -> Result<PathBuf, StateError> {
-    let dir = match std::env::var_os(STATE_DIR_ENV).filter(|v| !v.is_empty()) {
-        Some(dir) => PathBuf::from(dir),
-        None => {
-            let dirs =
-                directories::ProjectDirs::from("", "", "multi-cursor").ok_or(StateError::NoHome)?;
-            dirs.state_dir()
-                .unwrap_or_else(|| dirs.data_local_dir())
-                .to_path_buf()
-        }
-    };
+    let dir = state_dir_path()?;
     ensure_private_dir(&dir)?;
     Ok(dir)
+}
+
+/// Where [`state_dir`] is, without creating or changing it (`multi-cursor doctor` inspects it
+/// as it is).
+pub fn state_dir_path() -> Result<PathBuf, StateError> {
+    Ok(
+        match std::env::var_os(STATE_DIR_ENV).filter(|v| !v.is_empty()) {
+            Some(dir) => PathBuf::from(dir),
+            None => {
+                let dirs = directories::ProjectDirs::from("", "", "multi-cursor")
+                    .ok_or(StateError::NoHome)?;
+                dirs.state_dir()
+                    .unwrap_or_else(|| dirs.data_local_dir())
+                    .to_path_buf()
+            }
+        },
+    )
 }
 
 /// Creates `dir` (and parents) with mode 0700 when missing; refuses a symlink or a non-folder.
