@@ -147,14 +147,19 @@ pub enum LoginStart {
     /// `agent login` (process `pid`) waits in the background for the user to open `url` and
     /// approve; it finishes on its own.
     Started { url: String, pid: u32 },
-    /// `agent login` ended before printing a link; the state `agent status` reported then.
-    Finished(LoginState),
+    /// `agent login` ended before printing a link: the state `agent status` reported then, and
+    /// what `agent login` said.
+    Finished { state: LoginState, said: String },
 }
 
 impl LoginStart {
     /// What to tell the user, in a few lines, key-free.
     pub fn describe(&self) -> String {
         match self {
+            LoginStart::Already(LoginState::ApiKey) => format!(
+                "{} No login was started (unset {API_KEY_ENV} to use a browser login instead).",
+                LoginState::ApiKey.describe()
+            ),
             LoginStart::Already(state) => format!(
                 "{} No login was started (to switch accounts, run `agent logout` first).",
                 state.describe()
@@ -162,7 +167,10 @@ impl LoginStart {
             LoginStart::Started { url, pid } => format!(
                 "Open this link in your browser to log in to Cursor:\n{url}\nThe login finishes in the background (agent login, pid {pid}) once you approve it there; then run `multi-cursor --cursor-status` (or /multi-cursor:login again) to confirm."
             ),
-            LoginStart::Finished(state) => state.describe(),
+            LoginStart::Finished { state, said } if !state.is_usable() && !said.is_empty() => {
+                format!("{}\n`agent login` said: {said}", state.describe())
+            }
+            LoginStart::Finished { state, .. } => state.describe(),
         }
     }
 
@@ -170,7 +178,7 @@ impl LoginStart {
     pub fn is_ok(&self) -> bool {
         match self {
             LoginStart::Already(_) | LoginStart::Started { .. } => true,
-            LoginStart::Finished(state) => state.is_usable(),
+            LoginStart::Finished { state, .. } => state.is_usable(),
         }
     }
 }
@@ -232,10 +240,26 @@ pub async fn start_login(agent: &Path) -> Result<LoginStart, StartLoginError> {
             .map_err(output_error)?
     };
     let result = run_detached_login(agent, &path, file).await;
+    let said = std::fs::read_to_string(&path).unwrap_or_default();
     let _ = std::fs::remove_file(&path);
     match result? {
         Some(started) => Ok(started),
-        None => Ok(LoginStart::Finished(agent_status(agent).await?)),
+        None => Ok(LoginStart::Finished {
+            state: agent_status(agent).await?,
+            said: bounded_said(&said),
+        }),
+    }
+}
+
+/// `agent login`'s words for a message: colours removed, on one line, at most 500 characters.
+fn bounded_said(said: &str) -> String {
+    let flat = strip_ansi(said)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    match flat.char_indices().nth(500) {
+        Some((cut, _)) => format!("{}…", &flat[..cut]),
+        None => flat,
     }
 }
 
@@ -332,6 +356,32 @@ mod tests {
             Some("https://cursor.com/loginDeepControl?challenge=a&uuid=b&mode=login")
         );
         assert_eq!(login_link("Waiting...\n"), None);
+    }
+
+    #[test]
+    fn login_start_descriptions() {
+        let failed = LoginStart::Finished {
+            state: LoginState::LoggedOut {
+                said: "Not logged in".into(),
+            },
+            said: "Error: network unreachable".into(),
+        };
+        assert!(!failed.is_ok());
+        assert!(
+            failed
+                .describe()
+                .ends_with("`agent login` said: Error: network unreachable"),
+            "{}",
+            failed.describe()
+        );
+        let key = LoginStart::Already(LoginState::ApiKey);
+        assert!(key.is_ok());
+        assert!(key.describe().contains("unset CURSOR_API_KEY"));
+        assert_eq!(
+            bounded_said("\u{1b}[31mError:\u{1b}[39m\n  down \n"),
+            "Error: down"
+        );
+        assert_eq!(bounded_said(&"x".repeat(600)).chars().count(), 501);
     }
 
     #[test]

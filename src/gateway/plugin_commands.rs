@@ -37,8 +37,8 @@ const MAX_BYTES: usize = 16 * 1024;
 pub fn local_answer_text(request: &MessagesRequest) -> Option<String> {
     let name = plugin_command(request)?;
     let turn = newest_user_text(request);
-    let tag = format!("<command-name>/multi-cursor:{name}</command-name>");
-    let after_command = &turn[turn.find(&tag)? + tag.len()..];
+    const NAME_CLOSE: &str = "</command-name>";
+    let after_command = &turn[turn.find(NAME_CLOSE)? + NAME_CLOSE.len()..];
     let start = after_command.find(OUTPUT_OPEN)? + OUTPUT_OPEN.len();
     let inner = &after_command[start..];
     let output = &inner[..inner.find(OUTPUT_CLOSE)?];
