@@ -9,6 +9,7 @@ pub mod doctor;
 pub mod gateway;
 pub mod launch;
 pub mod policy;
+pub mod rules;
 pub mod session;
 pub mod state;
 pub mod turn;

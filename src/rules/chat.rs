@@ -1,0 +1,96 @@
+//! The rulebook state of one Cursor chat, as the session record keeps it.
+
+use std::collections::BTreeSet;
+
+use serde::Deserialize;
+use serde::Serialize;
+
+use super::Rule;
+use super::Rulebook;
+use super::prompt::Attachment;
+use super::prompt::render_attachments;
+use super::ttsr::Fired;
+
+/// Per-chat rule state, stored in the session record next to the chat id (DESIGN §6:
+/// `rulebookDigest`, `attachedRules`, `firedRules`; `pendingRules` holds what the next prompt
+/// must carry so a restart does not lose it). Serialises with those camelCase names.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ChatRules {
+    /// Digest of the rulebook the chat last received ([`Rulebook::digest`]).
+    pub rulebook_digest: Option<String>,
+    /// Glob (and mentioned manual) rules already attached in this chat: never attached again.
+    pub attached_rules: BTreeSet<String>,
+    /// Stream rules that fired in this chat: never fired again.
+    pub fired_rules: BTreeSet<String>,
+    /// Rules the next prompt must carry, in order (attached by paths during the last turn, or
+    /// fired without an interrupt).
+    pub pending_rules: Vec<String>,
+}
+
+impl ChatRules {
+    /// Records glob attachments seen during a turn (from [`Rulebook::attach_for_tool_call`]):
+    /// they go with the next prompt and are never attached again in this chat.
+    pub fn note_attachments(&mut self, attachments: &[Attachment<'_>]) {
+        for attachment in attachments {
+            let name = &attachment.rule.name;
+            if self.attached_rules.insert(name.clone()) {
+                self.pending_rules.push(name.clone());
+            }
+        }
+    }
+
+    /// Records stream rules that fired. Interrupting ones are delivered by the resumed run's
+    /// prompt ([`super::render_interruption`]); the others wait for the next prompt.
+    pub fn note_fired(&mut self, fired: &[Fired<'_>]) {
+        for f in fired {
+            let name = &f.rule.name;
+            if self.fired_rules.insert(name.clone())
+                && !f.interrupt
+                && !self.pending_rules.contains(name)
+            {
+                self.pending_rules.push(name.clone());
+            }
+        }
+    }
+}
+
+pub(crate) fn prompt_preamble(
+    book: &Rulebook,
+    chat: &mut ChatRules,
+    first_turn: bool,
+    user_prompt: &str,
+) -> Option<String> {
+    let mut parts = Vec::new();
+    if first_turn {
+        // A new Cursor chat remembers nothing of an older one.
+        chat.attached_rules.clear();
+        chat.fired_rules.clear();
+    }
+    let changed = chat.rulebook_digest.as_deref() != Some(book.digest());
+    if (first_turn || changed)
+        && let Some(section) = book.first_prompt_section()
+    {
+        parts.push(section);
+    }
+    chat.rulebook_digest = Some(book.digest().to_string());
+
+    let mut attach: Vec<&Rule> = Vec::new();
+    for name in chat.pending_rules.drain(..) {
+        if let Some(rule) = book.get(&name)
+            && !attach.iter().any(|r| r.name == rule.name)
+        {
+            attach.push(rule);
+        }
+    }
+    for rule in book.mentioned_in(user_prompt, &chat.attached_rules) {
+        chat.attached_rules.insert(rule.name.clone());
+        if !attach.iter().any(|r| r.name == rule.name) {
+            attach.push(rule);
+        }
+    }
+    if let Some(section) = render_attachments(&attach) {
+        parts.push(section);
+    }
+    (!parts.is_empty()).then(|| parts.join("\n\n"))
+}
