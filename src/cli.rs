@@ -106,7 +106,7 @@ pub struct RulesArgs {
     /// Workspace folder (default: the current directory).
     #[arg(long)]
     pub workspace: Option<PathBuf>,
-    /// Files whose matching glob rules to show.
+    /// Files (relative to the workspace) whose matching glob rules to show.
     pub files: Vec<PathBuf>,
 }
 

@@ -69,7 +69,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Status { json }) => gateway_status(json),
-        Some(Command::Rules(_)) => not_yet("rules", "the rulebook"),
+        Some(Command::Rules(args)) => multi_cursor::rules::report::run(&args),
         Some(Command::Doctor { live }) => doctor(live).await,
     }
 }
