@@ -11,5 +11,6 @@ pub mod launch;
 pub mod policy;
 pub mod rules;
 pub mod session;
+pub mod skills;
 pub mod state;
 pub mod turn;
