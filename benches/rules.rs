@@ -108,7 +108,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     }
     let book = Rulebook::load(&stream_repo, None);
     assert_eq!(
-        book.active().filter(|r| r.stream.is_some()).count(),
+        book.active().filter(|r| r.ttsr.is_some()).count(),
         conditions.len()
     );
     let prose = prose(stream_mb << 20);

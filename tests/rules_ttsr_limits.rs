@@ -171,7 +171,7 @@ fn bad_conditions_are_reported_and_the_rule_keeps_its_other_keys() {
     rule(&tree, "half", "condition:\n  - '(bad'\n  - 'good\\d+'");
     let book = tree.load("repo");
     let broken = book.get("broken").unwrap();
-    assert!(broken.stream.is_none());
+    assert!(broken.ttsr.is_none());
     assert_eq!(broken.activation, Activation::Globs);
     assert_eq!(broken.delivery(), Delivery::OnPaths);
     assert!(
@@ -181,7 +181,7 @@ fn bad_conditions_are_reported_and_the_rule_keeps_its_other_keys() {
             .any(|d| d.kind == DiagnosticKind::BadRegex)
     );
     let empty = book.get("empty").unwrap();
-    assert!(empty.stream.is_none());
+    assert!(empty.ttsr.is_none());
     assert!(
         empty
             .diagnostics
@@ -189,7 +189,7 @@ fn bad_conditions_are_reported_and_the_rule_keeps_its_other_keys() {
             .any(|d| d.message.contains("empty text"))
     );
     let half = book.get("half").unwrap();
-    assert_eq!(half.stream.as_ref().unwrap().conditions, ["good\\d+"]);
+    assert_eq!(half.ttsr.as_ref().unwrap().conditions, ["good\\d+"]);
     assert_eq!(book.fired_by("so good42.", &BTreeSet::new()).len(), 1);
     assert!(book.has_errors());
 }

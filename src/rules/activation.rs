@@ -96,7 +96,7 @@ pub(crate) fn build_rule(candidate: &Candidate, workspace: &Path, home: Option<&
         description: None,
         activation: Activation::Always,
         globs: Vec::new(),
-        stream: None,
+        ttsr: None,
         native: candidate.native,
         why: String::new(),
         status: RuleStatus::Active,
@@ -140,7 +140,7 @@ pub(crate) fn build_rule(candidate: &Candidate, workspace: &Path, home: Option<&
     let resolved = resolve(candidate.dialect, &mut reader);
     rule.activation = resolved.activation;
     rule.why = resolved.why;
-    rule.stream = ttsr::parse_stream_rule(&mut reader);
+    rule.ttsr = ttsr::parse_stream_rule(&mut reader);
     reader.unknown_keys();
     rule.body = parsed.body.clone();
     rule.diagnostics = reader.diagnostics;

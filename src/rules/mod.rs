@@ -352,8 +352,8 @@ pub struct Rule {
     pub activation: Activation,
     /// The globs as written (valid ones only), for [`Activation::Globs`].
     pub globs: Vec<String>,
-    /// The stream condition, when it has a valid one.
-    pub stream: Option<StreamRule>,
+    /// Its stream-rule (TTSR) condition, when it has a valid one.
+    pub ttsr: Option<StreamRule>,
     /// Cursor loads this file itself.
     pub native: bool,
     /// Which keys decided the activation (`alwaysApply: true`, `no paths:`, …).
@@ -368,7 +368,7 @@ pub struct Rule {
 impl Rule {
     /// How this rule reaches Cursor.
     pub fn delivery(&self) -> Delivery {
-        if self.stream.is_some() {
+        if self.ttsr.is_some() {
             return Delivery::Stream;
         }
         if self.native {

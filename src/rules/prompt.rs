@@ -217,7 +217,7 @@ pub fn render_interruption(fired: &[Fired<'_>]) -> String {
     for f in fired {
         let conditions = f
             .rule
-            .stream
+            .ttsr
             .as_ref()
             .map(|s| {
                 s.conditions
@@ -279,7 +279,7 @@ pub(crate) fn digest(rules: &[Rule]) -> String {
         .filter(|r| r.is_active() && r.delivery() != Delivery::Cursor)
     {
         let stream = rule
-            .stream
+            .ttsr
             .as_ref()
             .map(|s| serde_json::to_string(s).unwrap_or_default())
             .unwrap_or_default();

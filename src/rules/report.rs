@@ -80,7 +80,7 @@ fn rule_json(rule: &Rule) -> Value {
         "activation": rule.activation.as_str(),
         "globs": rule.globs,
         "description": rule.description,
-        "condition": rule.stream.as_ref().map(|s| s.conditions.clone()),
+        "condition": rule.ttsr.as_ref().map(|s| s.conditions.clone()),
         "delivery": rule.delivery().as_str(),
         "native": rule.native,
         "shadowed": shadowed,
@@ -286,7 +286,7 @@ fn explain_rule(book: &Rulebook, rule: &Rule, out: &mut String) {
     if let Some(description) = &rule.description {
         let _ = writeln!(out, "      describes:  {description}");
     }
-    if let Some(stream) = &rule.stream {
+    if let Some(stream) = &rule.ttsr {
         let _ = writeln!(
             out,
             "      condition:  {} (interrupt: {:?})",

@@ -303,7 +303,7 @@ impl StreamMatcher {
             if !rule.is_active() {
                 continue;
             }
-            if let Some(stream) = &rule.stream {
+            if let Some(stream) = &rule.ttsr {
                 for condition in &stream.conditions {
                     patterns.push(ascii_word_boundaries(condition));
                     owners.push(index);
@@ -561,7 +561,7 @@ impl<'a> StreamWatch<'a> {
             let Some(rule) = self.book.rules().get(index) else {
                 continue;
             };
-            let Some(stream) = &rule.stream else {
+            let Some(stream) = &rule.ttsr else {
                 continue;
             };
             if !stream.scope.covers(kind, tool) {
