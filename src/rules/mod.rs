@@ -641,3 +641,19 @@ fn dedupe(rules: &mut [Rule]) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn send_sync<T: Send + Sync>() {}
+    fn send<T: Send>() {}
+
+    /// The gateway shares a rulebook across tasks and holds a watch across awaits.
+    #[test]
+    fn rulebook_and_watch_cross_threads() {
+        send_sync::<Rulebook>();
+        send::<StreamWatch<'static>>();
+        send_sync::<ChatRules>();
+    }
+}
