@@ -74,14 +74,6 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Says plainly that a part of the command line is not built yet, instead of pretending.
-fn not_yet(what: &str, part: &str) -> anyhow::Result<ExitCode> {
-    eprintln!(
-        "multi-cursor: `{what}` is not available yet in this release ({part} is still being built)."
-    );
-    Ok(ExitCode::from(2))
-}
-
 async fn cursor_login() -> anyhow::Result<ExitCode> {
     let agent = locate::locate_agent().await?;
     let state = account::login(&agent.path)
