@@ -47,7 +47,12 @@ fn shim_finds_the_helper_or_says_how_to_install_it() {
         text(&found.stdout).trim(),
         format!("multi-cursor {}", env!("CARGO_PKG_VERSION"))
     );
-    let failing = shim(&installed, &home, with_helper.clone(), &["--no-such-flag"]);
+    let failing = shim(
+        &installed,
+        &home,
+        with_helper.clone(),
+        &["status", "--no-such-flag"],
+    );
     assert_eq!(
         failing.status.code(),
         Some(2),
@@ -57,7 +62,7 @@ fn shim_finds_the_helper_or_says_how_to_install_it() {
         &installed,
         &home,
         with_helper,
-        &["--report", "--no-such-flag"],
+        &["--report", "status", "--no-such-flag"],
     );
     assert_eq!(reported.status.code(), Some(0), "{reported:?}");
     assert!(

@@ -27,6 +27,7 @@ use crate::cursor::catalog::ROUTE_PREFIX;
 use crate::cursor::command::TurnSpec;
 use crate::cursor::process::end_stray_group;
 use crate::policy;
+use crate::rules::Rulebook;
 use crate::session::conversation;
 use crate::session::conversation::Continuation;
 use crate::session::exchange::Ending;
@@ -39,6 +40,7 @@ use crate::session::store::Admission;
 use crate::session::store::BUSY_MESSAGE;
 use crate::session::store::INTERRUPTED_NOTICE;
 use crate::session::store::TurnPlan;
+use crate::session::store::TurnRules;
 use crate::session::store::keep_turn;
 use crate::state::now_rfc3339;
 use crate::turn;
@@ -243,7 +245,7 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
             if worker.is_some() {
                 fresh.take_worker_model_line();
             }
-            Some(with_interruption(fresh.text(), interrupted_before))
+            Some(fresh)
         }
         None => None,
     };
@@ -280,6 +282,30 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
     let resolved = catalog
         .resolve(&requested, effort.as_deref())
         .map_err(|e| refuse(ApiError::bad_request(e.to_string())))?;
+    // The rulebook: what this chat has not been given yet goes in front of the conversation.
+    let book = load_rulebook(gateway, &workspace, &mut notices).await?;
+    let chat_before = session.record.chat_rules();
+    let mut chat_rules = chat_before.clone();
+    let preamble = book.prompt_preamble(&mut chat_rules, chat_id.is_none(), &prompt.request);
+    let prompt_text = with_rules(preamble, prompt.text());
+    let (fresh_prompt, fresh_rules) = match fresh_prompt {
+        Some(fresh) => {
+            let mut rules = chat_before;
+            let preamble = book.prompt_preamble(&mut rules, true, &fresh.request);
+            let text = with_rules(preamble, fresh.text());
+            (
+                Some(with_interruption(text, interrupted_before)),
+                Some(rules),
+            )
+        }
+        None => (None, None),
+    };
+    let turn_rules = TurnRules {
+        book,
+        chat: chat_rules,
+        fresh: fresh_rules,
+        resumed: chat_id.clone(),
+    };
     let input = TurnInput {
         agent: agent.path.clone(),
         spec: TurnSpec {
@@ -288,7 +314,7 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
             chat_id,
             mode: cursor_mode,
             approve_mcps: gateway.config().approve_mcps,
-            prompt: with_interruption(prompt.text(), interrupted_before),
+            prompt: with_interruption(prompt_text, interrupted_before),
         },
         fresh_prompt,
         requested_model: request.model.clone(),
@@ -314,6 +340,7 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         key,
         model: resolved.cursor_model,
         interrupted_before,
+        rules: turn_rules,
     };
     let keeper = gateway.clone();
     let spawned = gateway.clone();
@@ -325,6 +352,40 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         keeper.remove_run(run_id);
     });
     answer(observer, request.stream).await
+}
+
+/// Loads the workspace's rulebook and links its skills (blocking file I/O, off the runtime's
+/// threads). A skills change is announced as a notice; a skills failure is logged, not fatal.
+async fn load_rulebook(
+    gateway: &Gateway,
+    workspace: &std::path::Path,
+    notices: &mut Vec<String>,
+) -> Result<Arc<Rulebook>, Response> {
+    let home = gateway.config().home.clone();
+    let workspace = workspace.to_path_buf();
+    let (book, skills) = tokio::task::spawn_blocking(move || {
+        let skills = crate::skills::sync(&workspace);
+        (Rulebook::load(&workspace, home.as_deref()), skills)
+    })
+    .await
+    .map_err(|e| {
+        refuse(ApiError::internal(format!(
+            "loading the rulebook failed: {e}"
+        )))
+    })?;
+    match skills {
+        Ok(sync) => notices.extend(sync.row()),
+        Err(error) => tracing::warn!(%error, "could not link the project's skills for Cursor"),
+    }
+    Ok(Arc::new(book))
+}
+
+/// The prompt with the rules preamble in front, when there is one.
+fn with_rules(preamble: Option<String>, prompt: String) -> String {
+    match preamble {
+        Some(rules) => format!("{rules}\n\n{prompt}"),
+        None => prompt,
+    }
 }
 
 /// The prompt with the interruption notice in front, when the last turn did not finish.

@@ -13,6 +13,8 @@ use serde_json::Map;
 use serde_json::Value;
 use thiserror::Error;
 
+use crate::rules::ChatRules;
+
 /// The record format this release writes.
 pub const RECORD_VERSION: u64 = 3;
 /// The legacy format this release migrates from.
@@ -99,6 +101,9 @@ pub struct Record {
     pub attached_rules: Vec<String>,
     #[serde(default)]
     pub fired_rules: Vec<String>,
+    /// Rules the next prompt must carry (attached or fired during the last turn).
+    #[serde(default)]
+    pub pending_rules: Vec<String>,
     pub rulebook_digest: Option<String>,
     pub migrated_from: Option<MigratedFrom>,
     /// Fields a later release added: kept as they are.
@@ -122,6 +127,7 @@ impl Record {
             policy: None,
             attached_rules: Vec::new(),
             fired_rules: Vec::new(),
+            pending_rules: Vec::new(),
             rulebook_digest: None,
             migrated_from: None,
             extra: Map::new(),
@@ -137,6 +143,24 @@ impl Record {
                 .filter_map(|block| block.get("text").and_then(Value::as_str))
                 .collect::<String>(),
         )
+    }
+
+    /// The chat's rule state (what the rulebook has delivered to this Cursor chat).
+    pub fn chat_rules(&self) -> ChatRules {
+        ChatRules {
+            rulebook_digest: self.rulebook_digest.clone(),
+            attached_rules: self.attached_rules.iter().cloned().collect(),
+            fired_rules: self.fired_rules.iter().cloned().collect(),
+            pending_rules: self.pending_rules.clone(),
+        }
+    }
+
+    /// Stores the chat's rule state.
+    pub fn set_chat_rules(&mut self, chat: &ChatRules) {
+        self.rulebook_digest.clone_from(&chat.rulebook_digest);
+        self.attached_rules = chat.attached_rules.iter().cloned().collect();
+        self.fired_rules = chat.fired_rules.iter().cloned().collect();
+        self.pending_rules.clone_from(&chat.pending_rules);
     }
 
     /// Writes the record atomically (0600, temp + fsync + rename + directory fsync).

@@ -23,6 +23,8 @@ use super::record::Record;
 use super::record::RecordError;
 use super::record::Replay;
 use crate::gateway::error::ApiError;
+use crate::rules::ChatRules;
+use crate::rules::Rulebook;
 use crate::turn::SseEvent;
 use crate::turn::TurnItem;
 
@@ -362,6 +364,41 @@ pub struct TurnPlan {
     pub model: String,
     /// Whether the record was interrupted before this turn (restored if nothing runs).
     pub interrupted_before: bool,
+    /// The rulebook's part in this turn.
+    pub rules: TurnRules,
+}
+
+/// What the rulebook delivered with a turn's prompt, to be recorded once Cursor has it.
+#[derive(Debug, Clone)]
+pub struct TurnRules {
+    pub book: Arc<Rulebook>,
+    /// The chat's rule state after this turn's prompt, for the resumed chat.
+    pub chat: ChatRules,
+    /// The same for a fresh chat, when Cursor could not resume and the turn started a new one.
+    pub fresh: Option<ChatRules>,
+    /// The chat this turn asked to resume.
+    pub resumed: Option<String>,
+}
+
+impl TurnRules {
+    /// The chat's rule state once the turn ran in `chat_id` and answered `answer`: stream
+    /// rules whose condition the answer matched go with the next prompt (they do not interrupt
+    /// a run; each fires once per chat).
+    fn settle(&self, chat_id: Option<&str>, answer: &str) -> ChatRules {
+        let started_fresh = self.resumed.is_some() && chat_id != self.resumed.as_deref();
+        let mut chat = match (&self.fresh, started_fresh) {
+            (Some(fresh), true) => fresh.clone(),
+            _ => self.chat.clone(),
+        };
+        let mut watch = self.book.stream_watch(&chat.fired_rules);
+        let mut fired = watch.text(answer);
+        fired.extend(watch.end_text());
+        for f in &mut fired {
+            f.interrupt = false;
+        }
+        chat.note_fired(&fired);
+        chat
+    }
 }
 
 /// Follows a turn, writing its record at each step and feeding its exchange: the process
@@ -426,7 +463,7 @@ pub async fn keep_turn(
             TurnItem::Event(event) => exchange.push(event),
             TurnItem::Finished {
                 closing,
-                answer: _,
+                answer,
                 chat_id,
             } => {
                 let mut events = exchange.events();
@@ -436,6 +473,8 @@ pub async fn keep_turn(
                 if chat_id.is_some() {
                     s.record.chat_id = chat_id;
                 }
+                let rules = plan.rules.settle(s.record.chat_id.as_deref(), &answer);
+                s.record.set_chat_rules(&rules);
                 s.record.response = Some(crate::turn::fold_message(&events));
                 s.record.replay = Some(Replay {
                     key: plan.key.clone(),
@@ -500,6 +539,9 @@ async fn record_failure(
         if chat_id.is_some() {
             s.record.chat_id = chat_id;
         }
+        // Cursor received the prompt, so the rules it carried were delivered.
+        let rules = plan.rules.settle(s.record.chat_id.as_deref(), "");
+        s.record.set_chat_rules(&rules);
         s.record.last_outcome = Some(if cancelled {
             Outcome::Cancelled
         } else {
