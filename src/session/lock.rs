@@ -6,8 +6,7 @@ use std::fs::File;
 use std::fs::OpenOptions;
 use std::fs::TryLockError;
 use std::io::Read;
-use std::io::Seek;
-use std::io::Write;
+use std::os::unix::fs::FileExt;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::path::PathBuf;
@@ -68,9 +67,13 @@ impl RecordLock {
             }
             Err(TryLockError::Error(source)) => return Err(io(source)),
         }
-        file.set_len(0).map_err(io)?;
-        file.rewind().map_err(io)?;
-        writeln!(file, "{}", std::process::id()).map_err(io)?;
+        // The pid, padded to a fixed width and written in place: truncating the file to zero
+        // and rewriting it makes ext4 flush it to disk (auto_da_alloc), ~4 ms per lock.
+        let line = format!("{:<20}\n", std::process::id());
+        file.write_all_at(line.as_bytes(), 0).map_err(io)?;
+        if file.metadata().map_err(io)?.len() != line.len() as u64 {
+            file.set_len(line.len() as u64).map_err(io)?;
+        }
         Ok(RecordLock {
             path: path.to_path_buf(),
             _file: file,
