@@ -29,12 +29,9 @@ use crate::cursor::locate::LocateError;
 use crate::policy;
 use crate::state;
 
-/// The oldest Claude Code multi-cursor is known to work with: every fact it relies on was
-/// measured on this version.
-pub const MIN_CLAUDE_VERSION: [u64; 3] = [2, 1, 328];
-
-/// Environment variable naming the Claude Code executable (DESIGN §3).
-pub const CLAUDE_ENV: &str = "MULTI_CURSOR_CLAUDE";
+use crate::launch::claude::CLAUDE_ENV;
+use crate::launch::claude::MIN_VERSION as MIN_CLAUDE_VERSION;
+use crate::launch::claude::Version;
 
 /// Folder of session records (and their `.lock` files) inside the state folder.
 pub const SESSIONS_DIR: &str = "sessions";
@@ -209,52 +206,20 @@ struct ClaudeFound {
 /// Why Claude Code could not be found or asked for its version.
 #[derive(Debug, Error)]
 enum ClaudeError {
-    #[error("not found ({0})")]
+    #[error("{0}")]
     NotFound(String),
     #[error("{path} could not be run: {reason}")]
     Unusable { path: PathBuf, reason: String },
 }
 
-/// `$MULTI_CURSOR_CLAUDE` (a path, or a name looked up on PATH), else `claude` on PATH.
+/// Claude Code where the launcher would find it.
 fn find_claude() -> Result<PathBuf, ClaudeError> {
-    let configured = std::env::var_os(CLAUDE_ENV).filter(|v| !v.is_empty());
-    let name = configured
-        .clone()
-        .unwrap_or_else(|| std::ffi::OsString::from("claude"));
-    let candidate = PathBuf::from(&name);
-    let found = if candidate.components().count() > 1 {
-        is_executable(&candidate).then_some(candidate.clone())
-    } else {
-        std::env::var_os("PATH").and_then(|path| {
-            std::env::split_paths(&path)
-                .map(|dir| dir.join(&name))
-                .find(|p| is_executable(p))
-        })
-    };
-    found.ok_or_else(|| {
-        ClaudeError::NotFound(match configured {
-            Some(_) => format!("{CLAUDE_ENV}={}", candidate.display()),
-            None => "`claude` on PATH".to_string(),
-        })
-    })
-}
-
-fn is_executable(path: &Path) -> bool {
-    std::fs::metadata(path)
-        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        .unwrap_or(false)
-}
-
-/// The `x.y.z` at the start of `claude --version` (`2.1.328 (Claude Code)`).
-pub fn parse_claude_version(output: &str) -> Option<[u64; 3]> {
-    let word = output.split_whitespace().next()?;
-    let mut parts = word.split('.').map(|p| p.parse::<u64>().ok());
-    let version = [parts.next()??, parts.next()??, parts.next()??];
-    parts.next().is_none().then_some(version)
-}
-
-fn version_text(version: [u64; 3]) -> String {
-    format!("{}.{}.{}", version[0], version[1], version[2])
+    crate::launch::claude::find_claude(
+        std::env::var_os(CLAUDE_ENV).as_deref(),
+        std::env::var_os("PATH").as_deref(),
+        std::env::var_os("HOME").as_deref(),
+    )
+    .map_err(|e| ClaudeError::NotFound(e.to_string()))
 }
 
 async fn check_claude() -> ClaudeFound {
@@ -289,17 +254,16 @@ async fn check_claude() -> ClaudeFound {
             };
         }
     };
-    let minimum = version_text(MIN_CLAUDE_VERSION);
-    let check = match parse_claude_version(&output) {
-        Some(version) if version >= MIN_CLAUDE_VERSION => Check::pass(
-            NAME,
-            format!("{} at {}", version_text(version), path.display()),
-        ),
+    let minimum = MIN_CLAUDE_VERSION.to_string();
+    let check = match Version::parse(&output) {
+        Some(version) if version >= MIN_CLAUDE_VERSION => {
+            Check::pass(NAME, format!("{} at {}", version, path.display()))
+        }
         Some(version) => Check::fail(
             NAME,
             format!(
                 "{} at {} is older than {minimum}, the version multi-cursor was measured on",
-                version_text(version),
+                version,
                 path.display()
             ),
             format!("update Claude Code: `claude update` or `{CLAUDE_INSTALL}`"),
@@ -891,20 +855,6 @@ fn bounded_line(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn claude_versions() {
-        assert_eq!(
-            parse_claude_version("2.1.328 (Claude Code)\n"),
-            Some([2, 1, 328])
-        );
-        assert_eq!(parse_claude_version("10.0.1"), Some([10, 0, 1]));
-        assert_eq!(parse_claude_version("v2.1"), None);
-        assert_eq!(parse_claude_version(""), None);
-        assert!([2, 1, 329] >= MIN_CLAUDE_VERSION);
-        assert!([2, 2, 0] >= MIN_CLAUDE_VERSION);
-        assert!([2, 1, 99] < MIN_CLAUDE_VERSION);
-    }
 
     #[test]
     fn the_report_shows_each_fix() {

@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod cursor;
 pub mod doctor;
+pub mod exec;
 pub mod gateway;
 pub mod launch;
 pub mod policy;

@@ -28,7 +28,7 @@ fn old_or_missing_claude_code_fails() {
     assert!(
         output
             .line("Claude Code")
-            .contains("not found (MULTI_CURSOR_CLAUDE=no-such-claude)"),
+            .contains("was not found (looked for MULTI_CURSOR_CLAUDE=no-such-claude)"),
         "{output:?}"
     );
     assert!(

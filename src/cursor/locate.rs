@@ -6,6 +6,9 @@
 
 use std::collections::HashMap;
 use std::ffi::OsStr;
+
+use crate::exec::is_executable;
+use crate::exec::search_path;
 use std::path::Path;
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -92,19 +95,6 @@ pub fn find_agent_path_in(
     Err(LocateError::NotFound {
         tried: "`agent` and `cursor-agent` on PATH and ~/.local/bin/agent".to_string(),
     })
-}
-
-fn search_path(name: &OsStr, path_var: Option<&OsStr>) -> Option<PathBuf> {
-    std::env::split_paths(path_var?)
-        .map(|dir| dir.join(name))
-        .find(|p| is_executable(p))
-}
-
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path)
-        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        .unwrap_or(false)
 }
 
 type ProbeCache = Mutex<HashMap<PathBuf, Result<AgentInfo, LocateError>>>;

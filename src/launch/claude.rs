@@ -3,6 +3,9 @@
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
+
+use crate::exec::is_executable;
+use crate::exec::search_path;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::path::PathBuf;
@@ -97,17 +100,6 @@ pub fn find_claude(
     Err(LaunchError::ClaudeMissing {
         tried: "`claude` on PATH, ~/.local/bin/claude and ~/.claude/local/claude".to_string(),
     })
-}
-
-fn search_path(name: &OsStr, path_var: Option<&OsStr>) -> Option<PathBuf> {
-    std::env::split_paths(path_var?)
-        .map(|dir| dir.join(name))
-        .find(|p| is_executable(p))
-}
-
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 /// One remembered `claude --version`, valid while the executable's modification time and size

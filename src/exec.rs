@@ -1,0 +1,19 @@
+//! Finding executables: the PATH search and the "is it runnable" test shared by everything
+//! that looks for a program (Cursor's agent, Claude Code, the doctor's checks).
+
+use std::ffi::OsStr;
+use std::path::Path;
+use std::path::PathBuf;
+
+/// The first runnable `name` in the folders of `path_var` (a PATH value).
+pub fn search_path(name: &OsStr, path_var: Option<&OsStr>) -> Option<PathBuf> {
+    std::env::split_paths(path_var?)
+        .map(|dir| dir.join(name))
+        .find(|p| is_executable(p))
+}
+
+/// A regular file with an execute bit.
+pub fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
