@@ -324,8 +324,23 @@ impl Session {
         self.exchanges.retain(|e| !Arc::ptr_eq(e, exchange));
     }
 
-    fn save(&self) -> Result<(), RecordError> {
-        self.record.save(&self.path)
+    /// Writes the record off the runtime's threads: a commit waits on fsync (milliseconds),
+    /// which would otherwise stall every other request this gateway serves.
+    async fn persist(&self) -> Result<(), RecordError> {
+        let record = self.record.clone();
+        let path = self.path.clone();
+        let target = path.clone();
+        tokio::task::spawn_blocking(move || record.save(&target))
+            .await
+            .unwrap_or_else(|error| {
+                Err(RecordError::Write {
+                    path,
+                    source: crate::state::StateError::Io {
+                        path: PathBuf::new(),
+                        source: std::io::Error::other(error.to_string()),
+                    },
+                })
+            })
     }
 }
 
@@ -436,7 +451,7 @@ pub async fn keep_turn(
                     started_at: crate::state::now_rfc3339(),
                     process_start,
                 });
-                let saved = s.save();
+                let saved = s.persist().await;
                 if let Err(error) = &saved {
                     tracing::error!(%error, "could not record the turn before starting it");
                     s.record = before;
@@ -456,7 +471,7 @@ pub async fn keep_turn(
             TurnItem::Chat(chat_id) => {
                 let mut s = session.lock().await;
                 s.record.chat_id = Some(chat_id);
-                if let Err(error) = s.save() {
+                if let Err(error) = s.persist().await {
                     tracing::warn!(%error, "could not record Cursor's chat id yet");
                 }
             }
@@ -486,7 +501,7 @@ pub async fn keep_turn(
                 s.record.last_outcome = Some(Outcome::Completed);
                 s.record.interrupted = false;
                 s.record.pending_run = None;
-                match s.save() {
+                match s.persist().await {
                     Ok(()) => {
                         drop(s);
                         for event in closing {
@@ -551,7 +566,7 @@ async fn record_failure(
     } else {
         s.record.interrupted = plan.interrupted_before;
     }
-    if let Err(error) = s.save() {
+    if let Err(error) = s.persist().await {
         tracing::error!(%error, "could not record how a Cursor turn ended");
     }
 }
