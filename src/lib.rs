@@ -5,6 +5,7 @@
 
 pub mod cli;
 pub mod cursor;
+pub mod display;
 pub mod doctor;
 pub mod exec;
 pub mod gateway;

@@ -5,10 +5,12 @@
 //! gateway writes them as SSE frames, or folds them into one Messages JSON. `message_start` is
 //! held back until the agent's first event (or [`FIRST_EVENT_WAIT`]), so failures found before
 //! that keep their real HTTP status. Claude Code never receives a `tool_use` from a turn: only
-//! text blocks.
+//! text blocks. What that text shows besides Cursor's prose (action rows, the plan, progress
+//! lines, the closing summary) and the usage it reports are decided by [`crate::display`].
 
 use std::path::PathBuf;
 use std::time::Duration;
+use std::time::Instant;
 
 use serde_json::Value;
 use serde_json::json;
@@ -19,13 +21,13 @@ use crate::cursor::CliFailure;
 use crate::cursor::command::TurnSpec;
 use crate::cursor::events::RunEvent;
 use crate::cursor::events::RunResult;
-use crate::cursor::events::Usage;
 use crate::cursor::process::CursorRun;
 use crate::cursor::process::RunError;
 use crate::cursor::process::RunLimits;
 use crate::cursor::process::RunOutput;
 use crate::cursor::process::spawn_turn_held;
 use crate::cursor::stream::classify_plain_text;
+use crate::display::Display;
 use crate::gateway::error::ApiError;
 
 /// How long the first SSE frame waits for the agent's first event.
@@ -92,10 +94,13 @@ pub enum TurnItem {
     /// `message_delta`, `message_stop`) go out only after the turn has been recorded.
     Finished {
         closing: Vec<SseEvent>,
-        /// The whole text streamed (notices included): what Claude Code keeps as this turn's
-        /// assistant message.
+        /// The whole text streamed (notices, rows and summary included): what Claude Code
+        /// keeps as this turn's assistant message.
         answer: String,
         chat_id: Option<String>,
+        /// Every path Cursor's read, list, search and edit calls named in this turn, absolute
+        /// (see [`Display::touched`]).
+        touched: Vec<PathBuf>,
     },
     /// The turn failed. `acted` is true once the agent had reported anything (it may have
     /// changed files); `cancelled` when it ended because it was asked to.
@@ -104,6 +109,8 @@ pub enum TurnItem {
         acted: bool,
         cancelled: bool,
         chat_id: Option<String>,
+        /// As for `Finished`: the paths Cursor's calls named before the turn failed.
+        touched: Vec<PathBuf>,
     },
 }
 
@@ -150,6 +157,8 @@ struct Translator {
     agent_started: bool,
     /// The prompt reached an agent: from then on Cursor may act, even before it says anything.
     delivered: bool,
+    /// Rows, plan, progress lines and the closing summary.
+    display: Display,
 }
 
 /// Why pumping a run stopped early.
@@ -162,6 +171,7 @@ enum Stop {
 
 impl Translator {
     fn new(input: TurnInput, tx: mpsc::Sender<TurnItem>) -> Self {
+        let display = Display::new(input.spec.workspace.clone(), Instant::now());
         Translator {
             input,
             tx,
@@ -171,6 +181,7 @@ impl Translator {
             chat_id: None,
             agent_started: false,
             delivered: false,
+            display,
         }
     }
 
@@ -227,7 +238,7 @@ impl Translator {
                     self.chat_id = None;
                     if self.started {
                         if self
-                            .text(format!("{RESUME_FALLBACK_NOTICE}\n\n"))
+                            .notice(format!("{RESUME_FALLBACK_NOTICE}\n\n"))
                             .await
                             .is_err()
                         {
@@ -242,6 +253,7 @@ impl Translator {
     }
 
     async fn fail(&mut self, error: ApiError, acted: bool) {
+        let error = self.with_summary(error);
         let _ = self
             .tx
             .send(TurnItem::Failed {
@@ -249,11 +261,13 @@ impl Translator {
                 acted,
                 cancelled: false,
                 chat_id: self.chat_id.clone(),
+                touched: self.display.touched(),
             })
             .await;
     }
 
     async fn fail_cancelled(&mut self, error: ApiError) {
+        let error = self.with_summary(error);
         let _ = self
             .tx
             .send(TurnItem::Failed {
@@ -261,8 +275,18 @@ impl Translator {
                 acted: self.agent_started || self.delivered,
                 cancelled: true,
                 chat_id: self.chat_id.clone(),
+                touched: self.display.touched(),
             })
             .await;
+    }
+
+    /// A failure's message with what Cursor did before it (the closing summary on one line),
+    /// so the user learns what changed even though the answer is not shown.
+    fn with_summary(&self, mut error: ApiError) -> ApiError {
+        if let Some(summary) = self.display.summary_sentence() {
+            error.message = format!("{} Before it stopped, Cursor ran {summary}", error.message);
+        }
+        error
     }
 
     /// Relays one run to its end. `Ok` once a `Finished` or `Failed` item was sent.
@@ -278,7 +302,7 @@ impl Translator {
         loop {
             let item = match pending.take() {
                 Some(item) => item,
-                None => run.next().await,
+                None => self.next_output(run).await?,
             };
             let output = match item {
                 None => {
@@ -309,9 +333,32 @@ impl Translator {
                     self.chat_id = Some(chat_id.clone());
                     self.emit(TurnItem::Chat(chat_id)).await?;
                 }
-                RunOutput::Event(RunEvent::Text { text }) => self.text(text).await?,
                 RunOutput::Event(RunEvent::Result(result)) => return self.finish(result).await,
-                RunOutput::Event(_) => {}
+                RunOutput::Event(event) => {
+                    let text = self.display.event(&event, Instant::now());
+                    self.text(text).await?;
+                }
+            }
+        }
+    }
+
+    /// The run's next output; meanwhile, when the display has something to say about time
+    /// passing (a long action, a long silence), it is streamed.
+    async fn next_output(
+        &mut self,
+        run: &mut CursorRun,
+    ) -> Result<Option<Result<RunOutput, RunError>>, Stop> {
+        loop {
+            let wake = tokio::time::Instant::from_std(self.display.next_wake());
+            tokio::select! {
+                item = run.next() => return Ok(item),
+                _ = tokio::time::sleep_until(wake) => {
+                    let text = self.display.tick(Instant::now());
+                    if !text.is_empty() {
+                        self.open().await?;
+                        self.text(text).await?;
+                    }
+                }
             }
         }
     }
@@ -337,11 +384,18 @@ impl Translator {
         });
         self.send(SseEvent::new("message_start", start)).await?;
         for notice in std::mem::take(&mut self.input.notices) {
-            self.text(format!("{notice}\n\n")).await?;
+            self.notice(format!("{notice}\n\n")).await?;
         }
         Ok(())
     }
 
+    /// A notice paragraph, placed after whatever was streamed before it.
+    async fn notice(&mut self, text: String) -> Result<(), Stop> {
+        let text = self.display.external(&text, Instant::now());
+        self.text(text).await
+    }
+
+    /// Streams text exactly as given (the display already placed it).
     async fn text(&mut self, text: String) -> Result<(), Stop> {
         if text.is_empty() {
             return Ok(());
@@ -375,8 +429,11 @@ impl Translator {
             self.fail(map_result_error(&result.text), true).await;
             return Ok(());
         }
+        let tail = self.display.finish(&result, Instant::now());
+        self.text(tail).await?;
         self.ensure_block().await?;
         let usage = usage_json(result.usage, self.input.input_estimate, &self.answer);
+        let source = crate::display::usage_source(result.usage, &self.input.spec.model);
         let closing = vec![
             SseEvent::new(
                 "content_block_stop",
@@ -384,7 +441,7 @@ impl Translator {
             ),
             SseEvent::new(
                 "message_delta",
-                json!({"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": null}, "usage": usage}),
+                json!({"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": null}, "usage": usage, crate::display::USAGE_FIELD: source}),
             ),
             SseEvent::new("message_stop", json!({"type": "message_stop"})),
         ];
@@ -393,6 +450,7 @@ impl Translator {
             closing,
             answer,
             chat_id: self.chat_id.clone(),
+            touched: self.display.touched(),
         })
         .await
     }
@@ -406,21 +464,7 @@ impl Translator {
     }
 }
 
-/// Anthropic usage from Cursor's counts, field by field; estimates where Cursor gave none.
-pub fn usage_json(usage: Option<Usage>, input_estimate: u64, answer: &str) -> Value {
-    let usage = usage.unwrap_or_default();
-    let mut out = json!({
-        "input_tokens": usage.input_tokens.unwrap_or(input_estimate),
-        "output_tokens": usage.output_tokens.unwrap_or_else(|| (answer.len() as u64).div_ceil(4)),
-    });
-    if let Some(read) = usage.cache_read_tokens {
-        out["cache_read_input_tokens"] = json!(read);
-    }
-    if let Some(write) = usage.cache_write_tokens {
-        out["cache_creation_input_tokens"] = json!(write);
-    }
-    out
-}
+pub use crate::display::usage_json;
 
 /// The status for a failed run (DESIGN §3 status table).
 pub fn map_run_error(error: &RunError) -> ApiError {
@@ -472,6 +516,9 @@ pub fn fold_message(events: &[SseEvent]) -> Value {
                 message["stop_reason"] = event.data["delta"]["stop_reason"].clone();
                 message["stop_sequence"] = event.data["delta"]["stop_sequence"].clone();
                 message["usage"] = event.data["usage"].clone();
+                if let Some(source) = event.data.get(crate::display::USAGE_FIELD) {
+                    message[crate::display::USAGE_FIELD] = source.clone();
+                }
             }
             _ => {}
         }
@@ -484,6 +531,23 @@ pub fn fold_message(events: &[SseEvent]) -> Value {
 /// refusals that are better read as an answer, such as an unknown worker model.
 pub fn local_events(model: &str, text: &str) -> Vec<SseEvent> {
     let usage = json!({"input_tokens": 0, "output_tokens": (text.len() as u64).div_ceil(4)});
+    answer_events(model, text, 0, usage, None)
+}
+
+/// The events of a complete one-block text answer, all at once: `message_start` (with
+/// `input_tokens`), the text, and a final `message_delta` carrying `usage` and, when given,
+/// the `multi_cursor_usage` object. Used for local answers and compaction summaries.
+pub fn answer_events(
+    model: &str,
+    text: &str,
+    input_tokens: u64,
+    usage: Value,
+    source: Option<Value>,
+) -> Vec<SseEvent> {
+    let mut delta = json!({"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": null}, "usage": usage});
+    if let Some(source) = source {
+        delta[crate::display::USAGE_FIELD] = source;
+    }
     vec![
         SseEvent::new(
             "message_start",
@@ -491,7 +555,7 @@ pub fn local_events(model: &str, text: &str) -> Vec<SseEvent> {
                 "id": format!("msg_{:024x}", rand::random::<u128>() >> 32),
                 "type": "message", "role": "assistant", "model": model, "content": [],
                 "stop_reason": null, "stop_sequence": null,
-                "usage": {"input_tokens": 0, "output_tokens": 0}}}),
+                "usage": {"input_tokens": input_tokens, "output_tokens": 0}}}),
         ),
         SseEvent::new(
             "content_block_start",
@@ -505,10 +569,7 @@ pub fn local_events(model: &str, text: &str) -> Vec<SseEvent> {
             "content_block_stop",
             json!({"type": "content_block_stop", "index": 0}),
         ),
-        SseEvent::new(
-            "message_delta",
-            json!({"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": null}, "usage": usage}),
-        ),
+        SseEvent::new("message_delta", delta),
         SseEvent::new("message_stop", json!({"type": "message_stop"})),
     ]
 }

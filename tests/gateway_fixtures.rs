@@ -1,5 +1,6 @@
 //! Each captured Cursor stream, replayed by the fake agent, is answered through the real gateway
-//! with exactly the fixture's result text — streamed and non-streamed — from a turn whose command
+//! with exactly the text its display snapshot (`<name>.display.txt`: Cursor's prose with the
+//! action rows and closing summary) holds — streamed and non-streamed — from a turn whose command
 //! line and stdin are exactly what DESIGN §5 says.
 
 // Test helpers outside `#[test]` functions unwrap too; a panic is the failure report.
@@ -15,14 +16,14 @@ use gateway::cursor_request;
 use gateway::sse_events;
 use gateway::sse_text;
 
-/// The `result` text of a fixture stream.
-fn result_text(name: &str) -> String {
-    let text = std::fs::read_to_string(cursor_fixture(name)).unwrap();
-    text.lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .find(|v| v["type"] == "result")
-        .and_then(|v| v["result"].as_str().map(str::to_string))
-        .expect("fixture has a result")
+/// What the user sees of a fixture stream: its display snapshot (display_fixtures.rs checks it
+/// against the display module). The captures' rows name no workspace paths, so the test's own
+/// workspace changes nothing.
+fn shown_text(name: &str) -> String {
+    let path = cursor_fixture(name).with_extension("display.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(!text.is_empty(), "{}: a snapshot with text", path.display());
+    text
 }
 
 fn expected_argv(workspace: &std::path::Path) -> Vec<String> {
@@ -52,7 +53,7 @@ fn replay(name: &str) {
         )],
         ..Default::default()
     });
-    let expected = result_text(name);
+    let expected = shown_text(name);
     let prompt = format!("Replay {name}, please.");
 
     // Streamed (its own session, so the turn starts a fresh chat).

@@ -406,9 +406,9 @@ async fn answer(observer: Observer, stream: bool) -> Answer {
     }
     let replayed = observer.exchange().is_replay() || !observer.exchange().is_running();
     let result = if stream {
-        stream_answer(observer).await
+        stream_answer(observer, replayed).await
     } else {
-        collect_answer(observer).await
+        collect_answer(observer, replayed).await
     };
     result.map(|mut response| {
         if replayed {
@@ -435,10 +435,10 @@ fn local_answer(model: &str, text: &str, stream: bool) -> Response {
 }
 
 /// Non-streamed: every event, then one Messages JSON (or the error with its status).
-async fn collect_answer(mut observer: Observer) -> Answer {
+async fn collect_answer(mut observer: Observer, replayed: bool) -> Answer {
     let mut all = Vec::new();
     while let Some(item) = observer.next().await {
-        all.push(item.map_err(refuse)?);
+        all.push(served(item.map_err(refuse)?, replayed));
     }
     Ok(axum::Json(turn::fold_message(&all)).into_response())
 }
@@ -446,9 +446,9 @@ async fn collect_answer(mut observer: Observer) -> Answer {
 /// Streamed: waits for the first event so early failures keep their status, then relays
 /// events as SSE frames as they come, with `ping` while quiet. Dropping the body (the client
 /// left) drops the observer, which cancels the turn if it was the last one watching.
-async fn stream_answer(mut observer: Observer) -> Answer {
+async fn stream_answer(mut observer: Observer, replayed: bool) -> Answer {
     let first = match observer.next().await {
-        Some(Ok(event)) => event,
+        Some(Ok(event)) => served(event, replayed),
         Some(Err(error)) => return Err(refuse(error)),
         None => {
             return Err(refuse(ApiError::run_failed(
@@ -457,12 +457,12 @@ async fn stream_answer(mut observer: Observer) -> Answer {
         }
     };
     let head = futures_util::stream::once(async move { Ok(Bytes::from(first.frame())) });
-    let rest = futures_util::stream::unfold(observer, |mut observer| async move {
+    let rest = futures_util::stream::unfold(observer, move |mut observer| async move {
         let item = match tokio::time::timeout(PING_EVERY, observer.next()).await {
             Err(_) => Some(Bytes::from_static(
                 b"event: ping\ndata: {\"type\":\"ping\"}\n\n",
             )),
-            Ok(Some(Ok(event))) => Some(Bytes::from(event.frame())),
+            Ok(Some(Ok(event))) => Some(Bytes::from(served(event, replayed).frame())),
             Ok(Some(Err(error))) => Some(Bytes::from(format!(
                 "event: error\ndata: {}\n\n",
                 error.body()
@@ -472,6 +472,14 @@ async fn stream_answer(mut observer: Observer) -> Answer {
         item.map(|bytes| (Ok::<_, Infallible>(bytes), observer))
     });
     Ok(sse_response(head.chain(rest)))
+}
+
+/// An event as served: a replayed answer's usage says `"replayed": true` (display.rs).
+fn served(mut event: turn::SseEvent, replayed: bool) -> turn::SseEvent {
+    if replayed {
+        crate::display::mark_replayed(&mut event);
+    }
+    event
 }
 
 fn sse_response<S>(stream: S) -> Response

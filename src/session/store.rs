@@ -480,6 +480,7 @@ pub async fn keep_turn(
                 closing,
                 answer,
                 chat_id,
+                ..
             } => {
                 let mut events = exchange.events();
                 events.extend(closing.iter().cloned());
@@ -527,6 +528,7 @@ pub async fn keep_turn(
                 acted,
                 cancelled,
                 chat_id,
+                ..
             } => {
                 record_failure(&session, &plan, acted, cancelled, chat_id).await;
                 break Ending::Failed { error, acted };

@@ -1,0 +1,1128 @@
+//! What the user sees of a Cursor turn inside Claude Code: live rows for Cursor's native
+//! actions, the plan of a plan-mode run, a progress line during long silences, the closing
+//! summary, and the usage the answer reports.
+//!
+//! Everything here is pure (time is passed in), so the turn (`src/turn.rs`) drives it live and
+//! tests drive it with made-up clocks. The turn streams whatever text a [`Display`] method
+//! returns as `text_delta`s; Claude Code never receives a `tool_use`.
+//!
+//! # What the text looks like
+//!
+//! ```text
+//! I'll list the directory, then count.
+//!
+//! ⎿ shell `ls -1 | wc -l; ls -1` · exit 0 · 464 ms · stream2.raw.jsonl
+//! ⎿ edit `src/lib.rs` · +3 −1
+//! ⎿ shell `uname -a` · denied by Cursor permissions
+//!
+//! There are **4** files.
+//!
+//! [Cursor] 3 native actions: 2 shell, 1 edit.
+//! [Cursor] Changed: src/lib.rs.
+//! [Cursor] Not completed: shell `uname -a` (denied by Cursor permissions).
+//! ```
+//!
+//! - **Rows** start with [`ROW_PREFIX`] (`⎿ `, the glyph Claude Code uses for tool output), one
+//!   line each, in a paragraph of their own (a blank line before the first and after the last,
+//!   one row per line). Commands and paths are code spans, so Markdown never reinterprets them.
+//!   ANSI escapes and control characters are removed, whitespace is collapsed, and each part is
+//!   bounded (command [`COMMAND_LIMIT`], path [`PATH_LIMIT`], output tail [`TAIL_LIMIT`], reason
+//!   [`REASON_LIMIT`] characters). A row is shown when the action completes; one still running
+//!   after [`LONG_ACTION`] also gets a `· running…` row when it starts to look long.
+//! - **Paths** inside the workspace are shown relative to it; others as Cursor reported them.
+//! - **Plan mode**: a `createPlanToolCall` is rendered as the plan itself (name, overview, plan
+//!   text, todos), bounded to [`PLAN_LIMIT`] bytes. It is the answer, so it is not an action.
+//! - **Thinking** is never shown. After [`PROGRESS_EVERY`] without any visible text, a
+//!   `[Cursor] Still working (…)` line says how long the turn has run and what it is doing.
+//! - **Closing summary** (after every turn that used at least one native action):
+//!   `[Cursor] N native actions: …`, `[Cursor] Changed: …` (successful edits, at most
+//!   [`SUMMARY_LIST_LIMIT`] paths), `[Cursor] Not completed: …` (failed or denied, a non-zero
+//!   shell exit included), `[Cursor] Unconfirmed: …` (started, never reported an outcome).
+//! - **Terminal suffix**: Cursor's `result` repeats every segment it streamed; only the part
+//!   the deltas did not carry is added, so no sentence is shown twice.
+
+use std::collections::HashMap;
+use std::collections::HashSet;
+use std::path::Path;
+use std::path::PathBuf;
+use std::time::Duration;
+use std::time::Instant;
+
+use serde_json::Value;
+use serde_json::json;
+
+use crate::cursor::events::RunEvent;
+use crate::cursor::events::RunResult;
+use crate::cursor::events::ToolCall;
+use crate::cursor::events::ToolOutcome;
+use crate::cursor::events::Usage;
+use crate::cursor::strip_ansi;
+
+/// First characters of every action row.
+pub const ROW_PREFIX: &str = "⎿ ";
+
+/// First word of the summary, notice and progress lines.
+pub const SUMMARY_PREFIX: &str = "[Cursor]";
+
+/// An action still running after this long gets a `running…` row.
+pub const LONG_ACTION: Duration = Duration::from_secs(5);
+
+/// Silence (no visible text) after which a progress line is shown, and between two of them.
+pub const PROGRESS_EVERY: Duration = Duration::from_secs(30);
+
+/// Most characters of a command shown in a row.
+pub const COMMAND_LIMIT: usize = 100;
+
+/// Most characters of a path shown in a row (the end is kept).
+pub const PATH_LIMIT: usize = 100;
+
+/// Most characters of the output tail of a shell row (the end is kept).
+pub const TAIL_LIMIT: usize = 60;
+
+/// Most characters of a failure or refusal reason.
+pub const REASON_LIMIT: usize = 120;
+
+/// Most paths or actions listed on one summary line.
+pub const SUMMARY_LIST_LIMIT: usize = 8;
+
+/// Most bytes of a rendered plan.
+pub const PLAN_LIMIT: usize = 32 * 1024;
+
+/// Most actions itemised in the summary (all are counted).
+pub const TRACKED_ACTIONS: usize = 512;
+
+/// How a native tool is counted and shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ActionKind {
+    /// `shell`.
+    Shell,
+    /// `edit`, `write`, `delete` and other file changes.
+    Edit,
+    /// `read`, `ls`, `readLints`: something looked at.
+    Read,
+    /// `grep`, `glob`, `semSearch`, …: something searched.
+    Search,
+    /// `createPlan`: the plan of a plan-mode run (the answer, not an action).
+    Plan,
+    /// Anything else (`mcp`, `updateTodos`, `task`, …).
+    Other,
+}
+
+impl ActionKind {
+    /// The kind of a tool as the stream parser names it (`shell`, `readToolCall` without its
+    /// suffix, the function form's name, …), compared without case.
+    pub fn of(tool: &str) -> ActionKind {
+        match tool.to_ascii_lowercase().as_str() {
+            "shell" | "bash" | "terminal" | "runterminalcommand" => ActionKind::Shell,
+            "edit" | "write" | "delete" | "multiedit" | "searchreplace" | "applypatch"
+            | "editnotebook" => ActionKind::Edit,
+            "read" | "ls" | "readlints" | "list" | "listdir" => ActionKind::Read,
+            "grep" | "glob" | "semsearch" | "search" | "codebasesearch" | "filesearch" => {
+                ActionKind::Search
+            }
+            "createplan" => ActionKind::Plan,
+            _ => ActionKind::Other,
+        }
+    }
+
+    /// The word the summary counts it under.
+    pub fn label(self) -> &'static str {
+        match self {
+            ActionKind::Shell => "shell",
+            ActionKind::Edit => "edit",
+            ActionKind::Read => "read",
+            ActionKind::Search => "search",
+            ActionKind::Plan => "plan",
+            ActionKind::Other => "other",
+        }
+    }
+
+    /// Whether the paths it names go into [`Display::touched`].
+    fn touches_files(self) -> bool {
+        matches!(
+            self,
+            ActionKind::Edit | ActionKind::Read | ActionKind::Search
+        )
+    }
+}
+
+/// Order of the counts on the summary's first line.
+const COUNT_ORDER: [ActionKind; 5] = [
+    ActionKind::Shell,
+    ActionKind::Edit,
+    ActionKind::Read,
+    ActionKind::Search,
+    ActionKind::Other,
+];
+
+/// How an action ended, as far as the stream said.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum State {
+    Running,
+    Done,
+    /// Failed: the reason (an error, or a non-zero shell exit).
+    Failed(String),
+    /// Refused by Cursor's permissions.
+    Denied(String),
+    /// Completed without an outcome we recognise.
+    Unreported,
+}
+
+#[derive(Debug, Clone)]
+struct Action {
+    call_id: String,
+    tool: String,
+    kind: ActionKind,
+    args: Value,
+    started: Instant,
+    running_row_shown: bool,
+    state: State,
+    /// The path shown in `Changed:` for a successful edit.
+    changed: Option<String>,
+}
+
+/// What the streamed text ended with, to place the next piece.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tail {
+    /// Nothing streamed yet.
+    Empty,
+    /// Prose (or a notice) ending with this many newlines (0, 1 or 2 = at least two).
+    Prose(usize),
+    /// A row, the plan or a summary line (no newline after it yet).
+    Block,
+}
+
+/// The display state of one Cursor turn: feed it the run's events, stream what it returns.
+#[derive(Debug)]
+pub struct Display {
+    workspace: PathBuf,
+    started: Instant,
+    last_visible: Instant,
+    thinking_since_visible: bool,
+    tail: Tail,
+    /// Cursor's own text streamed so far (no rows, no notices): compared with `result`.
+    prose: String,
+    actions: Vec<Action>,
+    counts: HashMap<ActionKind, usize>,
+    untracked: usize,
+    plans_shown: HashSet<String>,
+    touched: Vec<PathBuf>,
+    touched_seen: HashSet<PathBuf>,
+}
+
+impl Display {
+    /// A display for a turn running in `workspace` (canonical), started at `now`.
+    pub fn new(workspace: impl Into<PathBuf>, now: Instant) -> Display {
+        Display {
+            workspace: workspace.into(),
+            started: now,
+            last_visible: now,
+            thinking_since_visible: false,
+            tail: Tail::Empty,
+            prose: String::new(),
+            actions: Vec::new(),
+            counts: HashMap::new(),
+            untracked: 0,
+            plans_shown: HashSet::new(),
+            touched: Vec::new(),
+            touched_seen: HashSet::new(),
+        }
+    }
+
+    /// Text the turn streams that does not come from this display (a notice such as the outer
+    /// history notice): returned unchanged, remembered so the next piece is placed after it.
+    pub fn external(&mut self, text: &str, now: Instant) -> String {
+        self.paragraph(text, now)
+    }
+
+    /// One extra row (e.g. a rule attached or fired), sanitised and bounded like an action row,
+    /// on its own line. `row` is shown as given after sanitising: give it its own prefix.
+    pub fn row(&mut self, row: &str, now: Instant) -> String {
+        let line = bound_chars(&one_line(row), COMMAND_LIMIT + REASON_LIMIT + PATH_LIMIT);
+        self.block_line(&line, now)
+    }
+
+    /// One run event in, the text to stream now out (often empty). `Init`, `UserEcho` and
+    /// `Result` give nothing here; see [`Display::finish`] for the result.
+    pub fn event(&mut self, event: &RunEvent, now: Instant) -> String {
+        match event {
+            RunEvent::Text { text } => self.prose_text(text, now),
+            RunEvent::Thinking { .. } => {
+                self.thinking_since_visible = true;
+                String::new()
+            }
+            RunEvent::ToolStarted { call } => self.tool_started(call, now),
+            RunEvent::ToolCompleted { call, outcome } => self.tool_completed(call, outcome, now),
+            RunEvent::Init { .. } | RunEvent::UserEcho { .. } | RunEvent::Result(_) => {
+                String::new()
+            }
+        }
+    }
+
+    /// When [`Display::tick`] may have something to show: the next long-action row or
+    /// progress line.
+    pub fn next_wake(&self) -> Instant {
+        let progress = self.last_visible + PROGRESS_EVERY;
+        self.actions
+            .iter()
+            .filter(|a| a.state == State::Running && !a.running_row_shown)
+            .filter(|a| a.kind != ActionKind::Plan)
+            .map(|a| a.started + LONG_ACTION)
+            .fold(progress, Instant::min)
+    }
+
+    /// Time passed: `running…` rows for actions running longer than [`LONG_ACTION`], and a
+    /// progress line after [`PROGRESS_EVERY`] of silence.
+    pub fn tick(&mut self, now: Instant) -> String {
+        let mut out = String::new();
+        let long: Vec<usize> = (0..self.actions.len())
+            .filter(|&i| {
+                let a = &self.actions[i];
+                a.state == State::Running
+                    && !a.running_row_shown
+                    && a.kind != ActionKind::Plan
+                    && now.duration_since(a.started) >= LONG_ACTION
+            })
+            .collect();
+        for index in long {
+            self.actions[index].running_row_shown = true;
+            let line = format!(
+                "{ROW_PREFIX}{} · running…",
+                describe(&self.actions[index], self)
+            );
+            out.push_str(&self.block_line(&line, now));
+        }
+        if now.duration_since(self.last_visible) >= PROGRESS_EVERY {
+            let line = self.progress_line(now);
+            out.push_str(&self.block_line(&line, now));
+        }
+        out
+    }
+
+    /// Cursor's `result` arrived: the part of its text the deltas did not carry, any plan not
+    /// shown yet, and the closing summary.
+    pub fn finish(&mut self, result: &RunResult, now: Instant) -> String {
+        let mut out = String::new();
+        let suffix = terminal_suffix(&self.prose, &result.text).to_string();
+        out.push_str(&self.prose_text(&suffix, now));
+        let unshown: Vec<usize> = (0..self.actions.len())
+            .filter(|&i| {
+                self.actions[i].kind == ActionKind::Plan
+                    && !self.plans_shown.contains(&self.actions[i].call_id)
+            })
+            .collect();
+        for index in unshown {
+            let action = self.actions[index].clone();
+            out.push_str(&self.plan_block(&action.call_id, &action.args, now));
+        }
+        for (index, line) in self.summary_lines().into_iter().enumerate() {
+            if index == 0 && self.tail == Tail::Block {
+                // The summary is a paragraph of its own, also after a row.
+                self.tail = Tail::Prose(0);
+            }
+            out.push_str(&self.block_line(&line, now));
+        }
+        out
+    }
+
+    /// The closing summary's lines (empty when no native action ran).
+    pub fn summary_lines(&self) -> Vec<String> {
+        let total: usize = COUNT_ORDER
+            .iter()
+            .map(|k| self.counts.get(k).copied().unwrap_or(0))
+            .sum();
+        if total == 0 {
+            return Vec::new();
+        }
+        let counts: Vec<String> = COUNT_ORDER
+            .iter()
+            .filter_map(|k| {
+                let n = self.counts.get(k).copied().unwrap_or(0);
+                (n > 0).then(|| format!("{n} {}", k.label()))
+            })
+            .collect();
+        let noun = if total == 1 { "action" } else { "actions" };
+        let mut lines = vec![format!(
+            "{SUMMARY_PREFIX} {total} native {noun}: {}.",
+            counts.join(", ")
+        )];
+        let tracked = self.actions.iter().filter(|a| a.kind != ActionKind::Plan);
+        let mut changed: Vec<String> = Vec::new();
+        for path in tracked.clone().filter_map(|a| a.changed.clone()) {
+            if !changed.contains(&path) {
+                changed.push(path);
+            }
+        }
+        if !changed.is_empty() {
+            lines.push(format!(
+                "{SUMMARY_PREFIX} Changed: {}.",
+                listed(&changed, ", ")
+            ));
+        }
+        let mut failed: Vec<(String, usize)> = Vec::new();
+        for action in tracked.clone() {
+            let why = match &action.state {
+                State::Failed(why) | State::Denied(why) => why,
+                _ => continue,
+            };
+            let item = format!("{} ({why})", describe(action, self));
+            match failed.iter_mut().find(|(text, _)| *text == item) {
+                Some((_, n)) => *n += 1,
+                None => failed.push((item, 1)),
+            }
+        }
+        if !failed.is_empty() {
+            let items: Vec<String> = failed
+                .into_iter()
+                .map(|(text, n)| if n > 1 { format!("{text} ×{n}") } else { text })
+                .collect();
+            lines.push(format!(
+                "{SUMMARY_PREFIX} Not completed: {}.",
+                listed(&items, "; ")
+            ));
+        }
+        let unconfirmed = tracked
+            .filter(|a| matches!(a.state, State::Running | State::Unreported))
+            .count();
+        if unconfirmed > 0 {
+            let noun = if unconfirmed == 1 {
+                "action"
+            } else {
+                "actions"
+            };
+            lines.push(format!(
+                "{SUMMARY_PREFIX} Unconfirmed: {unconfirmed} {noun} ended without a reported outcome."
+            ));
+        }
+        if self.untracked > 0 {
+            lines.push(format!(
+                "{SUMMARY_PREFIX} Only the first {TRACKED_ACTIONS} actions are itemised above; {} more ran.",
+                self.untracked
+            ));
+        }
+        lines
+    }
+
+    /// The summary on one line (for an error message), or `None` when no action ran.
+    pub fn summary_sentence(&self) -> Option<String> {
+        let lines = self.summary_lines();
+        if lines.is_empty() {
+            return None;
+        }
+        Some(
+            lines
+                .iter()
+                .map(|l| l.trim_start_matches(SUMMARY_PREFIX).trim())
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
+    }
+
+    /// Every path Cursor's read, list, search and edit calls named in this turn, absolute
+    /// (relative ones joined to the workspace), each once, in first-seen order. Calls that
+    /// failed or were refused count too: Cursor was working with those files.
+    pub fn touched(&self) -> Vec<PathBuf> {
+        self.touched.clone()
+    }
+
+    /// Cursor's own text streamed so far (rows, notices and summary excluded).
+    pub fn prose(&self) -> &str {
+        &self.prose
+    }
+
+    fn prose_text(&mut self, text: &str, now: Instant) -> String {
+        if text.is_empty() {
+            return String::new();
+        }
+        self.prose.push_str(text);
+        self.paragraph(text, now)
+    }
+
+    /// Text that continues or starts prose: after a row, it opens a new paragraph.
+    fn paragraph(&mut self, text: &str, now: Instant) -> String {
+        if text.is_empty() {
+            return String::new();
+        }
+        let mut out = String::new();
+        if self.tail == Tail::Block {
+            let leading = text.chars().take_while(|c| *c == '\n').count().min(2);
+            out.push_str(&"\n".repeat(2 - leading));
+        }
+        out.push_str(text);
+        self.note_prose_tail(&out, now);
+        out
+    }
+
+    fn note_prose_tail(&mut self, text: &str, now: Instant) {
+        if text.is_empty() {
+            return;
+        }
+        let trailing = text.chars().rev().take_while(|c| *c == '\n').count();
+        let before = match self.tail {
+            Tail::Prose(n) if trailing == text.chars().count() => n,
+            _ => 0,
+        };
+        self.tail = Tail::Prose((before + trailing).min(2));
+        self.visible(now);
+    }
+
+    /// A line in a paragraph of rows: after prose, a blank line first; after a row, a newline.
+    fn block_line(&mut self, line: &str, now: Instant) -> String {
+        let lead = match self.tail {
+            Tail::Empty | Tail::Prose(2) => "",
+            Tail::Prose(1) | Tail::Block => "\n",
+            Tail::Prose(_) => "\n\n",
+        };
+        self.tail = Tail::Block;
+        self.visible(now);
+        format!("{lead}{line}")
+    }
+
+    fn visible(&mut self, now: Instant) {
+        self.last_visible = now;
+        self.thinking_since_visible = false;
+    }
+
+    fn progress_line(&self, now: Instant) -> String {
+        let elapsed = format_duration(now.duration_since(self.started));
+        let running = self
+            .actions
+            .iter()
+            .rev()
+            .find(|a| a.state == State::Running && a.kind != ActionKind::Plan);
+        let doing = match running {
+            Some(action) => format!(": running {}", describe(action, self)),
+            None if self.thinking_since_visible => String::from(": thinking"),
+            None => String::new(),
+        };
+        format!("{SUMMARY_PREFIX} Still working ({elapsed}){doing}.")
+    }
+
+    fn tool_started(&mut self, call: &ToolCall, now: Instant) -> String {
+        let kind = ActionKind::of(&call.tool);
+        self.note_touched(kind, &call.args, None);
+        if let Some(index) = self.find(call) {
+            if !call.args.is_null() && self.actions[index].args.is_null() {
+                self.actions[index].args = call.args.clone();
+            }
+            return String::new();
+        }
+        self.track(call, kind, now);
+        String::new()
+    }
+
+    fn tool_completed(&mut self, call: &ToolCall, outcome: &ToolOutcome, now: Instant) -> String {
+        let kind = ActionKind::of(&call.tool);
+        let index = match self.find(call) {
+            Some(index) => Some(index),
+            None => self.track(call, kind, now),
+        };
+        let Some(index) = index else {
+            // Past the tracking cap: counted, and shown, but not itemised.
+            let mut action = new_action(call, kind, now);
+            action.state = state_of(kind, outcome);
+            self.note_touched(kind, &call.args, Some(outcome));
+            return self.completion_row(&action, outcome, now);
+        };
+        if !call.args.is_null() {
+            self.actions[index].args = call.args.clone();
+        }
+        let args = self.actions[index].args.clone();
+        self.note_touched(kind, &args, Some(outcome));
+        if kind == ActionKind::Plan {
+            self.actions[index].state = State::Done;
+            let call_id = self.actions[index].call_id.clone();
+            return self.plan_block(&call_id, &args, now);
+        }
+        let state = state_of(kind, outcome);
+        self.actions[index].state = state.clone();
+        if state == State::Done && kind == ActionKind::Edit {
+            self.actions[index].changed = action_path(&args, outcome).map(|p| self.show_path(&p));
+        }
+        let action = self.actions[index].clone();
+        self.completion_row(&action, outcome, now)
+    }
+
+    fn completion_row(&mut self, action: &Action, outcome: &ToolOutcome, now: Instant) -> String {
+        let mut line = format!("{ROW_PREFIX}{}", describe(action, self));
+        for part in outcome_parts(action, outcome) {
+            line.push_str(" · ");
+            line.push_str(&part);
+        }
+        self.block_line(&line, now)
+    }
+
+    /// Index of the tracked action `call` continues: same non-empty call id, else the newest
+    /// running action of the same tool when the CLI gave no id.
+    fn find(&self, call: &ToolCall) -> Option<usize> {
+        if !call.call_id.is_empty() {
+            return self.actions.iter().rposition(|a| a.call_id == call.call_id);
+        }
+        self.actions
+            .iter()
+            .rposition(|a| a.call_id.is_empty() && a.tool == call.tool && a.state == State::Running)
+    }
+
+    /// Starts tracking a call; `None` past [`TRACKED_ACTIONS`] (still counted).
+    fn track(&mut self, call: &ToolCall, kind: ActionKind, now: Instant) -> Option<usize> {
+        if kind != ActionKind::Plan {
+            *self.counts.entry(kind).or_insert(0) += 1;
+        }
+        if self.actions.len() >= TRACKED_ACTIONS {
+            self.untracked += 1;
+            return None;
+        }
+        self.actions.push(new_action(call, kind, now));
+        Some(self.actions.len() - 1)
+    }
+
+    fn note_touched(&mut self, kind: ActionKind, args: &Value, outcome: Option<&ToolOutcome>) {
+        if !kind.touches_files() {
+            return;
+        }
+        let mut paths = named_paths(args);
+        if let Some(ToolOutcome::Success { value }) = outcome
+            && let Some(path) = value.get("path").and_then(Value::as_str)
+            && !path.is_empty()
+        {
+            paths.push(PathBuf::from(path));
+        }
+        for path in paths {
+            let absolute = if path.is_absolute() {
+                path
+            } else {
+                self.workspace.join(path)
+            };
+            if self.touched_seen.insert(absolute.clone()) {
+                self.touched.push(absolute);
+            }
+        }
+    }
+
+    /// A path as rows show it: relative to the workspace when inside it.
+    fn show_path(&self, path: &str) -> String {
+        let p = Path::new(path);
+        match p.strip_prefix(&self.workspace) {
+            Ok(rel) if rel.as_os_str().is_empty() => String::from("."),
+            Ok(rel) => rel.to_string_lossy().into_owned(),
+            Err(_) => path.to_string(),
+        }
+    }
+
+    fn plan_block(&mut self, call_id: &str, args: &Value, now: Instant) -> String {
+        if !self.plans_shown.insert(call_id.to_string()) {
+            return String::new();
+        }
+        let plan = render_plan(args);
+        if plan.is_empty() {
+            return String::new();
+        }
+        let lead = match self.tail {
+            Tail::Empty | Tail::Prose(2) => "",
+            Tail::Prose(1) => "\n",
+            Tail::Prose(_) | Tail::Block => "\n\n",
+        };
+        self.tail = Tail::Block;
+        self.visible(now);
+        format!("{lead}{plan}")
+    }
+}
+
+fn new_action(call: &ToolCall, kind: ActionKind, now: Instant) -> Action {
+    Action {
+        call_id: call.call_id.clone(),
+        tool: call.tool.clone(),
+        kind,
+        args: call.args.clone(),
+        started: now,
+        running_row_shown: false,
+        state: State::Running,
+        changed: None,
+    }
+}
+
+/// The outcome of a completed call as the summary counts it.
+fn state_of(kind: ActionKind, outcome: &ToolOutcome) -> State {
+    match outcome {
+        ToolOutcome::Success { value } => {
+            if kind == ActionKind::Shell
+                && let Some(code) = exit_code(value)
+                && code != 0
+            {
+                return State::Failed(format!("exit {code}"));
+            }
+            State::Done
+        }
+        ToolOutcome::Error { message } => {
+            let message = bound_chars(&one_line(message), REASON_LIMIT);
+            let lower = message.to_ascii_lowercase();
+            if ["denied", "blocked", "rejected", "not allowed"]
+                .iter()
+                .any(|w| lower.contains(w))
+            {
+                State::Denied(denied_reason(&message))
+            } else if message.is_empty() {
+                State::Failed(String::from("failed"))
+            } else {
+                State::Failed(format!("failed: {message}"))
+            }
+        }
+        ToolOutcome::Rejected { reason, .. } => {
+            State::Denied(denied_reason(&bound_chars(&one_line(reason), REASON_LIMIT)))
+        }
+        ToolOutcome::Unknown { .. } => State::Unreported,
+    }
+}
+
+fn denied_reason(reason: &str) -> String {
+    if reason.is_empty() {
+        String::from("denied by Cursor permissions")
+    } else {
+        format!("denied by Cursor permissions: {reason}")
+    }
+}
+
+/// The parts after the description in a completion row.
+fn outcome_parts(action: &Action, outcome: &ToolOutcome) -> Vec<String> {
+    match (&action.state, outcome) {
+        (State::Failed(why) | State::Denied(why), ToolOutcome::Success { value }) => {
+            let mut parts = vec![why.clone()];
+            parts.extend(shell_details(value));
+            parts
+        }
+        (State::Failed(why) | State::Denied(why), _) => vec![why.clone()],
+        (State::Unreported, _) => vec![String::from("outcome not reported")],
+        (_, ToolOutcome::Success { value }) => match action.kind {
+            ActionKind::Shell => {
+                let mut parts = Vec::new();
+                if value.get("isBackground").and_then(Value::as_bool) == Some(true) {
+                    parts.push(String::from("started in the background"));
+                } else if let Some(code) = exit_code(value) {
+                    parts.push(format!("exit {code}"));
+                }
+                parts.extend(shell_details(value));
+                parts
+            }
+            ActionKind::Edit => edit_counts(&action.tool, value).into_iter().collect(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// Duration and output tail of a shell result.
+fn shell_details(value: &Value) -> Vec<String> {
+    let mut parts = Vec::new();
+    let ms = ["executionTime", "localExecutionTimeMs"]
+        .iter()
+        .find_map(|k| number(value.get(*k)?));
+    if let Some(ms) = ms {
+        parts.push(format_duration(Duration::from_millis(ms)));
+    }
+    if let Some(signal) = value.get("signal").and_then(Value::as_str)
+        && !signal.is_empty()
+    {
+        parts.push(format!("signal {}", bound_chars(&one_line(signal), 20)));
+    }
+    if let Some(tail) = output_tail(value) {
+        parts.push(tail);
+    }
+    parts
+}
+
+/// The last non-blank line of a shell's output, bounded from its end.
+fn output_tail(value: &Value) -> Option<String> {
+    let text = ["interleavedOutput", "stdout", "stderr", "output"]
+        .iter()
+        .filter_map(|k| value.get(*k).and_then(Value::as_str))
+        .find(|s| !s.trim().is_empty())?;
+    let cleaned = strip_ansi(text);
+    let line = cleaned.lines().rev().find(|l| !one_line(l).is_empty())?;
+    let line = one_line(line);
+    Some(bound_chars_end(&line, TAIL_LIMIT))
+}
+
+/// `+added −removed` of an edit, `+created` of a write, `deleted` of a delete.
+fn edit_counts(tool: &str, value: &Value) -> Option<String> {
+    if tool.eq_ignore_ascii_case("delete") {
+        return Some(String::from("deleted"));
+    }
+    let added = number(value.get("linesAdded").unwrap_or(&Value::Null));
+    let removed = number(value.get("linesRemoved").unwrap_or(&Value::Null));
+    match (added, removed) {
+        (Some(a), Some(r)) => Some(format!("+{a} −{r}")),
+        (Some(a), None) => Some(format!("+{a}")),
+        (None, Some(r)) => Some(format!("−{r}")),
+        (None, None) => {
+            number(value.get("linesCreated").unwrap_or(&Value::Null)).map(|n| format!("+{n}"))
+        }
+    }
+}
+
+fn exit_code(value: &Value) -> Option<i64> {
+    let code = value.get("exitCode")?;
+    code.as_i64()
+        .or_else(|| code.as_str().and_then(|s| s.trim().parse().ok()))
+}
+
+/// A non-negative count, given as a number or a string of digits.
+fn number(value: &Value) -> Option<u64> {
+    value
+        .as_u64()
+        .or_else(|| value.as_f64().filter(|f| *f >= 0.0).map(|f| f as u64))
+        .or_else(|| value.as_str().and_then(|s| s.trim().parse().ok()))
+}
+
+/// What an action is about: `shell \`cmd\``, `edit \`path\``, `grep \`pat\` in \`dir\``, ….
+fn describe(action: &Action, display: &Display) -> String {
+    let args = &action.args;
+    let tool = one_line(&action.tool);
+    let name = if tool.is_empty() {
+        String::from("tool")
+    } else {
+        tool
+    };
+    let text = |keys: &[&str]| -> Option<String> {
+        keys.iter()
+            .find_map(|k| args.get(*k).and_then(Value::as_str))
+            .map(one_line)
+            .filter(|s| !s.is_empty())
+    };
+    let path = |keys: &[&str]| -> Option<String> {
+        text(keys).map(|p| code(&bound_chars_end(&display.show_path(&p), PATH_LIMIT)))
+    };
+    match action.kind {
+        ActionKind::Shell => match text(&["command", "cmd"]) {
+            Some(command) => format!("{name} {}", code(&bound_chars(&command, COMMAND_LIMIT))),
+            None => name,
+        },
+        ActionKind::Search => {
+            let pattern = text(&["pattern", "globPattern", "query", "regex", "searchTerm"])
+                .map(|p| code(&bound_chars(&p, COMMAND_LIMIT)));
+            let place = path(&["path", "targetDirectory", "directory", "dir"]);
+            match (pattern, place) {
+                (Some(p), Some(d)) => format!("{name} {p} in {d}"),
+                (Some(p), None) => format!("{name} {p}"),
+                (None, Some(d)) => format!("{name} in {d}"),
+                (None, None) => name,
+            }
+        }
+        ActionKind::Edit | ActionKind::Read => {
+            match path(&["path", "filePath", "file", "targetFile", "targetDirectory"]) {
+                Some(p) => format!("{name} {p}"),
+                None => name,
+            }
+        }
+        ActionKind::Plan | ActionKind::Other => {
+            let subject = text(&[
+                "name",
+                "toolName",
+                "description",
+                "path",
+                "command",
+                "query",
+                "url",
+            ]);
+            match subject {
+                Some(s) => format!("{name} {}", code(&bound_chars(&s, COMMAND_LIMIT))),
+                None => name,
+            }
+        }
+    }
+}
+
+/// The path of an edit: its arguments' `path`, else the result's.
+fn action_path(args: &Value, outcome: &ToolOutcome) -> Option<String> {
+    let from_args = ["path", "filePath", "file", "targetFile"]
+        .iter()
+        .find_map(|k| args.get(*k).and_then(Value::as_str))
+        .filter(|s| !s.is_empty());
+    let from_result = match outcome {
+        ToolOutcome::Success { value } => value
+            .get("path")
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty()),
+        _ => None,
+    };
+    from_args.or(from_result).map(one_line)
+}
+
+/// Paths a call's arguments name (the rules module's keys, plus search folders).
+fn named_paths(args: &Value) -> Vec<PathBuf> {
+    let call = ToolCall {
+        call_id: String::new(),
+        tool: String::new(),
+        args: args.clone(),
+    };
+    let mut paths = crate::rules::paths_in_tool_call(&call);
+    for key in ["targetDirectory", "directory"] {
+        if let Some(dir) = args.get(key).and_then(Value::as_str)
+            && !dir.is_empty()
+        {
+            paths.push(PathBuf::from(dir));
+        }
+    }
+    paths
+}
+
+/// A plan-mode `createPlan` call's arguments as the answer: name, overview, plan, todos.
+pub fn render_plan(args: &Value) -> String {
+    let field = |key: &str| {
+        args.get(key)
+            .and_then(Value::as_str)
+            .map(|s| multi_line(s).trim().to_string())
+            .filter(|s| !s.is_empty())
+    };
+    let mut parts = Vec::new();
+    if let Some(name) = field("name") {
+        parts.push(format!("**Plan: {}**", one_line(&name)));
+    }
+    if let Some(overview) = field("overview") {
+        parts.push(overview);
+    }
+    if let Some(plan) = field("plan") {
+        parts.push(plan);
+    }
+    if let Some(todos) = args.get("todos").and_then(Value::as_array) {
+        let items: Vec<String> = todos
+            .iter()
+            .filter_map(|todo| {
+                let content = todo
+                    .get("content")
+                    .or_else(|| todo.get("title"))
+                    .and_then(Value::as_str)
+                    .or_else(|| todo.as_str())
+                    .map(one_line)
+                    .filter(|s| !s.is_empty())?;
+                let status = todo
+                    .get("status")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_ascii_lowercase();
+                let mark = if status.contains("complete") || status.contains("done") {
+                    "x"
+                } else if status.contains("progress") {
+                    "~"
+                } else {
+                    " "
+                };
+                Some(format!("- [{mark}] {content}"))
+            })
+            .collect();
+        if !items.is_empty() {
+            parts.push(format!("Todos:\n{}", items.join("\n")));
+        }
+    }
+    let plan = parts.join("\n\n");
+    if plan.len() <= PLAN_LIMIT {
+        return plan;
+    }
+    let mut cut = PLAN_LIMIT;
+    while !plan.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!(
+        "{}\n\n[plan cut at {} KiB]",
+        &plan[..cut],
+        PLAN_LIMIT / 1024
+    )
+}
+
+/// The part of `result` the deltas did not carry. `result` concatenates every segment, so
+/// when it starts with what was streamed only the rest is new; when nothing was streamed all
+/// of it is; when the two disagree otherwise, nothing is added (the deltas were shown and
+/// adding `result` would repeat them).
+pub fn terminal_suffix<'a>(streamed: &str, result: &'a str) -> &'a str {
+    if let Some(rest) = result.strip_prefix(streamed) {
+        return rest;
+    }
+    if streamed.trim().is_empty() {
+        return result;
+    }
+    tracing::debug!("Cursor's result text differs from its streamed text; keeping the stream");
+    ""
+}
+
+/// One line: ANSI escapes removed, control characters and whitespace runs become one space.
+pub fn one_line(text: &str) -> String {
+    let cleaned = strip_ansi(text);
+    let mut out = String::with_capacity(cleaned.len());
+    let mut space = false;
+    for c in cleaned.chars() {
+        if c.is_whitespace() || c.is_control() {
+            space = !out.is_empty();
+        } else {
+            if space {
+                out.push(' ');
+                space = false;
+            }
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Several lines: ANSI escapes and control characters other than newline and tab removed.
+fn multi_line(text: &str) -> String {
+    strip_ansi(&text.replace("\r\n", "\n"))
+        .chars()
+        .filter(|c| *c == '\n' || *c == '\t' || !c.is_control())
+        .collect()
+}
+
+/// At most `limit` characters, `…` at the end when cut.
+fn bound_chars(text: &str, limit: usize) -> String {
+    if text.chars().count() <= limit {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(limit.saturating_sub(1)).collect();
+    format!("{kept}…")
+}
+
+/// At most `limit` characters, keeping the end, `…` at the start when cut.
+fn bound_chars_end(text: &str, limit: usize) -> String {
+    let count = text.chars().count();
+    if count <= limit {
+        return text.to_string();
+    }
+    let kept: String = text.chars().skip(count - limit.saturating_sub(1)).collect();
+    format!("…{kept}")
+}
+
+/// A Markdown code span holding `text` exactly (a longer fence when it contains backticks).
+fn code(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    if text.starts_with('`') || text.ends_with('`') {
+        format!("{fence} {text} {fence}")
+    } else {
+        format!("{fence}{text}{fence}")
+    }
+}
+
+/// Items joined, at most [`SUMMARY_LIST_LIMIT`], then `and N more`.
+fn listed(items: &[String], separator: &str) -> String {
+    let shown = items
+        .iter()
+        .take(SUMMARY_LIST_LIMIT)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(separator);
+    if items.len() > SUMMARY_LIST_LIMIT {
+        format!(
+            "{shown}{separator}and {} more",
+            items.len() - SUMMARY_LIST_LIMIT
+        )
+    } else {
+        shown
+    }
+}
+
+/// `464 ms`, `2.3 s`, `45 s`, `1 min 5 s`.
+pub fn format_duration(duration: Duration) -> String {
+    let ms = duration.as_millis();
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else if ms < 10_000 {
+        format!("{:.1} s", duration.as_secs_f64())
+    } else if ms < 60_000 {
+        format!("{} s", duration.as_secs())
+    } else {
+        let secs = duration.as_secs();
+        format!("{} min {} s", secs / 60, secs % 60)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Usage
+// ---------------------------------------------------------------------------------------------
+
+/// Top-level field naming where an answer's usage came from.
+pub const USAGE_FIELD: &str = "multi_cursor_usage";
+
+/// Anthropic usage from Cursor's counts, field by field (`inputTokens` → `input_tokens`,
+/// `outputTokens` → `output_tokens`, `cacheReadTokens` → `cache_read_input_tokens`,
+/// `cacheWriteTokens` → `cache_creation_input_tokens`); where Cursor gave none, the local
+/// input estimate and `ceil(answer bytes / 4)` output tokens.
+pub fn usage_json(usage: Option<Usage>, input_estimate: u64, answer: &str) -> Value {
+    let usage = usage.unwrap_or_default();
+    let mut out = json!({
+        "input_tokens": usage.input_tokens.unwrap_or(input_estimate),
+        "output_tokens": usage.output_tokens.unwrap_or_else(|| (answer.len() as u64).div_ceil(4)),
+    });
+    if let Some(read) = usage.cache_read_tokens {
+        out["cache_read_input_tokens"] = json!(read);
+    }
+    if let Some(write) = usage.cache_write_tokens {
+        out["cache_creation_input_tokens"] = json!(write);
+    }
+    out
+}
+
+/// The `multi_cursor_usage` object: `source` is `provider` when Cursor reported both input
+/// and output tokens, else `estimate` (some or all counts are ours); `model` is the Cursor
+/// model id that ran.
+pub fn usage_source(usage: Option<Usage>, cursor_model: &str) -> Value {
+    let provider = usage.is_some_and(|u| u.input_tokens.is_some() && u.output_tokens.is_some());
+    json!({
+        "source": if provider { "provider" } else { "estimate" },
+        "model": cursor_model,
+    })
+}
+
+/// Marks a served event of a replayed answer: the final `message_delta`'s
+/// `multi_cursor_usage` gets `"replayed": true`. Records keep the unmarked events; the flag is
+/// added when a recorded answer is served again.
+pub fn mark_replayed(event: &mut crate::turn::SseEvent) {
+    if event.event != "message_delta" {
+        return;
+    }
+    if let Some(usage) = event
+        .data
+        .get_mut(USAGE_FIELD)
+        .and_then(Value::as_object_mut)
+    {
+        usage.insert(String::from("replayed"), Value::Bool(true));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_spans_survive_backticks() {
+        assert_eq!(code("ls"), "`ls`");
+        assert_eq!(code("echo `date`"), "`` echo `date` ``");
+        assert_eq!(code("a `b` c"), "``a `b` c``");
+    }
+
+    #[test]
+    fn one_line_strips_controls_and_ansi() {
+        assert_eq!(one_line("\u{1b}[31mred\u{1b}[0m\n\tnext\u{7}"), "red next");
+        assert_eq!(one_line("  a  b  "), "a b");
+    }
+
+    #[test]
+    fn bounds_keep_the_right_end() {
+        assert_eq!(bound_chars("abcdef", 4), "abc…");
+        assert_eq!(bound_chars_end("abcdef", 4), "…def");
+        assert_eq!(bound_chars("abc", 4), "abc");
+    }
+
+    #[test]
+    fn durations_read_naturally() {
+        assert_eq!(format_duration(Duration::from_millis(464)), "464 ms");
+        assert_eq!(format_duration(Duration::from_millis(2300)), "2.3 s");
+        assert_eq!(format_duration(Duration::from_millis(30_400)), "30 s");
+        assert_eq!(format_duration(Duration::from_secs(65)), "1 min 5 s");
+    }
+
+    #[test]
+    fn suffix_rule() {
+        assert_eq!(terminal_suffix("Check", "Checking now."), "ing now.");
+        assert_eq!(terminal_suffix("", "All."), "All.");
+        assert_eq!(terminal_suffix("Same.", "Same."), "");
+        assert_eq!(terminal_suffix("Other", "Different"), "");
+    }
+}

@@ -1,0 +1,61 @@
+//! An action still running after `LONG_ACTION` gets one `running…` row; its completion row
+//! follows when it ends. A quick action gets only its completion row.
+
+#![allow(clippy::unwrap_used)]
+
+#[path = "support/display.rs"]
+mod display;
+#[path = "support/stream_lines.rs"]
+mod lines;
+
+use multi_cursor::display::Display;
+use multi_cursor::display::LONG_ACTION;
+use serde_json::json;
+use std::time::Duration;
+use std::time::Instant;
+
+#[test]
+fn a_long_action_is_shown_when_it_starts_to_take_long() {
+    let events = display::events(&[
+        lines::started("s1", "shellToolCall", json!({"command": "cargo build"})),
+        lines::completed(
+            "s1",
+            "shellToolCall",
+            json!({"command": "cargo build"}),
+            json!({"success": {"exitCode": 0, "stdout": "Finished", "executionTime": 7000}}),
+        ),
+    ]);
+    let t0 = Instant::now();
+    let mut display = Display::new("/w", t0);
+    assert_eq!(display.event(&events[0], t0), "");
+    assert_eq!(display.next_wake(), t0 + LONG_ACTION);
+    assert_eq!(display.tick(t0 + Duration::from_secs(1)), "");
+    let at = t0 + LONG_ACTION + Duration::from_millis(1);
+    assert_eq!(display.tick(at), "⎿ shell `cargo build` · running…");
+    assert_eq!(display.tick(at + Duration::from_secs(1)), "", "shown once");
+    assert_eq!(
+        display.event(&events[1], t0 + Duration::from_secs(7)),
+        "\n⎿ shell `cargo build` · exit 0 · 7.0 s · Finished"
+    );
+}
+
+#[test]
+fn a_quick_action_has_only_its_completion_row() {
+    let events = display::events(&[
+        lines::started("r1", "lsToolCall", json!({"path": "/w/src"})),
+        lines::completed(
+            "r1",
+            "lsToolCall",
+            json!({"path": "/w/src"}),
+            json!({"success": {}}),
+        ),
+    ]);
+    let t0 = Instant::now();
+    let mut display = Display::new("/w", t0);
+    assert_eq!(display.event(&events[0], t0), "");
+    assert_eq!(
+        display.event(&events[1], t0 + Duration::from_millis(200)),
+        "⎿ ls `src`"
+    );
+    assert_eq!(display.tick(t0 + LONG_ACTION * 2), "");
+}

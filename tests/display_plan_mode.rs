@@ -1,0 +1,54 @@
+//! A plan-mode turn (`--mode plan`) shows Cursor's `createPlanToolCall` as the plan itself —
+//! name, overview, plan text, todos — after Cursor's words; the plan is the answer, not a
+//! native action, so no closing summary follows.
+
+#![allow(clippy::unwrap_used)]
+
+#[path = "support/gateway.rs"]
+mod gateway;
+
+use gateway::GatewayOptions;
+use gateway::TestGateway;
+use gateway::cursor_request;
+use gateway::sse_text;
+
+const PLAN: &str = "Here is the plan.\n\n\
+**Plan: Add a greeting**\n\n\
+Add a greet() helper and test it.\n\n\
+# Plan\n\n\
+1. Add greet() to src/lib.rs\n\
+2. Add a unit test\n\n\
+Todos:\n\
+- [ ] Add greet()\n\
+- [ ] Test greet()";
+
+#[test]
+fn the_plan_is_the_answer() {
+    let scenario = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fake-agent/scenarios/plan-mode.scenario");
+    let gw = TestGateway::start(GatewayOptions {
+        permission_mode: Some("plan".into()),
+        env: vec![("FAKE_AGENT_SCENARIO".into(), scenario.display().to_string())],
+        ..GatewayOptions::default()
+    });
+    let (status, body) = gw.ask(
+        "plan-streamed",
+        &cursor_request("multi/cursor/composer-2.5", "plan a greeting", true),
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(sse_text(&body), PLAN);
+    assert!(!body.contains("tool_use"));
+
+    let (status, body) = gw.ask(
+        "plan-json",
+        &cursor_request("multi/cursor/composer-2.5", "plan a greeting", false),
+    );
+    assert_eq!(status, 200, "{body}");
+    let message: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(message["content"][0]["text"], PLAN);
+
+    let turns = gw.turns();
+    assert_eq!(turns.len(), 2);
+    let argv: Vec<String> = serde_json::from_value(turns[0]["argv"].clone()).unwrap();
+    assert!(argv.windows(2).any(|w| w == ["--mode", "plan"]), "{argv:?}");
+}
