@@ -4,6 +4,7 @@
 //! benchmarks can drive the same code. See ARCHITECTURE.md for the module map.
 
 pub mod cli;
+pub mod compaction;
 pub mod cursor;
 pub mod display;
 pub mod doctor;

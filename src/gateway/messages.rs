@@ -178,6 +178,18 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
     .map_err(|e| refuse(ApiError::bad_request(e.to_string())))?;
     conversation::validate_for_cursor(&request).map_err(|e| refuse(request_error(&e)))?;
     let catalog = gateway.catalog(&agent.path).await.map_err(refuse)?;
+    // `/compact`: a separate read-only Cursor run writes the summary; the session's record and
+    // its Cursor chat are not touched (compaction.rs).
+    if conversation::is_compaction_request(&request) {
+        let setup = crate::compaction::Setup {
+            agent: agent.path.clone(),
+            workspace: workspace.clone(),
+            approve_mcps: gateway.config().approve_mcps,
+            limits: gateway.config().limits,
+            images_dir: gateway.config().state_dir.join("images"),
+        };
+        return crate::compaction::answer(&request, &catalog, setup).await;
+    }
 
     let identity = Identity {
         workspace: workspace.clone(),

@@ -1,0 +1,360 @@
+//! `/compact` on a Cursor route (DESIGN §4): Claude Code asks the route's model for an
+//! `<analysis>` block and a `<summary>` block; a separate, read-only Cursor run writes them.
+//!
+//! - The run is `agent … --mode ask` in a **fresh chat** (no `--resume`): the user's Cursor chat
+//!   is never touched, and its record (chat id, recorded answer) is not read or written. After
+//!   Claude Code replaces its history with the summary, the recorded answer is no longer in the
+//!   history, so the next Cursor turn continues the same chat with the outer-history notice
+//!   (`conversation::continuation_prompt` → `HistoryChanged`).
+//! - The prompt is [`COMPACTION_PREAMBLE`], then the conversation as a bounded transcript
+//!   ([`TRANSCRIPT_LIMIT`]) and Claude's own compaction instructions as the new request.
+//! - The answer must hold a `<summary>…</summary>` block; an `<analysis>` block is kept when
+//!   given. Both are bounded ([`SUMMARY_LIMIT`], [`ANALYSIS_LIMIT`]): a longer block keeps its
+//!   beginning and end with a marker line in between. Without a summary, or when the run fails
+//!   or takes longer than [`RUN_LIMIT`], Claude Code gets an error ("compaction failed … the
+//!   conversation is unchanged") — never a summary we made up.
+
+use std::convert::Infallible;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::body::Bytes;
+use axum::http::HeaderValue;
+use axum::http::StatusCode;
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::response::Response;
+use thiserror::Error;
+
+use crate::cursor::catalog::Catalog;
+use crate::cursor::command::CursorMode;
+use crate::cursor::command::TurnSpec;
+use crate::cursor::events::RunEvent;
+use crate::cursor::events::Usage;
+use crate::cursor::process::RunError;
+use crate::cursor::process::RunLimits;
+use crate::cursor::process::RunOutput;
+use crate::cursor::process::spawn_turn;
+use crate::gateway::error::ApiError;
+use crate::session::conversation;
+use crate::session::conversation::MessagesRequest;
+use crate::session::conversation::RequestError;
+
+/// Bound of the transcript the summary run reads, in bytes: larger than a turn's, since the
+/// summary is only as good as what it sees.
+pub const TRANSCRIPT_LIMIT: usize = 256 * 1024;
+
+/// Most bytes of the `<summary>` block handed to Claude Code.
+pub const SUMMARY_LIMIT: usize = 32 * 1024;
+
+/// Most bytes of the `<analysis>` block handed to Claude Code (it drops that block anyway).
+pub const ANALYSIS_LIMIT: usize = 16 * 1024;
+
+/// Longest a summary run may take before compaction fails.
+pub const RUN_LIMIT: Duration = Duration::from_secs(10 * 60);
+
+/// What the summary run is told before the transcript.
+pub const COMPACTION_PREAMBLE: &str = "You are writing the summary Claude Code keeps when it compacts this conversation. This is a separate, read-only request: do not use any tool and do not read or change files; everything you need is in the conversation below. Answer with an <analysis> block and then a <summary> block, as the instructions under \"New request:\" describe, and keep the summary under 24,000 characters.";
+
+/// What a compaction needs besides the request.
+#[derive(Debug, Clone)]
+pub struct Setup {
+    /// Agent executable.
+    pub agent: PathBuf,
+    /// Canonical workspace (the run's `--workspace`).
+    pub workspace: PathBuf,
+    /// The user opted in to Cursor's MCP servers.
+    pub approve_mcps: bool,
+    /// Supervision limits of the run.
+    pub limits: RunLimits,
+    /// Folder for images of the newest turn (the instructions carry none in practice).
+    pub images_dir: PathBuf,
+}
+
+/// Why a compaction gave no summary. Every case leaves the conversation unchanged.
+#[derive(Debug, Error)]
+pub enum CompactionError {
+    /// The request could not be turned into a prompt.
+    #[error("{0}")]
+    Request(#[from] RequestError),
+    /// The request names a model the catalog does not know.
+    #[error("{0}")]
+    Model(String),
+    /// The summary run failed.
+    #[error("the Cursor summary run failed: {0}")]
+    Run(RunError),
+    /// Cursor's `result` reported an error.
+    #[error("Cursor reported an error: {0}")]
+    Cursor(String),
+    /// The run ended without a `result`.
+    #[error("the Cursor summary run ended without a result")]
+    NoResult,
+    /// The run took longer than [`RUN_LIMIT`].
+    #[error("the Cursor summary run took longer than {} minutes", RUN_LIMIT.as_secs() / 60)]
+    TimedOut,
+    /// Cursor answered without a `<summary>…</summary>` block.
+    #[error("Cursor's answer had no <summary> block ({0})")]
+    NoSummary(String),
+}
+
+impl CompactionError {
+    /// The error Claude Code gets: the run's own status where it has one (a rate limit stays a
+    /// 429, a logged-out Cursor a 403), else 400 for a bad request and 502 for the rest.
+    pub fn to_api_error(&self) -> ApiError {
+        let mut error = match self {
+            CompactionError::Request(e) if e.status() == 400 => ApiError::bad_request(""),
+            CompactionError::Model(_) => ApiError::bad_request(""),
+            CompactionError::Run(e) => crate::turn::map_run_error(e),
+            CompactionError::Cursor(text) => match crate::cursor::stream::classify_plain_text(text)
+            {
+                Some(failure) => crate::turn::map_run_error(&RunError::Cli(failure)),
+                None => ApiError::run_failed(""),
+            },
+            _ => ApiError::run_failed(""),
+        };
+        error.message = format!(
+            "multi-cursor: compaction failed: {self}. The conversation is unchanged; run /compact again, or switch to a Claude model with /model to compact."
+        );
+        error
+    }
+}
+
+/// The two blocks handed to Claude Code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Compacted {
+    /// The `<analysis>` block's content, when Cursor wrote one.
+    pub analysis: Option<String>,
+    /// The `<summary>` block's content (never empty).
+    pub summary: String,
+}
+
+impl Compacted {
+    /// The answer text: `<analysis>…</analysis>` (when present), a blank line, `<summary>…</summary>`.
+    pub fn text(&self) -> String {
+        let summary = format!("<summary>\n{}\n</summary>", self.summary);
+        match &self.analysis {
+            Some(analysis) => format!("<analysis>\n{analysis}\n</analysis>\n\n{summary}"),
+            None => summary,
+        }
+    }
+}
+
+/// Finds the blocks in Cursor's answer (the last complete `<summary>` block; the last
+/// `<analysis>` block before it) and bounds them.
+pub fn extract(answer: &str) -> Result<Compacted, CompactionError> {
+    let Some((summary, at)) = last_block(answer, "summary") else {
+        let shown = crate::display::one_line(answer);
+        let preview: String = shown.chars().take(120).collect();
+        let why = if preview.is_empty() {
+            String::from("it was empty")
+        } else if shown.chars().count() > 120 {
+            format!("it began: {preview}…")
+        } else {
+            format!("it said: {preview}")
+        };
+        return Err(CompactionError::NoSummary(why));
+    };
+    let summary = summary.trim();
+    if summary.is_empty() {
+        return Err(CompactionError::NoSummary(String::from(
+            "the block was empty",
+        )));
+    }
+    let analysis = last_block(&answer[..at], "analysis")
+        .map(|(a, _)| a.trim().to_string())
+        .filter(|a| !a.is_empty())
+        .map(|a| bound_middle(&a, ANALYSIS_LIMIT));
+    Ok(Compacted {
+        analysis,
+        summary: bound_middle(summary, SUMMARY_LIMIT),
+    })
+}
+
+/// The content of the last `<tag>…</tag>` in `text` and where its opening tag starts.
+fn last_block<'a>(text: &'a str, tag: &str) -> Option<(&'a str, usize)> {
+    let open = format!("<{tag}>");
+    let close = format!("</{tag}>");
+    let end = text.rfind(&close)?;
+    let start = text[..end].rfind(&open)?;
+    Some((&text[start + open.len()..end], start))
+}
+
+/// `text` within `limit` bytes: when longer, its first and last parts (cut at line breaks
+/// where possible) with a marker line saying how much was left out.
+pub fn bound_middle(text: &str, limit: usize) -> String {
+    if text.len() <= limit {
+        return text.to_string();
+    }
+    let half = limit / 2;
+    let mut head_end = half;
+    while !text.is_char_boundary(head_end) {
+        head_end -= 1;
+    }
+    if let Some(line) = text[..head_end].rfind('\n') {
+        head_end = line;
+    }
+    let mut tail_start = text.len() - half;
+    while !text.is_char_boundary(tail_start) {
+        tail_start += 1;
+    }
+    if let Some(line) = text[tail_start..].find('\n') {
+        tail_start += line + 1;
+    }
+    let omitted = tail_start - head_end;
+    format!(
+        "{}\n[… {omitted} bytes of the summary left out by multi-cursor to stay within {} KiB …]\n{}",
+        &text[..head_end],
+        limit / 1024,
+        &text[tail_start..]
+    )
+}
+
+/// The summary run's prompt: [`COMPACTION_PREAMBLE`], then the bounded transcript and Claude's
+/// instructions.
+pub fn compaction_prompt(
+    request: &MessagesRequest,
+    images_dir: &std::path::Path,
+) -> Result<String, RequestError> {
+    let prompt = conversation::first_turn_prompt(request, TRANSCRIPT_LIMIT, images_dir)?;
+    Ok(format!("{COMPACTION_PREAMBLE}\n\n{}", prompt.text()))
+}
+
+/// Runs the read-only summary run for `request` with Cursor model `cursor_model`; returns the
+/// blocks and Cursor's token counts.
+pub async fn summarize(
+    request: &MessagesRequest,
+    cursor_model: &str,
+    setup: &Setup,
+) -> Result<(Compacted, Option<Usage>), CompactionError> {
+    let spec = TurnSpec {
+        workspace: setup.workspace.clone(),
+        model: cursor_model.to_string(),
+        chat_id: None,
+        mode: CursorMode::Ask,
+        approve_mcps: setup.approve_mcps,
+        prompt: compaction_prompt(request, &setup.images_dir)?,
+    };
+    let mut run = spawn_turn(&setup.agent, &spec, setup.limits).map_err(CompactionError::Run)?;
+    let collected = tokio::time::timeout(RUN_LIMIT, async {
+        let mut text = String::new();
+        loop {
+            match run.next().await {
+                None => return Err(CompactionError::NoResult),
+                Some(Err(error)) => return Err(CompactionError::Run(error)),
+                Some(Ok(RunOutput::Event(RunEvent::Text { text: t }))) => text.push_str(&t),
+                Some(Ok(RunOutput::Event(RunEvent::Result(result)))) => {
+                    if !result.success {
+                        return Err(CompactionError::Cursor(crate::display::one_line(
+                            &result.text,
+                        )));
+                    }
+                    text.push_str(crate::display::terminal_suffix(&text, &result.text));
+                    return Ok((text, result.usage));
+                }
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await;
+    // Dropping the run ends its process group, whatever happened.
+    drop(run);
+    let (text, usage) = collected.map_err(|_| CompactionError::TimedOut)??;
+    Ok((extract(&text)?, usage))
+}
+
+/// Answers Claude Code's `/compact` request for a Cursor route: the summary as an ordinary
+/// assistant message (streamed or not), or the compaction error.
+pub async fn answer(
+    request: &MessagesRequest,
+    catalog: &Catalog,
+    setup: Setup,
+) -> Result<Response, Response> {
+    let effort = request
+        .output_config
+        .as_ref()
+        .and_then(|c| c.effort.clone());
+    let outcome = async {
+        let resolved = catalog
+            .resolve(&request.model, effort.as_deref())
+            .map_err(|e| CompactionError::Model(e.to_string()))?;
+        tracing::info!(model = %resolved.cursor_model, "compaction: a read-only Cursor run writes the summary");
+        let (compacted, usage) = summarize(request, &resolved.cursor_model, &setup).await?;
+        Ok::<_, CompactionError>((compacted, usage, resolved.cursor_model))
+    }
+    .await;
+    let (compacted, usage, cursor_model) = match outcome {
+        Ok(done) => done,
+        Err(error) => {
+            tracing::warn!(%error, "compaction failed");
+            return Err(error.to_api_error().into_response());
+        }
+    };
+    let text = compacted.text();
+    let input_estimate = conversation::estimate_tokens(request);
+    let events = crate::turn::answer_events(
+        &request.model,
+        &text,
+        input_estimate,
+        crate::display::usage_json(usage, input_estimate, &text),
+        Some(crate::display::usage_source(usage, &cursor_model)),
+    );
+    if !request.stream {
+        return Ok(axum::Json(crate::turn::fold_message(&events)).into_response());
+    }
+    let frames: Vec<Result<Bytes, Infallible>> =
+        events.iter().map(|e| Ok(Bytes::from(e.frame()))).collect();
+    let mut response = Response::new(Body::from_stream(futures_util::stream::iter(frames)));
+    *response.status_mut() = StatusCode::OK;
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_are_found() {
+        let got =
+            extract("Sure.\n<analysis>\nthought\n</analysis>\n\n<summary>\n1. Did X\n</summary>\n")
+                .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(got.analysis.as_deref(), Some("thought"));
+        assert_eq!(got.summary, "1. Did X");
+        assert_eq!(
+            got.text(),
+            "<analysis>\nthought\n</analysis>\n\n<summary>\n1. Did X\n</summary>"
+        );
+    }
+
+    #[test]
+    fn no_summary_is_an_error() {
+        assert!(matches!(
+            extract("<analysis>x</analysis> and nothing else"),
+            Err(CompactionError::NoSummary(_))
+        ));
+        assert!(matches!(
+            extract("<summary>   </summary>"),
+            Err(CompactionError::NoSummary(_))
+        ));
+        assert!(matches!(
+            extract("<summary>never closed"),
+            Err(CompactionError::NoSummary(_))
+        ));
+    }
+
+    #[test]
+    fn long_blocks_keep_both_ends() {
+        let text: String = (0..2000).map(|i| format!("line {i}\n")).collect();
+        let bounded = bound_middle(&text, 4096);
+        assert!(bounded.len() <= 4096 + 120, "{}", bounded.len());
+        assert!(bounded.starts_with("line 0\n"));
+        assert!(bounded.trim_end().ends_with("line 1999"));
+        assert!(bounded.contains("bytes of the summary left out by multi-cursor"));
+    }
+}

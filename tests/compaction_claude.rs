@@ -1,0 +1,131 @@
+//! `/compact` through the real Claude Code (2.1.328) on a Cursor route: a separate read-only
+//! Cursor run (`--mode ask`, no `--resume`) writes the summary, Claude Code accepts it and puts
+//! it in its history, the user's Cursor chat and record are untouched, and the next turn
+//! resumes that chat with the outer-history notice.
+
+#![allow(clippy::unwrap_used)]
+
+#[path = "support/claude.rs"]
+mod claude;
+#[path = "support/gateway.rs"]
+mod gateway;
+#[path = "support/stream_lines.rs"]
+mod lines;
+
+use claude::ClaudeRun;
+use gateway::GatewayOptions;
+use gateway::TestGateway;
+use multi_cursor::session::conversation::OUTER_HISTORY_NOTICE;
+
+const SESSION: &str = "0c0e7a43-55b1-4f7e-9d2c-7a1e3f5b9c11";
+const SUMMARY_LINE: &str = "SUMMARY-7Q: the user asked for the first task; it is done.";
+
+#[test]
+fn compact_on_a_cursor_route() {
+    let scenarios = tempfile::tempdir().unwrap();
+    let first = "Done with the first task.";
+    lines::write(
+        scenarios.path(),
+        "01-first.ndjson",
+        &[
+            lines::init(),
+            lines::whole(first),
+            lines::result(first, None),
+        ],
+    );
+    let summary = format!(
+        "<analysis>\nThe user asked for one task.\n</analysis>\n\n<summary>\n1. Primary Request and Intent:\n   {SUMMARY_LINE}\n</summary>"
+    );
+    lines::write(
+        scenarios.path(),
+        "02-summary.ndjson",
+        &[
+            lines::init(),
+            lines::whole(&summary),
+            lines::result(&summary, None),
+        ],
+    );
+    let next = "Next task done.";
+    lines::write(
+        scenarios.path(),
+        "03-next.ndjson",
+        &[lines::init(), lines::whole(next), lines::result(next, None)],
+    );
+    let gw = TestGateway::start(GatewayOptions {
+        permission_mode: Some("bypassPermissions".into()),
+        env: vec![(
+            "FAKE_AGENT_SCENARIO".into(),
+            scenarios.path().display().to_string(),
+        )],
+        ..GatewayOptions::default()
+    });
+    let home = gw.dir.path().join("claude-home");
+    let claude = |args: &[&str]| {
+        ClaudeRun::new(&home, &gw.workspace())
+            .gateway(&gw.url, &gw.token)
+            .args(args)
+            .args(["--model", "multi/cursor/composer-2.5"])
+            .run()
+    };
+
+    let output = claude(&["-p", "do the first task", "--session-id", SESSION]);
+    assert_eq!(output.status, Some(0), "{output:?}");
+    assert_eq!(output.stdout.trim(), first, "{output:?}");
+    let before = gw.record(SESSION, "main");
+    let chat = before["chatId"].as_str().unwrap().to_string();
+
+    let output = claude(&["-p", "/compact", "--resume", SESSION]);
+    assert_eq!(output.status, Some(0), "{output:?}");
+    assert!(
+        !output.stdout.contains("Error during compaction"),
+        "{output:?}"
+    );
+    let turns = gw.turns();
+    assert_eq!(turns.len(), 2, "one summary run");
+    let argv: Vec<String> = serde_json::from_value(turns[1]["argv"].clone()).unwrap();
+    assert!(
+        argv.windows(2).any(|w| w == ["--mode", "ask"]),
+        "read-only: {argv:?}"
+    );
+    assert!(
+        !argv.iter().any(|a| a == "--resume"),
+        "fresh chat: {argv:?}"
+    );
+    assert!(!argv.iter().any(|a| a == "--force"), "no --force: {argv:?}");
+    let stdin = turns[1]["stdin"].as_str().unwrap();
+    assert!(stdin.starts_with(multi_cursor::compaction::COMPACTION_PREAMBLE));
+    assert!(stdin.contains("User: do the first task"), "{stdin}");
+    assert!(stdin.contains(&format!("Assistant: {first}")), "{stdin}");
+    assert!(
+        stdin.contains("CRITICAL: Respond with TEXT ONLY."),
+        "Claude's instructions: {stdin}"
+    );
+    let after = gw.record(SESSION, "main");
+    assert_eq!(
+        after["chatId"], before["chatId"],
+        "the user's chat id is unchanged"
+    );
+    assert_eq!(
+        after["response"], before["response"],
+        "the record is untouched"
+    );
+
+    let output = claude(&["-p", "now the next task", "--resume", SESSION]);
+    assert_eq!(output.status, Some(0), "{output:?}");
+    assert!(output.stdout.contains(OUTER_HISTORY_NOTICE), "{output:?}");
+    assert!(output.stdout.contains(next), "{output:?}");
+    let turns = gw.turns();
+    assert_eq!(turns.len(), 3);
+    let argv: Vec<String> = serde_json::from_value(turns[2]["argv"].clone()).unwrap();
+    assert!(
+        argv.windows(2).any(|w| w[0] == "--resume" && w[1] == chat),
+        "the user's chat continues: {argv:?}"
+    );
+    let stdin = turns[2]["stdin"].as_str().unwrap();
+    assert!(
+        stdin.contains(SUMMARY_LINE),
+        "Claude Code kept Cursor's summary in its history: {stdin}"
+    );
+    assert!(stdin.contains("now the next task"), "{stdin}");
+    assert_eq!(gw.record(SESSION, "main")["chatId"], chat.as_str());
+}
