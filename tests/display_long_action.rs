@@ -5,6 +5,8 @@
 
 #[path = "support/display.rs"]
 mod display;
+#[path = "support/gateway.rs"]
+mod gateway;
 #[path = "support/stream_lines.rs"]
 mod lines;
 
@@ -58,4 +60,51 @@ fn a_quick_action_has_only_its_completion_row() {
         "⎿ ls `src`"
     );
     assert_eq!(display.tick(t0 + LONG_ACTION * 2), "");
+}
+
+/// The same through a real turn: the turn wakes up on its own while Cursor is silent, so the
+/// `running…` row reaches the client before the action completes.
+#[test]
+fn a_real_turn_shows_the_running_row_while_the_action_runs() {
+    let scenarios = tempfile::tempdir().unwrap();
+    let args = json!({"command": "sleep 8"});
+    let scenario = lines::write(
+        scenarios.path(),
+        "long-shell.scenario",
+        &[
+            lines::init(),
+            lines::started("s1", "shellToolCall", args.clone()),
+            "#!sleep 8s".to_string(),
+            lines::completed(
+                "s1",
+                "shellToolCall",
+                args,
+                json!({"success": {"exitCode": 0, "stdout": "", "executionTime": 8000}}),
+            ),
+            lines::result("", None),
+        ],
+    );
+    let gw = gateway::TestGateway::start(gateway::GatewayOptions {
+        permission_mode: Some("bypassPermissions".into()),
+        env: vec![("FAKE_AGENT_SCENARIO".into(), scenario.display().to_string())],
+        ..gateway::GatewayOptions::default()
+    });
+    let (status, body) = gw.ask(
+        "long-action",
+        &gateway::cursor_request("multi/cursor/composer-2.5", "wait", true),
+    );
+    assert_eq!(status, 200, "{body}");
+    let deltas: Vec<String> = gateway::sse_events(&body)
+        .iter()
+        .filter(|(e, _)| e == "content_block_delta")
+        .map(|(_, d)| d["delta"]["text"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        deltas,
+        [
+            "⎿ shell `sleep 8` · running…",
+            "\n⎿ shell `sleep 8` · exit 0 · 8.0 s",
+            "\n\n[Cursor] 1 native action: 1 shell."
+        ]
+    );
 }

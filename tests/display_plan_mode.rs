@@ -4,8 +4,12 @@
 
 #![allow(clippy::unwrap_used)]
 
+#[path = "support/display.rs"]
+mod display;
 #[path = "support/gateway.rs"]
 mod gateway;
+#[path = "support/stream_lines.rs"]
+mod lines;
 
 use gateway::GatewayOptions;
 use gateway::TestGateway;
@@ -51,4 +55,21 @@ fn the_plan_is_the_answer() {
     assert_eq!(turns.len(), 2);
     let argv: Vec<String> = serde_json::from_value(turns[0]["argv"].clone()).unwrap();
     assert!(argv.windows(2).any(|w| w == ["--mode", "plan"]), "{argv:?}");
+}
+
+/// A plan whose call never reported completion is still the answer: it is shown at the end.
+#[test]
+fn a_plan_never_completed_is_shown_at_the_end() {
+    let args = serde_json::json!({"name": "Tidy", "overview": "Remove dead code.", "todos": [{"content": "Delete old.rs", "status": "completed"}, {"content": "Run tests", "status": "in_progress"}]});
+    let stream = [
+        lines::init(),
+        lines::whole("Planning."),
+        lines::started("p1", "createPlanToolCall", args),
+        lines::result("Planning.", None),
+    ];
+    let rendered = display::render_lines(&stream, std::path::Path::new("/w"));
+    assert_eq!(
+        rendered.text,
+        "Planning.\n\n**Plan: Tidy**\n\nRemove dead code.\n\nTodos:\n- [x] Delete old.rs\n- [~] Run tests"
+    );
 }
