@@ -1,0 +1,56 @@
+//! A turn that fails after Cursor acted is answered with an error (Claude Code shows errors, not
+//! partial answers); its message ends with what Cursor did before it stopped, so the user still
+//! learns what changed.
+
+#![allow(clippy::unwrap_used)]
+
+#[path = "support/gateway.rs"]
+mod gateway;
+#[path = "support/stream_lines.rs"]
+mod lines;
+
+use gateway::GatewayOptions;
+use gateway::TestGateway;
+use gateway::cursor_request;
+use serde_json::json;
+
+#[test]
+fn the_error_says_what_changed() {
+    let scenarios = tempfile::tempdir().unwrap();
+    let edit = json!({"path": "{{workspace_json}}/src/a.rs"});
+    let scenario = lines::write(
+        scenarios.path(),
+        "crash-after-edit.scenario",
+        &[
+            lines::init(),
+            lines::started("e1", "editToolCall", edit.clone()),
+            lines::completed(
+                "e1",
+                "editToolCall",
+                edit,
+                json!({"success": {"linesAdded": 2, "linesRemoved": 0}}),
+            ),
+            lines::started("s1", "shellToolCall", json!({"command": "cargo test"})),
+            "#!stderr Error: connection lost".to_string(),
+            "#!exit 1".to_string(),
+        ],
+    );
+    let gw = TestGateway::start(GatewayOptions {
+        permission_mode: Some("bypassPermissions".into()),
+        env: vec![("FAKE_AGENT_SCENARIO".into(), scenario.display().to_string())],
+        ..GatewayOptions::default()
+    });
+    let (status, body) = gw.ask(
+        "crash",
+        &cursor_request("multi/cursor/composer-2.5", "edit and test", false),
+    );
+    assert_eq!(status, 502, "{body}");
+    let error: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let message = error["error"]["message"].as_str().unwrap();
+    assert!(
+        message.ends_with(
+            " Before it stopped, Cursor ran 2 native actions: 1 shell, 1 edit. Changed: src/a.rs. Unconfirmed: 1 action ended without a reported outcome."
+        ),
+        "{message}"
+    );
+}
