@@ -97,6 +97,10 @@ pub enum TurnItem {
         /// The whole text streamed (notices, rows and summary included): what Claude Code
         /// keeps as this turn's assistant message.
         answer: String,
+        /// Cursor's own words in this turn (its streamed text and the terminal suffix): the
+        /// answer without notices, action rows, plan and summary — what a text rule should be
+        /// matched against.
+        prose: String,
         chat_id: Option<String>,
         /// Every path Cursor's read, list, search and edit calls named in this turn, absolute
         /// (see [`Display::touched`]).
@@ -449,6 +453,7 @@ impl Translator {
         self.emit(TurnItem::Finished {
             closing,
             answer,
+            prose: self.display.prose().to_string(),
             chat_id: self.chat_id.clone(),
             touched: self.display.touched(),
         })

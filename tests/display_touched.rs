@@ -124,9 +124,13 @@ async fn a_finished_turn_reports_them() {
         match item {
             TurnItem::Spawned { ack, .. } => ack.send(true).unwrap(),
             TurnItem::Finished {
-                touched: t, answer, ..
+                touched: t,
+                answer,
+                prose,
+                ..
             } => {
                 assert!(answer.contains("⎿ write `src/new.rs` · +2"), "{answer}");
+                assert_eq!(prose, "Done.", "Cursor's own words only");
                 touched = Some(t);
             }
             TurnItem::Failed { error, .. } => panic!("{error}"),
