@@ -396,17 +396,20 @@ pub struct TurnRules {
 }
 
 impl TurnRules {
-    /// The chat's rule state once the turn ran in `chat_id` and answered `answer`: stream
-    /// rules whose condition the answer matched go with the next prompt (they do not interrupt
-    /// a run; each fires once per chat).
-    fn settle(&self, chat_id: Option<&str>, answer: &str) -> ChatRules {
+    /// The chat's rule state once the turn ran in `chat_id`, said `prose` (Cursor's own words)
+    /// and touched `paths`: glob rules matching those paths, and stream rules whose condition
+    /// the prose matched, go with the next prompt (they do not interrupt a run; each is given
+    /// once per chat).
+    fn settle(&self, chat_id: Option<&str>, prose: &str, paths: &[PathBuf]) -> ChatRules {
         let started_fresh = self.resumed.is_some() && chat_id != self.resumed.as_deref();
         let mut chat = match (&self.fresh, started_fresh) {
             (Some(fresh), true) => fresh.clone(),
             _ => self.chat.clone(),
         };
+        let attached = self.book.attach_for_paths(paths, &chat.attached_rules);
+        chat.note_attachments(&attached);
         let mut watch = self.book.stream_watch(&chat.fired_rules);
-        let mut fired = watch.text(answer);
+        let mut fired = watch.text(prose);
         fired.extend(watch.end_text());
         for f in &mut fired {
             f.interrupt = false;
@@ -431,7 +434,7 @@ pub async fn keep_turn(
             let error = ApiError::run_failed(
                 "the Cursor turn ended unexpectedly; Cursor may have changed files, check your workspace before retrying",
             );
-            record_failure(&session, &plan, true, false, None).await;
+            record_failure(&session, &plan, true, false, None, &[]).await;
             break Ending::Failed { error, acted: true };
         };
         match item {
@@ -478,8 +481,9 @@ pub async fn keep_turn(
             TurnItem::Event(event) => exchange.push(event),
             TurnItem::Finished {
                 closing,
-                answer,
+                prose,
                 chat_id,
+                touched,
                 ..
             } => {
                 let mut events = exchange.events();
@@ -489,7 +493,9 @@ pub async fn keep_turn(
                 if chat_id.is_some() {
                     s.record.chat_id = chat_id;
                 }
-                let rules = plan.rules.settle(s.record.chat_id.as_deref(), &answer);
+                let rules = plan
+                    .rules
+                    .settle(s.record.chat_id.as_deref(), &prose, &touched);
                 s.record.set_chat_rules(&rules);
                 s.record.response = Some(crate::turn::fold_message(&events));
                 s.record.replay = Some(Replay {
@@ -528,9 +534,10 @@ pub async fn keep_turn(
                 acted,
                 cancelled,
                 chat_id,
+                touched,
                 ..
             } => {
-                record_failure(&session, &plan, acted, cancelled, chat_id).await;
+                record_failure(&session, &plan, acted, cancelled, chat_id, &touched).await;
                 break Ending::Failed { error, acted };
             }
         }
@@ -549,6 +556,7 @@ async fn record_failure(
     acted: bool,
     cancelled: bool,
     chat_id: Option<String>,
+    touched: &[PathBuf],
 ) {
     let mut s = session.lock().await;
     s.record.pending_run = None;
@@ -557,7 +565,7 @@ async fn record_failure(
             s.record.chat_id = chat_id;
         }
         // Cursor received the prompt, so the rules it carried were delivered.
-        let rules = plan.rules.settle(s.record.chat_id.as_deref(), "");
+        let rules = plan.rules.settle(s.record.chat_id.as_deref(), "", touched);
         s.record.set_chat_rules(&rules);
         s.record.last_outcome = Some(if cancelled {
             Outcome::Cancelled
