@@ -333,6 +333,13 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|v| settings::read_json_arg("--settings", v))
         .collect::<Result<Vec<_>, _>>()?;
+    // The gateway's settings admission reads each --settings value with its own origin.
+    let flag_settings: Vec<crate::policy::FlagSettings> = user
+        .settings
+        .iter()
+        .zip(&user_settings)
+        .map(|(arg, map)| crate::policy::FlagSettings::from_arg(arg, map.clone()))
+        .collect();
     let user_agents = user
         .agents
         .iter()
@@ -367,6 +374,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     let mut config = GatewayConfig::from_env(None)?;
     config.state_dir = state_dir.clone();
     config.anthropic_placeholder = placeholder.clone();
+    config.policy.flag_settings = flag_settings;
     let token = config.token.clone();
     let upstream = config.upstream.clone();
     let gateway = gateway::Gateway::new(config, catalog)?;

@@ -213,6 +213,9 @@ pub fn render_status(status: &serde_json::Value) -> String {
             s(&session["mode"]),
             s(&session["workspace"])
         ));
+        if let Some(policy) = session["policy"].as_str() {
+            out.push_str(&format!("    policy {policy}\n"));
+        }
     }
     let runs = status["runs"].as_array().unwrap_or(&empty);
     out.push_str(&format!("Live Cursor runs: {}\n", runs.len()));

@@ -6,6 +6,7 @@
 //! worker runs under its parent session's current mode).
 
 use std::collections::HashMap;
+use std::collections::HashSet;
 use std::path::PathBuf;
 
 use serde::Deserialize;
@@ -41,6 +42,13 @@ pub struct SessionInfo {
     pub workspace: Option<PathBuf>,
     /// Worker id → its canonical workspace (SubagentStart `cwd`).
     pub workers: HashMap<String, PathBuf>,
+    /// The policy the session's newest Cursor request was admitted under, or why it was
+    /// refused (`policy::status_text`), for `multi-cursor status`.
+    pub policy: Option<String>,
+    /// Once-per-session notices already shown in this session's answers (kept in memory: a
+    /// restarted gateway shows them once more).
+    #[serde(skip)]
+    pub notices_shown: HashSet<String>,
 }
 
 /// Why a hook payload was not taken.
@@ -110,6 +118,30 @@ impl SessionBook {
             .and_then(|w| info.workers.get(w).cloned())
             .or_else(|| info.workspace.clone());
         (info.mode, workspace)
+    }
+
+    /// The session's entry, created if it is new and there is room.
+    fn entry(&mut self, session: &str) -> Option<&mut SessionInfo> {
+        if !self.sessions.contains_key(session) && self.sessions.len() >= MAX_SESSIONS {
+            return None;
+        }
+        Some(self.sessions.entry(session.to_string()).or_default())
+    }
+
+    /// Notes the policy a Cursor request of `session` was admitted under (or its refusal).
+    pub fn note_policy(&mut self, session: &str, policy: String) {
+        if let Some(info) = self.entry(session) {
+            info.policy = Some(policy);
+        }
+    }
+
+    /// Whether `notice` has not been shown in `session` yet; remembers it as shown. With no room
+    /// to remember, every answer shows it (better repeated than lost).
+    pub fn first_notice(&mut self, session: &str, notice: &str) -> bool {
+        match self.entry(session) {
+            Some(info) => info.notices_shown.insert(notice.to_string()),
+            None => true,
+        }
     }
 
     /// A snapshot for `GET /multi-cursor/status`.

@@ -176,6 +176,17 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         gateway.config().approve_mcps,
     )
     .map_err(|e| refuse(ApiError::bad_request(e.to_string())))?;
+    // Claude's permission settings must bind Cursor, or nothing runs (src/policy/admission.rs);
+    // the outcome is shown per session by `multi-cursor status`.
+    let admitted = policy::admit_request(&gateway.config().policy, mode, &workspace).await;
+    gateway
+        .sessions()
+        .note_policy(&session, policy::status_text(&admitted));
+    let admitted = admitted.map_err(|e| {
+        refuse(ApiError::bad_request(
+            policy::PolicyRefusal::from(e).to_string(),
+        ))
+    })?;
     conversation::validate_for_cursor(&request).map_err(|e| refuse(request_error(&e)))?;
     let catalog = gateway.catalog(&agent.path).await.map_err(refuse)?;
     // `/compact`: a separate read-only Cursor run writes the summary; the session's record and
@@ -196,7 +207,8 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         session: session.clone(),
         worker: worker.clone().unwrap_or_else(|| MAIN_WORKER.to_string()),
     };
-    let policy_text = policy::describe(mode, &cursor_mode, gateway.config().approve_mcps);
+    let policy_text =
+        policy::describe(mode, &cursor_mode, gateway.config().approve_mcps, &admitted);
     let body_digest =
         conversation::exchange_body_digest_bytes(body).map_err(|e| refuse(request_error(&e)))?;
     let key = exchange_key(&identity.key(), &body_digest, &policy_text);
@@ -230,6 +242,10 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
     let limit = conversation::DEFAULT_TRANSCRIPT_LIMIT;
     let interrupted_before = session.record.interrupted;
     let mut notices = Vec::new();
+    // Policy notices: a widening warning first; the hooks/MCP note once per Claude session
+    // (remembered in the gateway's SessionBook).
+    notices
+        .extend(admitted.notices(|note| gateway.sessions().first_notice(&identity.session, note)));
     if interrupted_before {
         notices.push(INTERRUPTED_NOTICE.to_string());
     }

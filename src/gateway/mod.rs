@@ -75,6 +75,9 @@ pub struct GatewayConfig {
     /// it gave Claude Code. Passthrough answers requests carrying it with 403 "not signed in to
     /// Anthropic" instead of forwarding them (see `passthrough`).
     pub anthropic_placeholder: Option<String>,
+    /// Where Claude's settings and Cursor's config are read for settings admission (the
+    /// launcher adds the user's `--settings` values; see `policy::settings`).
+    pub policy: crate::policy::PolicyInputs,
 }
 
 impl GatewayConfig {
@@ -96,6 +99,7 @@ impl GatewayConfig {
             limits: RunLimits::default(),
             max_sessions: SessionStore::capacity_from_env(),
             anthropic_placeholder: None,
+            policy: crate::policy::PolicyInputs::from_env(),
         })
     }
 }

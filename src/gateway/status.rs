@@ -60,6 +60,7 @@ pub async fn status(State(gateway): State<Gateway>) -> Json<Value> {
                 "mode": info.mode.map(|m| m.as_str()).or(default_mode),
                 "workspace": info.workspace,
                 "workers": info.workers,
+                "policy": info.policy,
             })
         })
         .collect();

@@ -1,9 +1,28 @@
-//! Claude Code's permission modes and what each allows Cursor to do (DESIGN §5).
+//! Claude Code's permission modes and settings, and what they allow Cursor to do (DESIGN §5;
+//! ARCHITECTURE.md "Policy parity").
 //!
 //! Cursor's print mode cannot ask the user anything, so only modes whose meaning Cursor can
 //! honour without a prompt run: plan (`--mode plan`), dontAsk (Cursor's allowlist, the rest
 //! rejected), bypassPermissions (`--force`) and auto (`--auto-review`, when the installed CLI
 //! has it). default and acceptEdits are refused with the modes that work and how to switch.
+//!
+//! Claude's permission settings are admitted per request by [`admission::admit`]: read from
+//! every source Claude Code reads ([`settings`]), each rule translated to Cursor's tokens
+//! ([`translate`]) and looked up in Cursor's own config ([`cursor_config`]); whatever Cursor
+//! would not be bound by refuses the request.
+
+pub mod admission;
+pub mod cursor_config;
+pub mod settings;
+pub mod translate;
+
+pub use admission::Admitted;
+pub use admission::SettingsRefusal;
+pub use admission::admit;
+pub use admission::admit_request;
+pub use admission::status_text;
+pub use settings::FlagSettings;
+pub use settings::PolicyInputs;
 
 use std::path::Path;
 use std::path::PathBuf;
@@ -80,18 +99,35 @@ pub enum PolicyRefusal {
         "Cursor has MCP servers configured ({files}); in print mode Cursor would wait on an approval prompt nobody can answer. Set {APPROVE_MCPS_ENV}=1 and restart multi-cursor to let Cursor use them, or remove them from those files."
     )]
     McpNotApproved { files: String },
+    /// Claude's permission settings would not bind Cursor (the message lists each rule, its
+    /// file and the fix).
+    #[error("{0}")]
+    Settings(SettingsRefusal),
+}
+
+impl From<SettingsRefusal> for PolicyRefusal {
+    fn from(refusal: SettingsRefusal) -> Self {
+        PolicyRefusal::Settings(refusal)
+    }
 }
 
 /// The policy a turn runs under, as recorded and as part of its exchange key: the Claude mode,
-/// the Cursor flags it became, and whether MCP servers were approved. Two requests that differ
-/// only in policy are different exchanges (a retry after a mode switch runs again).
-pub fn describe(mode: ClaudeMode, cursor: &CursorMode, approve_mcps: bool) -> String {
+/// the Cursor flags it became, whether MCP servers were approved, and the Claude rules it was
+/// admitted under with the Cursor config enforcing each. Two requests that differ only in policy
+/// are different exchanges (a retry after a mode switch, or a rule mirrored, runs again).
+pub fn describe(
+    mode: ClaudeMode,
+    cursor: &CursorMode,
+    approve_mcps: bool,
+    admitted: &Admitted,
+) -> String {
     let flags = cursor.flags().join(" ");
     format!(
-        "mode={}; cursor=[{}]; mcps={}",
+        "mode={}; cursor=[{}]; mcps={}; {}",
         mode.as_str(),
         flags,
-        if approve_mcps { "approved" } else { "off" }
+        if approve_mcps { "approved" } else { "off" },
+        admitted.description()
     )
 }
 

@@ -1,0 +1,235 @@
+//! Cursor's own permission configuration, read (never written) to see which Claude rules Cursor
+//! already enforces and whether it would widen plan or dontAsk (reference/cursor-cli.md §5).
+//!
+//! Global: `$CURSOR_CONFIG_DIR/cli-config.json`, else `$XDG_CONFIG_HOME/cursor/cli-config.json`
+//! (Linux/BSD, when that variable is set), else `~/.cursor/cli-config.json`. Project:
+//! `<workspace>/.cursor/cli.json` (permissions only). The Cursor child inherits the gateway's
+//! environment, so these are the files it reads.
+//!
+//! The global file also holds Cursor's login (`authInfo`): only `permissions` and
+//! `approvalMode` are deserialised, and nothing from the file is logged or echoed.
+
+use std::path::Path;
+use std::path::PathBuf;
+
+use super::settings::PolicyInputs;
+
+/// Largest Cursor config file read.
+const MAX_CONFIG_BYTES: u64 = 4 * 1024 * 1024;
+
+/// What one Cursor config file says about permissions.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CursorConfig {
+    /// The file.
+    pub path: PathBuf,
+    /// `permissions.allow` (string entries).
+    pub allow: Vec<String>,
+    /// `permissions.deny` (string entries).
+    pub deny: Vec<String>,
+    /// `approvalMode`, when a string.
+    pub approval_mode: Option<String>,
+}
+
+/// A Cursor config file that exists but was not usable: Cursor itself replaces an invalid file
+/// (backing it up as `.bad`), so its rules cannot be counted on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrokenConfig {
+    /// The file.
+    pub path: PathBuf,
+    /// Why (never the file's content).
+    pub reason: String,
+}
+
+/// Cursor's global config file for these inputs.
+pub fn global_path(inputs: &PolicyInputs) -> Option<PathBuf> {
+    if let Some(dir) = &inputs.cursor_config_dir {
+        return Some(dir.join("cli-config.json"));
+    }
+    if cfg!(all(unix, not(target_os = "macos")))
+        && let Some(xdg) = &inputs.xdg_config_home
+    {
+        return Some(xdg.join("cursor/cli-config.json"));
+    }
+    inputs
+        .home
+        .as_ref()
+        .map(|h| h.join(".cursor/cli-config.json"))
+}
+
+/// The workspace's project config file.
+pub fn project_path(workspace: &Path) -> PathBuf {
+    workspace.join(".cursor/cli.json")
+}
+
+fn strings(value: Option<serde_json::Value>) -> Vec<String> {
+    match value {
+        Some(serde_json::Value::Array(items)) => items
+            .into_iter()
+            .filter_map(|v| v.as_str().map(|s| s.trim().to_string()))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Reads one Cursor config file: `Ok(None)` when absent.
+pub fn read(path: &Path) -> Result<Option<CursorConfig>, BrokenConfig> {
+    let broken = |reason: String| BrokenConfig {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let metadata = match std::fs::metadata(path) {
+        Ok(metadata) => metadata,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(broken(error.to_string())),
+    };
+    if !metadata.is_file() || metadata.len() > MAX_CONFIG_BYTES {
+        return Err(broken("it is not a regular file of JSON".to_string()));
+    }
+    let bytes = std::fs::read(path).map_err(|e| broken(e.to_string()))?;
+    // Parsed as plain JSON first: serde_json's syntax errors name a position, never content.
+    let value: serde_json::Value = serde_json::from_slice(&bytes)
+        .map_err(|e| broken(format!("it is not valid JSON ({e})")))?;
+    let serde_json::Value::Object(mut map) = value else {
+        return Err(broken("it is not a JSON object".to_string()));
+    };
+    let mut permissions = map.remove("permissions");
+    let mut take = |key: &str| {
+        permissions
+            .as_mut()
+            .and_then(|p| p.get_mut(key))
+            .map(serde_json::Value::take)
+    };
+    let allow = strings(take("allow"));
+    let deny = strings(take("deny"));
+    let approval_mode = map
+        .get("approvalMode")
+        .and_then(|v| v.as_str())
+        .map(str::to_string);
+    Ok(Some(CursorConfig {
+        path: path.to_path_buf(),
+        allow,
+        deny,
+        approval_mode,
+    }))
+}
+
+/// The Cursor configuration a turn in `workspace` runs under: the project file first, then the
+/// global one, and any that could not be used.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CursorConfigs {
+    /// Files read.
+    pub files: Vec<CursorConfig>,
+    /// Files present but unusable.
+    pub broken: Vec<BrokenConfig>,
+}
+
+impl CursorConfigs {
+    /// Reads the project and global files.
+    pub fn read(inputs: &PolicyInputs, workspace: &Path) -> CursorConfigs {
+        let mut configs = CursorConfigs::default();
+        let paths = std::iter::once(project_path(workspace)).chain(global_path(inputs));
+        for path in paths {
+            match read(&path) {
+                Ok(Some(config)) => configs.files.push(config),
+                Ok(None) => {}
+                Err(broken) => configs.broken.push(broken),
+            }
+        }
+        configs
+    }
+
+    /// The first file whose deny list satisfies `enforces`.
+    pub fn enforcing(&self, enforces: impl Fn(&[String]) -> bool) -> Option<&Path> {
+        self.files
+            .iter()
+            .find(|f| enforces(&f.deny))
+            .map(|f| f.path.as_path())
+    }
+}
+
+/// Cursor allow entries that let everything of a kind through (a shell, write, fetch or MCP
+/// catch-all). Read catch-alls are left out: both plan and dontAsk let Claude read.
+pub fn is_catch_all_allow(entry: &str) -> bool {
+    let entry = entry.trim();
+    let Some(open) = entry.find('(') else {
+        return false;
+    };
+    let (kind, rest) = entry.split_at(open);
+    let Some(arg) = rest
+        .strip_prefix('(')
+        .and_then(|r| r.strip_suffix(')'))
+        .map(str::trim)
+    else {
+        return false;
+    };
+    let wild = |s: &str| s.chars().all(|c| matches!(c, '*' | '/'));
+    match kind {
+        "Shell" | "Write" | "WebFetch" => arg.is_empty() || wild(arg),
+        "Mcp" => arg.split(':').all(|p| wild(p.trim())) || arg.is_empty(),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn global_path_order() {
+        let mut inputs = PolicyInputs {
+            home: Some("/h".into()),
+            ..PolicyInputs::default()
+        };
+        assert_eq!(
+            global_path(&inputs),
+            Some(PathBuf::from("/h/.cursor/cli-config.json"))
+        );
+        inputs.xdg_config_home = Some("/x".into());
+        if cfg!(all(unix, not(target_os = "macos"))) {
+            assert_eq!(
+                global_path(&inputs),
+                Some(PathBuf::from("/x/cursor/cli-config.json"))
+            );
+        }
+        inputs.cursor_config_dir = Some("/c".into());
+        assert_eq!(
+            global_path(&inputs),
+            Some(PathBuf::from("/c/cli-config.json"))
+        );
+    }
+
+    #[test]
+    fn reads_only_permissions() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cli-config.json");
+        std::fs::write(
+            &path,
+            r#"{"version":1,"authInfo":{"accessToken":"secret"},"approvalMode":"unrestricted","permissions":{"allow":["Shell(ls)",3],"deny":["Shell(rm)"]}}"#,
+        )
+        .unwrap();
+        let config = read(&path).unwrap().unwrap();
+        assert_eq!(config.allow, ["Shell(ls)"]);
+        assert_eq!(config.deny, ["Shell(rm)"]);
+        assert_eq!(config.approval_mode.as_deref(), Some("unrestricted"));
+        assert!(!format!("{config:?}").contains("secret"));
+        std::fs::write(&path, "{\"authInfo\":\"secret\"").unwrap();
+        let broken = read(&path).unwrap_err();
+        assert!(!broken.reason.contains("secret"), "{}", broken.reason);
+    }
+
+    #[test]
+    fn catch_alls() {
+        for entry in [
+            "Shell(*)",
+            "Shell(**)",
+            "Write(**)",
+            "Mcp(*:*)",
+            "WebFetch(*)",
+        ] {
+            assert!(is_catch_all_allow(entry), "{entry}");
+        }
+        for entry in ["Shell(ls)", "Read(**)", "Write(src/**)", "Mcp(gh:*)"] {
+            assert!(!is_catch_all_allow(entry), "{entry}");
+        }
+    }
+}
