@@ -73,6 +73,11 @@ impl ClaudeRun {
             .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
             .env("DISABLE_AUTOUPDATER", "1")
             .env("IS_SANDBOX", "1")
+            // Never the machine's managed policy (a test may point it at its own folder).
+            .env(
+                "CLAUDE_CODE_MANAGED_SETTINGS_PATH",
+                home.join(".no-managed-settings"),
+            )
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());

@@ -84,6 +84,14 @@ impl TestGateway {
             )
             .env_remove("CURSOR_API_KEY")
             .env_remove("MULTI_CURSOR_APPROVE_MCPS")
+            // Settings admission reads Claude's and Cursor's config: never the machine's.
+            .env(
+                "CLAUDE_CODE_MANAGED_SETTINGS_PATH",
+                dir.path().join("managed"),
+            )
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CURSOR_CONFIG_DIR")
+            .env_remove("XDG_CONFIG_HOME")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             // A file, not our stderr: a gateway leaked by a failing test must not hold the
@@ -116,6 +124,16 @@ impl TestGateway {
             workspace,
             child,
         }
+    }
+
+    /// The gateway's HOME (Claude's user settings, Cursor's global config).
+    pub fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    /// The managed-settings folder the gateway reads (`CLAUDE_CODE_MANAGED_SETTINGS_PATH`).
+    pub fn managed_dir(&self) -> PathBuf {
+        self.dir.path().join("managed")
     }
 
     pub fn workspace(&self) -> PathBuf {

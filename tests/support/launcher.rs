@@ -140,6 +140,8 @@ impl Launch {
             .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
             .env("DISABLE_AUTOUPDATER", "1")
             .env("IS_SANDBOX", "1")
+            // Claude Code and the gateway read managed settings from here, not the machine's.
+            .env("CLAUDE_CODE_MANAGED_SETTINGS_PATH", root.join("managed"))
     }
 
     /// Sets an environment variable of the launcher (nothing else is inherited but what

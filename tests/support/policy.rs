@@ -1,0 +1,49 @@
+//! Helpers for the settings-admission tests (tests/policy_*.rs): writing Claude and Cursor
+//! settings fixtures and reading a refusal.
+#![allow(dead_code, clippy::unwrap_used)]
+
+use std::path::Path;
+
+/// Writes `value` as JSON to `path`, creating its folders.
+pub fn write_json(path: &Path, value: &serde_json::Value) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, serde_json::to_vec_pretty(value).unwrap()).unwrap();
+}
+
+/// `{"permissions": {"deny": [rules…]}}`.
+pub fn deny(rules: &[&str]) -> serde_json::Value {
+    serde_json::json!({"permissions": {"deny": rules}})
+}
+
+/// A Cursor config (project `cli.json` or global `cli-config.json`) denying `tokens`.
+pub fn cursor_deny(tokens: &[&str]) -> serde_json::Value {
+    serde_json::json!({"version": 1, "permissions": {"allow": [], "deny": tokens}})
+}
+
+/// The message of a 400 refusal (asserting status and `x-should-retry: false`).
+pub fn refusal(response: reqwest::blocking::Response) -> String {
+    assert_eq!(response.status(), 400);
+    assert_eq!(response.headers()["x-should-retry"], "false");
+    let body: serde_json::Value = serde_json::from_str(&response.text().unwrap()).unwrap();
+    body["error"]["message"].as_str().unwrap().to_string()
+}
+
+/// Every file under `dir` (relative paths, sorted), for "nothing was written" checks.
+pub fn tree(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            out.push(path.strip_prefix(root).unwrap().display().to_string());
+            if path.is_dir() {
+                walk(root, &path, out);
+            }
+        }
+    }
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
