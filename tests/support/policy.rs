@@ -47,3 +47,57 @@ pub fn tree(dir: &Path) -> Vec<String> {
     out.sort();
     out
 }
+
+/// A Claude session's conversation with a Cursor model, grown one turn at a time so each
+/// request continues the last answer (as Claude Code sends it).
+pub struct Conversation {
+    session: String,
+    messages: Vec<serde_json::Value>,
+}
+
+impl Conversation {
+    pub fn new(session: &str) -> Conversation {
+        Conversation {
+            session: session.to_string(),
+            messages: Vec::new(),
+        }
+    }
+
+    /// Sends `prompt` (after the history so far) to `url` with `token`, streamed; returns the
+    /// status and the answer text (kept in the history when 200).
+    pub fn send(&mut self, url: &str, token: &str, prompt: &str) -> (u16, String) {
+        self.messages
+            .push(serde_json::json!({"role": "user", "content": prompt}));
+        let body = serde_json::json!({
+            "model": "multi/cursor/composer-2.5",
+            "max_tokens": 32000,
+            "stream": true,
+            "messages": self.messages,
+        });
+        let response = reqwest::blocking::Client::new()
+            .post(format!("{url}/v1/messages"))
+            .header("x-multi-cursor-token", token)
+            .header("content-type", "application/json")
+            .header("x-claude-code-session-id", &self.session)
+            .body(body.to_string())
+            .send()
+            .unwrap();
+        let status = response.status().as_u16();
+        let body = response.text().unwrap();
+        if status != 200 {
+            self.messages.pop();
+            return (status, body);
+        }
+        let text: String = body
+            .split("\n\n")
+            .flat_map(|frame| frame.lines())
+            .filter_map(|line| line.strip_prefix("data: "))
+            .filter_map(|data| serde_json::from_str::<serde_json::Value>(data).ok())
+            .filter(|d| d["type"] == "content_block_delta")
+            .filter_map(|d| d["delta"]["text"].as_str().map(str::to_string))
+            .collect();
+        self.messages
+            .push(serde_json::json!({"role": "assistant", "content": text}));
+        (status, text)
+    }
+}
