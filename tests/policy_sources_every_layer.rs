@@ -1,6 +1,7 @@
 //! Every settings source Claude Code reads is read, each rule named with its own file, in
 //! Claude's precedence order: managed `managed-settings.json`, its `managed-settings.d/*.json`
-//! drop-ins (name order, dot files skipped), local, project and user settings — and
+//! drop-ins (name order, dot files skipped), Claude Code's cached server-managed settings,
+//! local, project and user settings — and
 //! `CLAUDE_CONFIG_DIR` moves the user settings as it does for Claude Code.
 
 #![allow(clippy::unwrap_used)]
@@ -39,6 +40,10 @@ fn each_source_is_read_with_its_file() {
             gw.managed_dir().join("managed-settings.d/10-a.json"),
             "Bash(m2:*)",
         ),
+        (
+            gw.home().join(".claude/remote-settings.json"),
+            "Bash(remote:*)",
+        ),
         (ws.join(".claude/settings.local.json"), "Bash(local:*)"),
         (ws.join(".claude/settings.json"), "Bash(project:*)"),
         (gw.home().join(".claude/settings.json"), "Bash(user:*)"),
@@ -60,7 +65,7 @@ fn each_source_is_read_with_its_file() {
                 .unwrap_or_else(|| panic!("missing {line:?} in {message}")),
         );
     }
-    let order = [0, 2, 1, 3, 4, 5].map(|i| at[i]);
+    let order = [0, 2, 1, 3, 4, 5, 6].map(|i| at[i]);
     assert!(order.is_sorted(), "precedence order: {message}");
     assert!(!message.contains("hidden"), "{message}");
     assert!(gw.turns().is_empty());

@@ -22,6 +22,11 @@ pub const MANAGED_SETTINGS_ENV: &str = "CLAUDE_CODE_MANAGED_SETTINGS_PATH";
 /// Claude Code's variable relocating `~/.claude` (and `~/.claude.json`).
 pub const CLAUDE_CONFIG_DIR_ENV: &str = "CLAUDE_CONFIG_DIR";
 
+/// Where Claude Code caches server-managed settings, in its user folder (name found in the
+/// 2.1.328 binary beside `remote-settings.json.signature.json`; its layout is inferred). Read as
+/// a managed layer: its `settings` object when it has one, else the whole object.
+pub const REMOTE_SETTINGS_FILE: &str = "remote-settings.json";
+
 /// Largest settings file read; a bigger one is refused as unreadable rather than skipped.
 const MAX_SETTINGS_BYTES: u64 = 4 * 1024 * 1024;
 
@@ -185,6 +190,10 @@ impl PolicyInputs {
                 .into_iter()
                 .map(|p| (Scope::Managed, p)),
         );
+        // Server-managed settings, as Claude Code caches them in its user folder.
+        if let Some(dir) = self.claude_dir() {
+            files.push((Scope::Managed, dir.join(REMOTE_SETTINGS_FILE)));
+        }
         files.push((Scope::Local, workspace.join(".claude/settings.local.json")));
         files.push((Scope::Project, workspace.join(".claude/settings.json")));
         if let Some(dir) = self.claude_dir() {
@@ -244,10 +253,12 @@ pub fn read_layers(inputs: &PolicyInputs, workspace: &Path) -> (Vec<Layer>, Vec<
         path,
         MAX_SETTINGS_BYTES,
     ) {
+        // An empty server-managed cache means "no server settings", not a broken file.
+        Err(_) if path.ends_with(REMOTE_SETTINGS_FILE) && is_blank(path) => {}
         Ok(Some(settings)) => layers.push(Layer {
             scope,
             file: path.display().to_string(),
-            settings,
+            settings: unwrap_remote(path, settings),
         }),
         Ok(None) => {}
         Err(reason) => problems.push(Unreadable {
@@ -268,6 +279,22 @@ pub fn read_layers(inputs: &PolicyInputs, workspace: &Path) -> (Vec<Layer>, Vec<
         take(*scope, path, &mut layers);
     }
     (layers, problems)
+}
+
+/// Whether `path` holds nothing but white space.
+fn is_blank(path: &Path) -> bool {
+    std::fs::read(path).is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace))
+}
+
+/// The settings of a cached server-managed file (`{"settings": {…}}` or the settings
+/// themselves); any other file's object unchanged.
+fn unwrap_remote(path: &Path, mut settings: Map<String, Value>) -> Map<String, Value> {
+    if path.ends_with(REMOTE_SETTINGS_FILE)
+        && let Some(Value::Object(inner)) = settings.remove("settings")
+    {
+        return inner;
+    }
+    settings
 }
 
 /// A JSON object from `path`: `Ok(None)` when there is no such file, `Err` (the reason) when it
@@ -427,6 +454,28 @@ mod tests {
         assert_eq!(problems.len(), 2);
         assert!(problems[0].reason.contains("not a JSON object"));
         assert!(problems[1].reason.contains("not valid JSON"));
+    }
+
+    #[test]
+    fn cached_server_settings_are_a_managed_layer() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home");
+        std::fs::create_dir_all(home.join(".claude")).unwrap();
+        std::fs::write(
+            home.join(".claude/remote-settings.json"),
+            r#"{"settings":{"permissions":{"deny":["WebSearch"]}},"checksum":"x"}"#,
+        )
+        .unwrap();
+        let inputs = PolicyInputs {
+            home: Some(home),
+            managed_dir: dir.path().join("none"),
+            ..PolicyInputs::default()
+        };
+        let (layers, problems) = read_layers(&inputs, dir.path());
+        assert!(problems.is_empty());
+        assert_eq!(layers.len(), 1);
+        assert_eq!(layers[0].scope, Scope::Managed);
+        assert_eq!(layers[0].settings["permissions"]["deny"][0], "WebSearch");
     }
 
     #[test]
