@@ -224,6 +224,8 @@ impl fmt::Display for SettingsRefusal {
     }
 }
 
+impl std::error::Error for SettingsRefusal {}
+
 /// A Claude rule Cursor is bound by (or that concerns a Claude-only tool).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AdmittedRule {
