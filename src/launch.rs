@@ -375,6 +375,10 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     config.state_dir = state_dir.clone();
     config.anthropic_placeholder = placeholder.clone();
     config.policy.flag_settings = flag_settings;
+    config
+        .policy
+        .flag_settings
+        .extend(crate::policy::settings::disallowed_tools(&user.rest));
     let token = config.token.clone();
     let upstream = config.upstream.clone();
     let gateway = gateway::Gateway::new(config, catalog)?;

@@ -122,6 +122,85 @@ impl FlagSettings {
     }
 }
 
+/// The origin named for rules given on Claude Code's command line.
+pub const DISALLOWED_TOOLS_ORIGIN: &str = "--disallowedTools (command line)";
+
+/// The deny rules of `--disallowedTools`/`--disallowed-tools` in the user's `claude` arguments
+/// (as the launcher passes them on), as one `--settings`-like layer, or `None` without any.
+/// Like Claude Code, the option takes the following words up to the next option (or `=VALUE`),
+/// each a comma- or space-separated list; separators inside parentheses belong to the rule.
+pub fn disallowed_tools(args: &[std::ffi::OsString]) -> Option<FlagSettings> {
+    let mut rules = Vec::new();
+    let mut words = args.iter().map(|a| a.to_string_lossy());
+    while let Some(word) = words.next() {
+        if word == "--" {
+            break;
+        }
+        let names = ["--disallowedTools", "--disallowed-tools"];
+        if let Some(value) = names
+            .iter()
+            .find_map(|n| word.strip_prefix(n).and_then(|r| r.strip_prefix('=')))
+        {
+            rules.extend(split_tool_list(value));
+        } else if names.contains(&word.as_ref()) {
+            let mut values = Vec::new();
+            for next in words.by_ref() {
+                if next.starts_with('-') {
+                    break;
+                }
+                values.push(next.into_owned());
+            }
+            // A word starting with `-` ended the list; it is an option of its own, but none of
+            // ours, so skipping it loses nothing we read.
+            for value in values {
+                rules.extend(split_tool_list(&value));
+            }
+        }
+    }
+    if rules.is_empty() {
+        return None;
+    }
+    let mut settings = Map::new();
+    settings.insert(
+        "permissions".to_string(),
+        serde_json::json!({ "deny": rules }),
+    );
+    Some(FlagSettings {
+        origin: DISALLOWED_TOOLS_ORIGIN.to_string(),
+        settings,
+    })
+}
+
+/// `"Bash(git push:*), Edit Read"` → `["Bash(git push:*)", "Edit", "Read"]`.
+fn split_tool_list(value: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut depth = 0usize;
+    for c in value.chars() {
+        match c {
+            '(' => {
+                depth += 1;
+                current.push(c);
+            }
+            ')' => {
+                depth = depth.saturating_sub(1);
+                current.push(c);
+            }
+            ',' | ' ' | '\t' | '\n' if depth == 0 => {
+                if !current.trim().is_empty() {
+                    out.push(current.trim().to_string());
+                }
+                current.clear();
+            }
+            _ => current.push(c),
+        }
+    }
+    if !current.trim().is_empty() {
+        out.push(current.trim().to_string());
+    }
+    out
+}
+
 /// Where the gateway reads Claude's settings and Cursor's configuration from; fixed for the
 /// gateway's lifetime (part of `GatewayConfig`). The files themselves are read per request.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -476,6 +555,32 @@ mod tests {
         assert_eq!(layers.len(), 1);
         assert_eq!(layers[0].scope, Scope::Managed);
         assert_eq!(layers[0].settings["permissions"]["deny"][0], "WebSearch");
+    }
+
+    #[test]
+    fn disallowed_tools_from_the_command_line() {
+        let args: Vec<std::ffi::OsString> = [
+            "-p",
+            "--disallowedTools",
+            "Bash(git push:*), Edit",
+            "WebSearch",
+            "--model",
+            "x",
+            "--disallowed-tools=mcp__gh",
+            "--",
+            "--disallowedTools",
+            "Read",
+        ]
+        .iter()
+        .map(Into::into)
+        .collect();
+        let layer = disallowed_tools(&args).unwrap();
+        assert_eq!(layer.origin, DISALLOWED_TOOLS_ORIGIN);
+        assert_eq!(
+            layer.settings["permissions"]["deny"],
+            serde_json::json!(["Bash(git push:*)", "Edit", "WebSearch", "mcp__gh"])
+        );
+        assert!(disallowed_tools(&["-p".into(), "hi".into()]).is_none());
     }
 
     #[test]
