@@ -103,7 +103,7 @@ pub(crate) fn build_rule(candidate: &Candidate, workspace: &Path, home: Option<&
         diagnostics: Vec::new(),
         matcher: None,
     };
-    let text = match std::fs::read(&candidate.path) {
+    let text = match super::discover::read_rule_file(&candidate.path) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => text,
             Err(_) => {

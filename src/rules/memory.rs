@@ -110,7 +110,7 @@ fn expand_text(
                 ));
                 continue;
             }
-            let content = match std::fs::read(&target) {
+            let content = match super::discover::read_rule_file(&target) {
                 Ok(bytes) => match String::from_utf8(bytes) {
                     Ok(text) => text,
                     Err(_) => {
