@@ -7,6 +7,7 @@
 use std::fs;
 use std::io::Write;
 use std::os::unix::fs::DirBuilderExt;
+use std::os::unix::fs::MetadataExt;
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -32,6 +33,10 @@ pub enum StateError {
         "state folder {path} is a symlink or not a folder; point {STATE_DIR_ENV} at a real folder you own"
     )]
     NotAFolder { path: PathBuf },
+    #[error(
+        "state folder {path} belongs to uid {owner}, not to you (uid {me}); its records and tokens would be another user's to read or replace. Point {STATE_DIR_ENV} at a folder you own"
+    )]
+    ForeignOwner { path: PathBuf, owner: u32, me: u32 },
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> StateError + '_ {
@@ -66,12 +71,21 @@ pub fn state_dir_path() -> Result<PathBuf, StateError> {
     )
 }
 
-/// Creates `dir` (and parents) with mode 0700 when missing; refuses a symlink or a non-folder.
+/// Creates `dir` (and parents) with mode 0700 when missing; refuses a symlink, a non-folder
+/// and a folder owned by another user (checked before its mode is touched, so another user's
+/// folder is never changed, even by root); tightens an existing folder of ours to 0700.
 pub fn ensure_private_dir(dir: &Path) -> Result<(), StateError> {
     match fs::symlink_metadata(dir) {
         Ok(meta) if meta.file_type().is_symlink() || !meta.is_dir() => {
             return Err(StateError::NotAFolder {
                 path: dir.to_path_buf(),
+            });
+        }
+        Ok(meta) if meta.uid() != nix::unistd::geteuid().as_raw() => {
+            return Err(StateError::ForeignOwner {
+                path: dir.to_path_buf(),
+                owner: meta.uid(),
+                me: nix::unistd::geteuid().as_raw(),
             });
         }
         Ok(meta) => {
@@ -186,6 +200,27 @@ mod tests {
             ensure_private_dir(&link),
             Err(StateError::NotAFolder { .. })
         ));
+    }
+
+    #[test]
+    fn foreign_owned_state_dir_is_refused_and_left_alone() {
+        if !nix::unistd::geteuid().is_root() {
+            eprintln!("skipped: only root can make a folder owned by another user");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let foreign = dir.path().join("foreign");
+        fs::create_dir(&foreign).unwrap();
+        fs::set_permissions(&foreign, fs::Permissions::from_mode(0o755)).unwrap();
+        let nobody = nix::unistd::Uid::from_raw(65_534);
+        nix::unistd::chown(&foreign, Some(nobody), None).unwrap();
+        let refused = ensure_private_dir(&foreign);
+        assert!(
+            matches!(refused, Err(StateError::ForeignOwner { owner: 65_534, .. })),
+            "{refused:?}"
+        );
+        let mode = fs::metadata(&foreign).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o755, "another user's folder was changed");
     }
 
     #[test]
