@@ -17,7 +17,10 @@ use super::error::ApiError;
 /// Header carrying the gateway token (Claude Code sends it through `ANTHROPIC_CUSTOM_HEADERS`).
 pub const TOKEN_HEADER: &str = "x-multi-cursor-token";
 
-/// Compares two byte strings in time that depends only on their lengths.
+/// Compares two byte strings in time that depends only on their lengths: every byte pair is
+/// XOR-ed and OR-ed into one accumulator, with no early exit, so where a wrong token first
+/// differs cannot be learnt by timing. A length mismatch returns at once; the length is not
+/// secret (every token is 64 hex digits). Used by [`check`] for the gateway token.
 pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
@@ -106,5 +109,32 @@ mod tests {
         assert!(constant_time_eq(b"abc", b"abc"));
         assert!(!constant_time_eq(b"abc", b"abd"));
         assert!(!constant_time_eq(b"abc", b"ab"));
+    }
+
+    /// Equal-length tokens that differ only in their first or only in their last byte are both
+    /// refused: the comparison looks at every byte (a prefix check would accept the second, a
+    /// short-circuit one would stop at the first). Timing itself is not asserted (see README
+    /// "Security"); the absence of an early exit is visible in `constant_time_eq`.
+    #[test]
+    fn tokens_differing_in_first_or_last_byte_are_refused() {
+        let token = new_token_for_test();
+        let mut first = token.clone().into_bytes();
+        first[0] = if first[0] == b'0' { b'1' } else { b'0' };
+        let mut last = token.clone().into_bytes();
+        let end = last.len() - 1;
+        last[end] = if last[end] == b'0' { b'1' } else { b'0' };
+        assert!(constant_time_eq(token.as_bytes(), token.as_bytes()));
+        assert!(!constant_time_eq(&first, token.as_bytes()));
+        assert!(!constant_time_eq(&last, token.as_bytes()));
+        assert!(!constant_time_eq(&[], token.as_bytes()));
+        let zeros = vec![0u8; token.len()];
+        assert!(!constant_time_eq(&zeros, token.as_bytes()));
+    }
+
+    fn new_token_for_test() -> String {
+        let token = crate::gateway::new_token();
+        assert_eq!(token.len(), 64);
+        assert!(token.bytes().all(|b| b.is_ascii_hexdigit()));
+        token
     }
 }
