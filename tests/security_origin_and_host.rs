@@ -4,7 +4,8 @@
 //! so a `Host` that does not name a loopback address is refused with 403 too — on every route,
 //! the preconnect included. Loopback spellings (`127.0.0.1`, any `127.x`, `localhost`, `[::1]`)
 //! pass. Nothing runs for a refused request.
-#![allow(clippy::unwrap_used)]
+// support/gateway.rs and support/security.rs (through launcher.rs) each load the fake agent helper.
+#![allow(clippy::unwrap_used, clippy::duplicate_mod)]
 
 #[path = "support/gateway.rs"]
 mod gateway;

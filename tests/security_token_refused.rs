@@ -4,7 +4,8 @@
 //! 401, `x-should-retry: false` and an Anthropic error that echoes neither token. Nothing runs:
 //! no Cursor turn, no hook recorded, no session record. (The comparison is constant-time; see
 //! the unit test in `src/gateway/guard.rs` and README "Security".)
-#![allow(clippy::unwrap_used)]
+// support/gateway.rs and support/security.rs (through launcher.rs) each load the fake agent helper.
+#![allow(clippy::unwrap_used, clippy::duplicate_mod)]
 
 #[path = "support/gateway.rs"]
 mod gateway;

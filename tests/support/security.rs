@@ -265,3 +265,97 @@ pub fn decode_address(text: &str) -> std::net::SocketAddr {
     };
     std::net::SocketAddr::new(ip, port)
 }
+
+#[path = "launcher.rs"]
+pub mod launcher;
+
+/// A launched session held open: the launcher (`multi-cursor -p hi`) with the scripted `claude`
+/// waiting for SIGTERM, signed in to Anthropic with [`ANTHROPIC_KEY`] and [`ANTHROPIC_TOKEN`] and
+/// to Cursor with [`CURSOR_KEY`]. The test talks to the launcher's gateway as Claude Code would,
+/// with the URL and token the launcher gave Claude Code.
+pub struct LiveSession {
+    pub launch: launcher::Launch,
+    child: std::process::Child,
+    /// The gateway's URL (`ANTHROPIC_BASE_URL` of Claude Code).
+    pub url: String,
+    /// The gateway token (`MULTI_CURSOR_GATEWAY_TOKEN` of Claude Code).
+    pub token: String,
+}
+
+impl LiveSession {
+    /// Starts it with `env` added to the launcher's environment; returns once `claude` runs.
+    pub fn start(env: &[(&str, &str)]) -> LiveSession {
+        let mut launch = launcher::Launch::scripted()
+            .env("FAKE_CLAUDE_WAIT_TERM", "1")
+            .env("ANTHROPIC_API_KEY", ANTHROPIC_KEY)
+            .env("ANTHROPIC_AUTH_TOKEN", ANTHROPIC_TOKEN)
+            .env("CURSOR_API_KEY", CURSOR_KEY)
+            .env("FAKE_AGENT_MAX_LIFETIME_MS", "120000")
+            .args(["-p", "hi"]);
+        for (k, v) in env {
+            launch = launch.env(k, v);
+        }
+        let child = launch.spawn();
+        launcher::wait_for_file(
+            &launch.dump.with_extension("ready"),
+            Duration::from_secs(60),
+        );
+        let claude = launch.claude_env();
+        LiveSession {
+            url: claude["MULTI_CURSOR_GATEWAY_URL"].clone(),
+            token: claude["MULTI_CURSOR_GATEWAY_TOKEN"].clone(),
+            launch,
+            child,
+        }
+    }
+
+    /// The launcher's pid (the gateway runs inside it).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends a request with the token and a session header.
+    pub fn request(&self, method: &str, path: &str, session: &str, body: &str) -> Answer {
+        exchange(
+            &self.url,
+            &[
+                format!("{method} {path} HTTP/1.1"),
+                format!("Host: {}", authority(&self.url)),
+                format!("x-multi-cursor-token: {}", self.token),
+                format!("x-claude-code-session-id: {session}"),
+                "content-type: application/json".into(),
+                format!("content-length: {}", body.len()),
+            ],
+            body.as_bytes(),
+        )
+    }
+
+    /// Reports `bypassPermissions` for `session` with the project as its workspace, as Claude
+    /// Code's UserPromptSubmit hook would.
+    pub fn bypass(&self, session: &str) {
+        let hook = serde_json::json!({
+            "session_id": session, "cwd": self.launch.project,
+            "hook_event_name": "UserPromptSubmit", "permission_mode": "bypassPermissions",
+            "prompt": "x"
+        });
+        let answer = self.request("POST", "/multi-cursor/hook", session, &hook.to_string());
+        assert_eq!(answer.status, 200, "{}", answer.body);
+    }
+
+    /// SIGTERM to the launcher; waits for it and returns what it printed.
+    pub fn stop(mut self) -> (launcher::Launch, launcher::LaunchOutput) {
+        let pid = nix::unistd::Pid::from_raw(i32::try_from(self.child.id()).unwrap());
+        nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).unwrap();
+        let output = launcher::finish(&mut self.child, Duration::from_secs(60));
+        (self.launch, output)
+    }
+}
+
+/// A minimal streamed Messages request for a Cursor model.
+pub fn cursor_body(prompt: &str) -> String {
+    serde_json::json!({
+        "model": "multi/cursor/composer-2.5", "max_tokens": 32000, "stream": true,
+        "messages": [{"role": "user", "content": [{"type": "text", "text": prompt}]}]
+    })
+    .to_string()
+}
