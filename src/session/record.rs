@@ -23,7 +23,7 @@ pub const LEGACY_VERSION: u64 = 2;
 pub const PROVIDER: &str = "cursor";
 
 /// Names an SSE event in a stored replay may have.
-const REPLAY_EVENTS: [&str; 8] = [
+pub const REPLAY_EVENTS: [&str; 8] = [
     "message_start",
     "content_block_start",
     "content_block_delta",

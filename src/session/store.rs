@@ -352,18 +352,7 @@ fn lock_path(record: &Path) -> PathBuf {
 
 /// A recorded event back as a [`SseEvent`] (names are validated on load).
 fn stored_event(name: &str, data: &serde_json::Value) -> Option<SseEvent> {
-    let name = [
-        "message_start",
-        "content_block_start",
-        "content_block_delta",
-        "content_block_stop",
-        "message_delta",
-        "message_stop",
-        "ping",
-        "error",
-    ]
-    .into_iter()
-    .find(|n| *n == name)?;
+    let name = record::REPLAY_EVENTS.into_iter().find(|n| *n == name)?;
     Some(SseEvent {
         event: name,
         data: data.clone(),
