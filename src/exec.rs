@@ -17,3 +17,14 @@ pub fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
+
+/// A user-configured program: a path (anything with a folder in it) that must be runnable, or
+/// a bare name looked up on `path_var`.
+pub fn resolve_configured(configured: &OsStr, path_var: Option<&OsStr>) -> Option<PathBuf> {
+    let candidate = PathBuf::from(configured);
+    if candidate.components().count() > 1 {
+        is_executable(&candidate).then_some(candidate)
+    } else {
+        search_path(configured, path_var)
+    }
+}

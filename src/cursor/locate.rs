@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::ffi::OsStr;
 
 use crate::exec::is_executable;
+use crate::exec::resolve_configured;
 use crate::exec::search_path;
 use std::path::Path;
 use std::path::PathBuf;
@@ -73,14 +74,8 @@ pub fn find_agent_path_in(
     home: Option<&OsStr>,
 ) -> Result<PathBuf, LocateError> {
     if let Some(configured) = configured.filter(|v| !v.is_empty()) {
-        let candidate = PathBuf::from(configured);
-        let found = if candidate.components().count() > 1 {
-            is_executable(&candidate).then_some(candidate.clone())
-        } else {
-            search_path(configured, path_var)
-        };
-        return found.ok_or_else(|| LocateError::NotFound {
-            tried: format!("{AGENT_ENV}={}", candidate.display()),
+        return resolve_configured(configured, path_var).ok_or_else(|| LocateError::NotFound {
+            tried: format!("{AGENT_ENV}={}", Path::new(configured).display()),
         });
     }
     for name in ["agent", "cursor-agent"] {

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::ffi::OsStr;
 
 use crate::exec::is_executable;
+use crate::exec::resolve_configured;
 use crate::exec::search_path;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
@@ -73,14 +74,10 @@ pub fn find_claude(
     home: Option<&OsStr>,
 ) -> Result<PathBuf, LaunchError> {
     if let Some(configured) = configured.filter(|v| !v.is_empty()) {
-        let candidate = PathBuf::from(configured);
-        let found = if candidate.components().count() > 1 {
-            is_executable(&candidate).then_some(candidate.clone())
-        } else {
-            search_path(configured, path_var)
-        };
-        return found.ok_or_else(|| LaunchError::ClaudeMissing {
-            tried: format!("{CLAUDE_ENV}={}", candidate.display()),
+        return resolve_configured(configured, path_var).ok_or_else(|| {
+            LaunchError::ClaudeMissing {
+                tried: format!("{CLAUDE_ENV}={}", Path::new(configured).display()),
+            }
         });
     }
     if let Some(found) = search_path(OsStr::new("claude"), path_var) {
