@@ -200,8 +200,10 @@ pub struct Display {
     last_visible: Instant,
     thinking_since_visible: bool,
     tail: Tail,
-    /// Cursor's own text streamed so far (no rows, no notices): compared with `result`.
+    /// Cursor's own text streamed so far (no rows, no notices).
     prose: String,
+    /// Where the current run's part of `prose` starts: its `result` is compared with that part.
+    run_prose_start: usize,
     actions: Vec<Action>,
     counts: HashMap<ActionKind, usize>,
     untracked: usize,
@@ -220,6 +222,7 @@ impl Display {
             thinking_since_visible: false,
             tail: Tail::Empty,
             prose: String::new(),
+            run_prose_start: 0,
             actions: Vec::new(),
             counts: HashMap::new(),
             untracked: 0,
@@ -303,7 +306,8 @@ impl Display {
     /// shown yet, and the closing summary.
     pub fn finish(&mut self, result: &RunResult, now: Instant) -> String {
         let mut out = String::new();
-        let suffix = terminal_suffix(&self.prose, &result.text).to_string();
+        let run_prose = self.prose.get(self.run_prose_start..).unwrap_or_default();
+        let suffix = terminal_suffix(run_prose, &result.text).to_string();
         out.push_str(&self.prose_text(&suffix, now));
         let unshown: Vec<usize> = (0..self.actions.len())
             .filter(|&i| {
@@ -423,6 +427,12 @@ impl Display {
     /// failed or were refused count too: Cursor was working with those files.
     pub fn touched(&self) -> Vec<PathBuf> {
         self.touched.clone()
+    }
+
+    /// Another Cursor run of the same turn starts (a stream rule interrupted the last one):
+    /// its `result` only covers what it streams itself.
+    pub fn next_run(&mut self) {
+        self.run_prose_start = self.prose.len();
     }
 
     /// Cursor's own text streamed so far (rows, notices and summary excluded).

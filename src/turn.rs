@@ -8,7 +8,9 @@
 //! text blocks. What that text shows besides Cursor's prose (action rows, the plan, progress
 //! lines, the closing summary) and the usage it reports are decided by [`crate::display`].
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 use std::time::Instant;
 
@@ -29,6 +31,11 @@ use crate::cursor::process::spawn_turn_held;
 use crate::cursor::stream::classify_plain_text;
 use crate::display::Display;
 use crate::gateway::error::ApiError;
+use crate::rules::Fired;
+use crate::rules::FiredRule;
+use crate::rules::Rulebook;
+use crate::rules::StreamWatch;
+use crate::rules::render_interruption;
 
 /// How long the first SSE frame waits for the agent's first event.
 pub const FIRST_EVENT_WAIT: Duration = Duration::from_secs(2);
@@ -70,6 +77,16 @@ pub struct TurnInput {
     pub notices: Vec<String>,
     /// Supervision limits.
     pub limits: RunLimits,
+    /// The stream rules watched while Cursor writes (`None`: none are).
+    pub stream_rules: Option<StreamRules>,
+}
+
+/// The stream rules of a turn: the workspace's rulebook and the rules the chat already fired
+/// (they never fire again in it).
+#[derive(Debug, Clone)]
+pub struct StreamRules {
+    pub book: Arc<Rulebook>,
+    pub fired: BTreeSet<String>,
 }
 
 /// Notice streamed when a resumed chat could not be continued and a fresh one was started.
@@ -97,14 +114,12 @@ pub enum TurnItem {
         /// The whole text streamed (notices, rows and summary included): what Claude Code
         /// keeps as this turn's assistant message.
         answer: String,
-        /// Cursor's own words in this turn (its streamed text and the terminal suffix): the
-        /// answer without notices, action rows, plan and summary — what a text rule should be
-        /// matched against.
-        prose: String,
         chat_id: Option<String>,
         /// Every path Cursor's read, list, search and edit calls named in this turn, absolute
         /// (see [`Display::touched`]).
         touched: Vec<PathBuf>,
+        /// The stream rules that fired in this turn.
+        fired: Vec<FiredRule>,
     },
     /// The turn failed. `acted` is true once the agent had reported anything (it may have
     /// changed files); `cancelled` when it ended because it was asked to.
@@ -115,6 +130,8 @@ pub enum TurnItem {
         chat_id: Option<String>,
         /// As for `Finished`: the paths Cursor's calls named before the turn failed.
         touched: Vec<PathBuf>,
+        /// As for `Finished`: the stream rules that fired before the turn failed.
+        fired: Vec<FiredRule>,
     },
 }
 
@@ -163,6 +180,8 @@ struct Translator {
     delivered: bool,
     /// Rows, plan, progress lines and the closing summary.
     display: Display,
+    /// Stream rules that fired so far, in order.
+    fired: Vec<FiredRule>,
 }
 
 /// Why pumping a run stopped early.
@@ -171,6 +190,8 @@ enum Stop {
     Cancel,
     /// Cursor would not continue the recorded chat; start a fresh one (once).
     Fallback,
+    /// A stream rule interrupted the run: resume the chat with this prompt.
+    Interrupt(String),
 }
 
 impl Translator {
@@ -186,12 +207,18 @@ impl Translator {
             agent_started: false,
             delivered: false,
             display,
+            fired: Vec::new(),
         }
     }
 
     async fn drive(mut self, mut cancel: oneshot::Receiver<()>) {
         let mut spec = self.input.spec.clone();
         let mut fresh_prompt = self.input.fresh_prompt.take();
+        let rules = self.input.stream_rules.take();
+        let mut watch = rules
+            .as_ref()
+            .map(|r| r.book.stream_watch(&r.fired))
+            .filter(StreamWatch::is_active);
         loop {
             let mut run = match spawn_turn_held(&self.input.agent, &spec, self.input.limits) {
                 Ok(run) => run,
@@ -218,7 +245,7 @@ impl Translator {
             run.deliver_prompt();
             self.delivered = true;
             let stop = tokio::select! {
-                outcome = self.pump(&mut run) => outcome,
+                outcome = self.pump(&mut run, &mut watch) => outcome,
                 _ = &mut cancel => Err(Stop::Cancel),
             };
             match stop {
@@ -228,6 +255,16 @@ impl Translator {
                     let error =
                         ApiError::run_failed("the Cursor run was cancelled before it finished");
                     return self.fail_cancelled(error).await;
+                }
+                Err(Stop::Interrupt(prompt)) => {
+                    // The same chat goes on with the rule; Cursor keeps what it did so far.
+                    run.cancel();
+                    if let Some(watch) = watch.as_mut() {
+                        watch.next_run();
+                    }
+                    self.display.next_run();
+                    spec.chat_id.clone_from(&self.chat_id);
+                    spec.prompt = prompt;
                 }
                 Err(Stop::Fallback) => {
                     run.cancel();
@@ -266,6 +303,7 @@ impl Translator {
                 cancelled: false,
                 chat_id: self.chat_id.clone(),
                 touched: self.display.touched(),
+                fired: self.fired.clone(),
             })
             .await;
     }
@@ -280,6 +318,7 @@ impl Translator {
                 cancelled: true,
                 chat_id: self.chat_id.clone(),
                 touched: self.display.touched(),
+                fired: self.fired.clone(),
             })
             .await;
     }
@@ -293,8 +332,13 @@ impl Translator {
         error
     }
 
-    /// Relays one run to its end. `Ok` once a `Finished` or `Failed` item was sent.
-    async fn pump(&mut self, run: &mut CursorRun) -> Result<(), Stop> {
+    /// Relays one run to its end. `Ok` once a `Finished` or `Failed` item was sent. Each event
+    /// is fed to the stream rules' `watch` after it was relayed.
+    async fn pump(
+        &mut self,
+        run: &mut CursorRun,
+        watch: &mut Option<StreamWatch<'_>>,
+    ) -> Result<(), Stop> {
         let first = tokio::time::timeout(FIRST_EVENT_WAIT, run.next()).await;
         let mut pending = match first {
             Ok(item) => Some(item),
@@ -331,19 +375,56 @@ impl Translator {
             };
             self.agent_started = true;
             self.open().await?;
-            match output {
-                RunOutput::ChatReplaced { actual, .. } => self.chat_id = Some(actual),
-                RunOutput::Event(RunEvent::Init { chat_id, .. }) => {
+            let event = match output {
+                RunOutput::ChatReplaced { actual, .. } => {
+                    self.chat_id = Some(actual);
+                    continue;
+                }
+                RunOutput::Event(event) => event,
+            };
+            let fired = watch
+                .as_mut()
+                .map(|w| w.observe(&event))
+                .unwrap_or_default();
+            match event {
+                RunEvent::Init { chat_id, .. } => {
                     self.chat_id = Some(chat_id.clone());
                     self.emit(TurnItem::Chat(chat_id)).await?;
                 }
-                RunOutput::Event(RunEvent::Result(result)) => return self.finish(result).await,
-                RunOutput::Event(event) => {
+                RunEvent::Result(result) => {
+                    // A condition anchored at the end of the text matches only now: the run
+                    // is over, but the chat still goes on with the rule.
+                    if let Some(prompt) = self.rules_fired(fired).await? {
+                        return Err(Stop::Interrupt(prompt));
+                    }
+                    return self.finish(result).await;
+                }
+                event => {
                     let text = self.display.event(&event, Instant::now());
                     self.text(text).await?;
+                    if let Some(prompt) = self.rules_fired(fired).await? {
+                        return Err(Stop::Interrupt(prompt));
+                    }
                 }
             }
         }
+    }
+
+    /// Shows a row for each stream rule that fired and remembers it. Returns the prompt that
+    /// resumes the chat when one of them interrupts the run. A run that has not named its chat
+    /// cannot be resumed: its rules go with the next prompt instead.
+    async fn rules_fired(&mut self, fired: Vec<Fired<'_>>) -> Result<Option<String>, Stop> {
+        let mut interrupting = Vec::new();
+        for mut rule in fired {
+            rule.interrupt &= self.chat_id.is_some();
+            let row = self.display.row(&rule.row(), Instant::now());
+            self.text(row).await?;
+            self.fired.push(FiredRule::from(&rule));
+            if rule.interrupt {
+                interrupting.push(rule);
+            }
+        }
+        Ok((!interrupting.is_empty()).then(|| render_interruption(&interrupting)))
     }
 
     /// The run's next output; meanwhile, when the display has something to say about time
@@ -450,12 +531,13 @@ impl Translator {
             SseEvent::new("message_stop", json!({"type": "message_stop"})),
         ];
         let answer = std::mem::take(&mut self.answer);
+        let fired = std::mem::take(&mut self.fired);
         self.emit(TurnItem::Finished {
             closing,
             answer,
-            prose: self.display.prose().to_string(),
             chat_id: self.chat_id.clone(),
             touched: self.display.touched(),
+            fired,
         })
         .await
     }

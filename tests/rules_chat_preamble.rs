@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use multi_cursor::rules::ChatRules;
+use multi_cursor::rules::FiredRule;
 use rules_support::Tree;
 
 fn tree() -> Tree {
@@ -79,7 +80,7 @@ fn attachments_and_fired_rules_go_with_the_next_prompt_once() {
     let live = watch.text("todo!() x");
     assert_eq!(live.len(), 1);
     assert!(!live[0].interrupt, "interruptMode: never");
-    chat.note_fired(&live);
+    chat.note_fired(&live.iter().map(FiredRule::from).collect::<Vec<_>>());
     assert_eq!(chat.pending_rules, ["tests", "guard"]);
 
     let next = book.prompt_preamble(&mut chat, false, "continue").unwrap();

@@ -13,6 +13,7 @@ use multi_cursor::cursor::events::RunEvent;
 use multi_cursor::cursor::process::RunError;
 use multi_cursor::cursor::process::RunOutput;
 use multi_cursor::rules::ChatRules;
+use multi_cursor::rules::FiredRule;
 use multi_cursor::rules::Rulebook;
 use multi_cursor::rules::StreamKind;
 use multi_cursor::rules::render_interruption;
@@ -103,7 +104,7 @@ async fn a_matching_stream_interrupts_and_the_chat_resumes_with_the_rule() {
     assert!(fired[0].row().contains("`no-unwrap`"));
     // Caught with the delta that completed the match (the second), not at the end of the turn.
     assert_eq!(fired_after, Some(2), "{texts:?}");
-    chat.note_fired(&fired);
+    chat.note_fired(&fired.iter().map(FiredRule::from).collect::<Vec<_>>());
     assert!(chat.fired_rules.contains("no-unwrap"));
     assert!(
         chat.pending_rules.is_empty(),

@@ -44,6 +44,7 @@ use crate::session::store::TurnRules;
 use crate::session::store::keep_turn;
 use crate::state::now_rfc3339;
 use crate::turn;
+use crate::turn::StreamRules;
 use crate::turn::TurnHandle;
 use crate::turn::TurnInput;
 use std::sync::Arc;
@@ -328,6 +329,10 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         }
         None => (None, None),
     };
+    let stream_rules = StreamRules {
+        book: Arc::clone(&book),
+        fired: chat_rules.fired_rules.clone(),
+    };
     let turn_rules = TurnRules {
         book,
         chat: chat_rules,
@@ -349,6 +354,7 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         input_estimate: conversation::estimate_tokens(&request),
         notices,
         limits: gateway.config().limits,
+        stream_rules: Some(stream_rules),
     };
     session.record.policy = Some(policy_text);
     let TurnHandle { items, cancel } = turn::start(input);

@@ -40,17 +40,36 @@ impl ChatRules {
         }
     }
 
-    /// Records stream rules that fired. Interrupting ones are delivered by the resumed run's
-    /// prompt ([`super::render_interruption`]); the others wait for the next prompt.
-    pub fn note_fired(&mut self, fired: &[Fired<'_>]) {
+    /// Records stream rules that fired: never fired again in this chat; those not delivered
+    /// by an interrupted run's resume prompt go with the next prompt.
+    pub fn note_fired(&mut self, fired: &[FiredRule]) {
         for f in fired {
-            let name = &f.rule.name;
-            if self.fired_rules.insert(name.clone())
-                && !f.interrupt
-                && !self.pending_rules.contains(name)
+            if self.fired_rules.insert(f.name.clone())
+                && !f.delivered
+                && !self.pending_rules.contains(&f.name)
             {
-                self.pending_rules.push(name.clone());
+                self.pending_rules.push(f.name.clone());
             }
+        }
+    }
+}
+
+/// A stream rule that fired during a turn, as the turn reports it to the record keeper.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FiredRule {
+    /// The rule's name.
+    pub name: String,
+    /// Whether the rule already reached Cursor, in the prompt that resumed the run it
+    /// interrupted ([`super::render_interruption`]); otherwise it goes with the next prompt.
+    pub delivered: bool,
+}
+
+impl From<&Fired<'_>> for FiredRule {
+    /// An interrupting match is delivered by the resume; any other waits for the next prompt.
+    fn from(fired: &Fired<'_>) -> FiredRule {
+        FiredRule {
+            name: fired.rule.name.clone(),
+            delivered: fired.interrupt,
         }
     }
 }

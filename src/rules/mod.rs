@@ -39,6 +39,7 @@ use serde::Serialize;
 pub use activation::GlobMatcher;
 pub use activation::paths_in_tool_call;
 pub use chat::ChatRules;
+pub use chat::FiredRule;
 pub use discover::MAX_RULE_FILE;
 pub use discover::git_root;
 pub use memory::lexical as lexical_path;

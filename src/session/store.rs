@@ -24,6 +24,7 @@ use super::record::RecordError;
 use super::record::Replay;
 use crate::gateway::error::ApiError;
 use crate::rules::ChatRules;
+use crate::rules::FiredRule;
 use crate::rules::Rulebook;
 use crate::turn::SseEvent;
 use crate::turn::TurnItem;
@@ -385,11 +386,11 @@ pub struct TurnRules {
 }
 
 impl TurnRules {
-    /// The chat's rule state once the turn ran in `chat_id`, said `prose` (Cursor's own words)
-    /// and touched `paths`: glob rules matching those paths, and stream rules whose condition
-    /// the prose matched, go with the next prompt (they do not interrupt a run; each is given
-    /// once per chat).
-    fn settle(&self, chat_id: Option<&str>, prose: &str, paths: &[PathBuf]) -> ChatRules {
+    /// The chat's rule state once the turn ran in `chat_id`, touched `paths` and fired the
+    /// stream rules `fired`: glob rules matching those paths, and stream rules the resume of
+    /// an interrupted run did not deliver, go with the next prompt; each is given once per
+    /// chat.
+    fn settle(&self, chat_id: Option<&str>, paths: &[PathBuf], fired: &[FiredRule]) -> ChatRules {
         let started_fresh = self.resumed.is_some() && chat_id != self.resumed.as_deref();
         let mut chat = match (&self.fresh, started_fresh) {
             (Some(fresh), true) => fresh.clone(),
@@ -397,13 +398,7 @@ impl TurnRules {
         };
         let attached = self.book.attach_for_paths(paths, &chat.attached_rules);
         chat.note_attachments(&attached);
-        let mut watch = self.book.stream_watch(&chat.fired_rules);
-        let mut fired = watch.text(prose);
-        fired.extend(watch.end_text());
-        for f in &mut fired {
-            f.interrupt = false;
-        }
-        chat.note_fired(&fired);
+        chat.note_fired(fired);
         chat
     }
 }
@@ -423,7 +418,7 @@ pub async fn keep_turn(
             let error = ApiError::run_failed(
                 "the Cursor turn ended unexpectedly; Cursor may have changed files, check your workspace before retrying",
             );
-            record_failure(&session, &plan, true, false, None, &[]).await;
+            record_failure(&session, &plan, true, false, None, &[], &[]).await;
             break Ending::Failed { error, acted: true };
         };
         match item {
@@ -470,9 +465,9 @@ pub async fn keep_turn(
             TurnItem::Event(event) => exchange.push(event),
             TurnItem::Finished {
                 closing,
-                prose,
                 chat_id,
                 touched,
+                fired,
                 ..
             } => {
                 let mut events = exchange.events();
@@ -484,7 +479,7 @@ pub async fn keep_turn(
                 }
                 let rules = plan
                     .rules
-                    .settle(s.record.chat_id.as_deref(), &prose, &touched);
+                    .settle(s.record.chat_id.as_deref(), &touched, &fired);
                 s.record.set_chat_rules(&rules);
                 s.record.response = Some(crate::turn::fold_message(&events));
                 s.record.replay = Some(Replay {
@@ -524,9 +519,9 @@ pub async fn keep_turn(
                 cancelled,
                 chat_id,
                 touched,
-                ..
+                fired,
             } => {
-                record_failure(&session, &plan, acted, cancelled, chat_id, &touched).await;
+                record_failure(&session, &plan, acted, cancelled, chat_id, &touched, &fired).await;
                 break Ending::Failed { error, acted };
             }
         }
@@ -546,6 +541,7 @@ async fn record_failure(
     cancelled: bool,
     chat_id: Option<String>,
     touched: &[PathBuf],
+    fired: &[FiredRule],
 ) {
     let mut s = session.lock().await;
     s.record.pending_run = None;
@@ -554,7 +550,9 @@ async fn record_failure(
             s.record.chat_id = chat_id;
         }
         // Cursor received the prompt, so the rules it carried were delivered.
-        let rules = plan.rules.settle(s.record.chat_id.as_deref(), "", touched);
+        let rules = plan
+            .rules
+            .settle(s.record.chat_id.as_deref(), touched, fired);
         s.record.set_chat_rules(&rules);
         s.record.last_outcome = Some(if cancelled {
             Outcome::Cancelled
