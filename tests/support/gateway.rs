@@ -24,6 +24,11 @@ pub struct TestGateway {
     pub dir: tempfile::TempDir,
     pub agent_log: PathBuf,
     pub state_dir: PathBuf,
+    /// Where the test sees the state folder: `state_dir`, or that path inside the gateway's
+    /// own mount namespace (`/proc/<pid>/root/…`) when it runs on a `state_tmpfs`.
+    pub state_view: PathBuf,
+    /// Whether the gateway runs in its own user and mount namespaces.
+    namespaced: bool,
     workspace: PathBuf,
     child: Child,
 }
@@ -41,6 +46,10 @@ pub struct GatewayOptions {
     pub workspace: Option<PathBuf>,
     /// Agent log file; default: a fresh one in this gateway's folder.
     pub agent_log: Option<PathBuf>,
+    /// Runs the gateway in its own user and mount namespaces (`unshare`; no root needed where
+    /// unprivileged user namespaces are allowed) with a tmpfs of this size (`"4m"`) on its state
+    /// folder: a disk the test can fill or make read-only without touching the machine's.
+    pub state_tmpfs: Option<String>,
 }
 
 impl TestGateway {
@@ -62,7 +71,22 @@ impl TestGateway {
             .unwrap_or_else(|| dir.path().join("state"));
         std::fs::create_dir_all(&home).unwrap();
         std::fs::create_dir_all(&workspace).unwrap();
-        let mut command = Command::new(env!("CARGO_BIN_EXE_multi-cursor"));
+        let gateway = env!("CARGO_BIN_EXE_multi-cursor");
+        let mut command = match &options.state_tmpfs {
+            None => Command::new(gateway),
+            Some(size) => {
+                std::fs::create_dir_all(&state_dir).unwrap();
+                let mut command = Command::new("unshare");
+                command
+                    .args(["--user", "--map-root-user", "--mount", "sh", "-c"])
+                    .arg(r#"mount -t tmpfs -o "size=$1,mode=0700" tmpfs "$2" && shift 2 && exec "$@""#)
+                    .arg("sh")
+                    .arg(size)
+                    .arg(&state_dir)
+                    .arg(gateway);
+                command
+            }
+        };
         command
             .arg("serve")
             .arg("--ready-file")
@@ -111,16 +135,30 @@ impl TestGateway {
             {
                 break info;
             }
-            assert!(Instant::now() < deadline, "gateway did not become ready");
+            assert!(
+                Instant::now() < deadline,
+                "gateway did not become ready: {}",
+                std::fs::read_to_string(dir.path().join("gateway.log")).unwrap_or_default()
+            );
             std::thread::sleep(Duration::from_millis(20));
+        };
+        let pid = info["pid"].as_u64().unwrap() as u32;
+        let namespaced = options.state_tmpfs.is_some();
+        let state_view = if namespaced {
+            let absolute = std::path::absolute(&state_dir).unwrap();
+            PathBuf::from(format!("/proc/{pid}/root")).join(absolute.strip_prefix("/").unwrap())
+        } else {
+            state_dir.clone()
         };
         TestGateway {
             url: info["url"].as_str().unwrap().to_string(),
             token: info["token"].as_str().unwrap().to_string(),
-            pid: info["pid"].as_u64().unwrap() as u32,
+            pid,
             dir,
             agent_log,
             state_dir,
+            state_view,
+            namespaced,
             workspace,
             child,
         }
@@ -146,12 +184,29 @@ impl TestGateway {
         let _ = self.child.wait();
     }
 
-    /// The record file of (workspace, session, worker).
+    /// Runs `command` (e.g. `mount …`, `umount …`) in the gateway's user and mount namespaces
+    /// (a `state_tmpfs` gateway only).
+    pub fn run_in_namespace(&self, command: &[&std::ffi::OsStr]) {
+        assert!(
+            self.namespaced,
+            "only a state_tmpfs gateway has its own mounts"
+        );
+        let status = Command::new("nsenter")
+            .arg("--target")
+            .arg(self.pid.to_string())
+            .args(["--user", "--mount", "--preserve-credentials"])
+            .args(command)
+            .status()
+            .unwrap();
+        assert!(status.success(), "{command:?} in the gateway's namespace");
+    }
+
+    /// The record file of (workspace, session, worker), as the test sees it.
     pub fn record_path(&self, session: &str, worker: &str) -> PathBuf {
         use sha2::Digest;
         let key = serde_json::json!([self.workspace(), session, worker]).to_string();
         let digest = hex::encode(sha2::Sha256::digest(key.as_bytes()));
-        self.state_dir
+        self.state_view
             .join("sessions")
             .join(format!("{digest}.v3.json"))
     }
