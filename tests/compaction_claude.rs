@@ -15,6 +15,7 @@ mod lines;
 use claude::ClaudeRun;
 use gateway::GatewayOptions;
 use gateway::TestGateway;
+use gateway::resumed_chat;
 use multi_cursor::session::conversation::OUTER_HISTORY_NOTICE;
 
 const SESSION: &str = "0c0e7a43-55b1-4f7e-9d2c-7a1e3f5b9c11";
@@ -87,10 +88,7 @@ fn compact_on_a_cursor_route() {
         argv.windows(2).any(|w| w == ["--mode", "ask"]),
         "read-only: {argv:?}"
     );
-    assert!(
-        !argv.iter().any(|a| a == "--resume"),
-        "fresh chat: {argv:?}"
-    );
+    assert_eq!(resumed_chat(&turns[1]), None, "fresh chat: {argv:?}");
     assert!(!argv.iter().any(|a| a == "--force"), "no --force: {argv:?}");
     let stdin = turns[1]["stdin"].as_str().unwrap();
     assert!(stdin.starts_with(multi_cursor::compaction::COMPACTION_PREAMBLE));
@@ -116,10 +114,10 @@ fn compact_on_a_cursor_route() {
     assert!(output.stdout.contains(next), "{output:?}");
     let turns = gw.turns();
     assert_eq!(turns.len(), 3);
-    let argv: Vec<String> = serde_json::from_value(turns[2]["argv"].clone()).unwrap();
-    assert!(
-        argv.windows(2).any(|w| w[0] == "--resume" && w[1] == chat),
-        "the user's chat continues: {argv:?}"
+    assert_eq!(
+        resumed_chat(&turns[2]).as_deref(),
+        Some(chat.as_str()),
+        "the user's chat continues"
     );
     let stdin = turns[2]["stdin"].as_str().unwrap();
     assert!(

@@ -9,6 +9,7 @@ mod gateway;
 
 use gateway::GatewayOptions;
 use gateway::TestGateway;
+use gateway::resumed_chat;
 use gateway::sse_text;
 
 const CHAT: &str = "7a3f1c2e-0000-4000-8000-00000000c4a7";
@@ -45,11 +46,8 @@ fn second_turn_resumes_the_chat() {
     assert_eq!(sse_text(&response.text().unwrap()), "fake agent reply");
     let turns = gw.turns();
     assert_eq!(turns.len(), 2);
-    let argv: Vec<String> = serde_json::from_value(turns[1]["argv"].clone()).unwrap();
-    let i = argv.iter().position(|a| a == "--resume").expect("--resume");
-    assert_eq!(argv[i + 1], CHAT);
-    let first_argv: Vec<String> = serde_json::from_value(turns[0]["argv"].clone()).unwrap();
-    assert!(!first_argv.contains(&"--resume".to_string()));
+    assert_eq!(resumed_chat(&turns[1]).as_deref(), Some(CHAT));
+    assert_eq!(resumed_chat(&turns[0]), None);
     assert_eq!(turns[1]["stdin"], "Second question about pears");
 }
 

@@ -9,18 +9,8 @@
 mod launcher;
 
 use launcher::Launch;
-
-fn turn_model(turn: &serde_json::Value) -> String {
-    let argv = turn["argv"].as_array().unwrap();
-    let at = argv.iter().position(|a| a == "--model").unwrap();
-    argv[at + 1].as_str().unwrap().to_string()
-}
-
-fn resumed_chat(turn: &serde_json::Value) -> Option<String> {
-    let argv = turn["argv"].as_array().unwrap();
-    let at = argv.iter().position(|a| a == "--resume")?;
-    Some(argv[at + 1].as_str().unwrap().to_string())
-}
+use launcher::flag_value;
+use launcher::resumed_chat;
 
 fn first_prompt(launch: Launch) -> (Launch, String) {
     let mut launch = launch
@@ -50,7 +40,10 @@ fn a_cursor_model_answers_through_the_launcher() {
     let (launch, _) = first_prompt(Launch::real());
     let turns = launch.turns();
     assert_eq!(turns.len(), 1, "{turns:#?}");
-    assert_eq!(turn_model(&turns[0]), "composer-2.5");
+    assert_eq!(
+        flag_value(&turns[0], "--model").as_deref(),
+        Some("composer-2.5")
+    );
     assert!(
         turns[0]["stdin"]
             .as_str()

@@ -15,6 +15,7 @@ use multi_cursor::rules::Rulebook;
 use process_support::Sandbox;
 use process_support::drain;
 use process_support::limits;
+use process_support::resumed_chat;
 use process_support::spawn;
 
 const INIT: &str = r#"{"type":"system","subtype":"init","apiKeySource":"login","cwd":"{{workspace_json}}","session_id":"{{chat_id}}","model":"Auto","permissionMode":"default"}"#;
@@ -139,11 +140,5 @@ async fn a_touched_file_attaches_its_rule_on_the_next_turn_once() {
         !second.contains("Prefer small functions."),
         "the rulebook is sent once"
     );
-    let argv: Vec<&str> = turns[1]["argv"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
-    assert!(argv.windows(2).any(|w| w == ["--resume", chat_id.as_str()]));
+    assert_eq!(resumed_chat(turns[1]).as_deref(), Some(chat_id.as_str()));
 }

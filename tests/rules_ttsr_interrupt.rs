@@ -20,6 +20,7 @@ use multi_cursor::rules::render_interruption;
 use process_support::Sandbox;
 use process_support::drain;
 use process_support::limits;
+use process_support::resumed_chat;
 use process_support::spawn;
 
 const INIT: &str = r#"{"type":"system","subtype":"init","apiKeySource":"login","cwd":"{{workspace_json}}","session_id":"{{chat_id}}","model":"Auto","permissionMode":"default"}"#;
@@ -132,11 +133,5 @@ async fn a_matching_stream_interrupts_and_the_chat_resumes_with_the_rule() {
     let resumed = turns[1]["stdin"].as_str().unwrap();
     assert!(resumed.contains("<system-interrupt reason=\"project-rule\" rule=\"no-unwrap\""));
     assert!(resumed.contains("NO-UNWRAP RULE: return errors with `?`."));
-    let argv: Vec<&str> = turns[1]["argv"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
-    assert!(argv.windows(2).any(|w| w == ["--resume", chat_id.as_str()]));
+    assert_eq!(resumed_chat(turns[1]).as_deref(), Some(chat_id.as_str()));
 }

@@ -25,6 +25,8 @@ mod fake_agent_path;
 pub use fake_agent_path::cursor_fixture;
 #[allow(unused_imports)]
 pub use fake_agent_path::fake_agent;
+#[allow(unused_imports)]
+pub use fake_agent_path::resumed_chat;
 
 /// Variables a wrapper always clears so the fake sees only what the test chose.
 const CLEARED: &[&str] = &[

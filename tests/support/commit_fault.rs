@@ -11,6 +11,7 @@ use std::sync::Arc;
 use super::gateway::GatewayOptions;
 use super::gateway::TestGateway;
 use super::gateway::cursor_request;
+use super::gateway::resumed_chat;
 use super::gateway::sse_events;
 use super::gateway::sse_text;
 use super::scenario;
@@ -103,12 +104,9 @@ pub fn a_commit_fault_is_a_failure(mut options: GatewayOptions, fault: Fault) {
     assert!(text.ends_with("state reported"), "{text}");
     let turns = gw.turns();
     assert_eq!(turns.len(), 2);
-    assert!(
-        turns[1]["argv"]
-            .as_array()
-            .unwrap()
-            .windows(2)
-            .any(|w| w[0] == "--resume" && w[1] == "chat-fault"),
+    assert_eq!(
+        resumed_chat(&turns[1]).as_deref(),
+        Some("chat-fault"),
         "the same chat goes on"
     );
     let record = gw.record("s-fault", "main");

@@ -10,6 +10,7 @@ use std::thread::JoinHandle;
 use super::gateway::GatewayOptions;
 use super::gateway::TestGateway;
 use super::gateway::cursor_request;
+use super::gateway::resumed_chat;
 use super::gateway::sse_text;
 use super::scenario;
 
@@ -133,13 +134,7 @@ pub fn a_restarted_gateway_continues(options: GatewayOptions, orphan: u32) {
     let turns = second.turns();
     assert_eq!(turns.len(), 2);
     assert!(turns[1]["stdin"].as_str().unwrap().starts_with(NOTICE));
-    assert!(
-        turns[1]["argv"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|a| a == CHAT)
-    );
+    assert_eq!(resumed_chat(&turns[1]).as_deref(), Some(CHAT));
     let record = second.record(SESSION, "main");
     assert_eq!(record["interrupted"], false);
     assert!(record["pendingRun"].is_null());

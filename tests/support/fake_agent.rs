@@ -29,6 +29,20 @@ pub fn fake_agent() -> PathBuf {
     .clone()
 }
 
+/// The value following `flag` in a logged agent invocation's argv (`--model`, `--resume`).
+pub fn flag_value(invocation: &serde_json::Value, flag: &str) -> Option<String> {
+    let argv = invocation["argv"]
+        .as_array()
+        .expect("a logged invocation has argv");
+    let at = argv.iter().position(|a| a == flag)?;
+    Some(argv.get(at + 1)?.as_str()?.to_string())
+}
+
+/// The chat a logged agent turn resumed (`--resume <chat>`), `None` for a new chat.
+pub fn resumed_chat(turn: &serde_json::Value) -> Option<String> {
+    flag_value(turn, "--resume")
+}
+
 /// Path of a shared Cursor fixture stream.
 pub fn cursor_fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -15,6 +15,8 @@ mod fake_agent_path;
 pub use fake_agent_path::cursor_fixture;
 #[allow(unused_imports)]
 pub use fake_agent_path::fake_agent;
+#[allow(unused_imports)]
+pub use fake_agent_path::resumed_chat;
 
 /// A running gateway.
 pub struct TestGateway {

@@ -22,6 +22,10 @@ mod fake_agent_support;
 pub use claude_support::TEST_API_KEY;
 pub use claude_support::claude_binary;
 pub use fake_agent_support::fake_agent;
+#[allow(unused_imports)]
+pub use fake_agent_support::flag_value;
+#[allow(unused_imports)]
+pub use fake_agent_support::resumed_chat;
 
 /// A stand-in for `claude`: answers `--version` (`$FAKE_CLAUDE_VERSION`, default 2.1.328) and
 /// `auth status --json` (`loggedIn` = `$FAKE_CLAUDE_LOGGED_IN`, default false), counting
