@@ -154,7 +154,7 @@ fn main() {
         let start = Instant::now();
         let answer = runtime.block_on(async {
             let fresh = SessionStore::new(&state, 32);
-            let session = fresh.open(&identity).unwrap();
+            let session = fresh.open(&identity).await.unwrap();
             let exchange = match session.lock().await.admit(&key) {
                 Admission::Join(exchange) => exchange,
                 other => panic!("expected a replay, got {other:?}"),

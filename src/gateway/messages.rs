@@ -216,6 +216,7 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
     let open = gateway
         .store()
         .open(&identity)
+        .await
         .map_err(|e| refuse(e.to_api_error()))?;
     let mut session = open.lock().await;
     // A turn a stopped gateway left running is ended first, whatever this request is.

@@ -62,6 +62,8 @@ pub enum StoreError {
         #[source]
         source: crate::state::StateError,
     },
+    #[error("loading the session record stopped unexpectedly: {0}")]
+    Load(String),
 }
 
 impl StoreError {
@@ -90,9 +92,14 @@ pub struct SessionStore {
 /// idle one is closed first).
 #[derive(Debug, Default)]
 struct OpenSessions {
-    by_digest: HashMap<String, (Arc<tokio::sync::Mutex<Session>>, u64)>,
+    by_digest: HashMap<String, (Slot, u64)>,
     tick: u64,
 }
+
+/// An identity's place in the store: empty while its record is being loaded (off the runtime's
+/// threads), so concurrent requests for it wait for that one load instead of racing for its
+/// file lock.
+type Slot = Arc<tokio::sync::OnceCell<Arc<tokio::sync::Mutex<Session>>>>;
 
 impl SessionStore {
     /// A store keeping records in `<state_dir>/sessions`.
@@ -134,25 +141,63 @@ impl SessionStore {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// The open session of `identity`, opening it (lock, load, migrate) if needed. When the
-    /// store is full an idle identity is closed first (its lock released, its file kept).
-    pub fn open(
+    /// The open session of `identity`, opening it (lock, load, migrate: blocking file I/O, run
+    /// on the blocking pool) if needed. When the store is full an idle identity is closed first
+    /// (its lock released, its file kept).
+    pub async fn open(
         &self,
         identity: &Identity,
     ) -> Result<Arc<tokio::sync::Mutex<Session>>, StoreError> {
         let digest = identity.digest();
+        let slot = self.slot(&digest)?;
+        let loaded = slot
+            .get_or_try_init(|| {
+                let (dir, identity, digest) = (self.dir.clone(), identity.clone(), digest.clone());
+                async move {
+                    let session = tokio::task::spawn_blocking(move || {
+                        Session::load(&dir, &identity, &digest)
+                    })
+                    .await
+                    .map_err(|e| StoreError::Load(e.to_string()))??;
+                    Ok::<_, StoreError>(Arc::new(tokio::sync::Mutex::new(session)))
+                }
+            })
+            .await;
+        match loaded {
+            Ok(session) => Ok(Arc::clone(session)),
+            Err(error) => {
+                // Nothing is kept of a failed load: the next request tries again.
+                let mut open = self.map();
+                if open
+                    .by_digest
+                    .get(&digest)
+                    .is_some_and(|(s, _)| Arc::ptr_eq(s, &slot) && s.get().is_none())
+                {
+                    open.by_digest.remove(&digest);
+                }
+                Err(error)
+            }
+        }
+    }
+
+    /// The slot of `digest`, made (closing the least recently used idle identity when the
+    /// store is full) if there is none.
+    fn slot(&self, digest: &str) -> Result<Slot, StoreError> {
         let mut open = self.map();
         open.tick += 1;
         let tick = open.tick;
-        if let Some((session, used)) = open.by_digest.get_mut(&digest) {
+        if let Some((slot, used)) = open.by_digest.get_mut(digest) {
             *used = tick;
-            return Ok(Arc::clone(session));
+            return Ok(Arc::clone(slot));
         }
         if open.by_digest.len() >= self.capacity {
             let idle = open
                 .by_digest
                 .iter()
-                .filter(|(_, (s, _))| s.try_lock().is_ok_and(|s| !s.is_busy()))
+                .filter(|(_, (slot, _))| {
+                    slot.get()
+                        .is_some_and(|s| s.try_lock().is_ok_and(|s| !s.is_busy()))
+                })
                 .min_by_key(|(_, (_, used))| *used)
                 .map(|(k, _)| k.clone());
             match idle {
@@ -166,11 +211,10 @@ impl SessionStore {
                 }
             }
         }
-        let session = Arc::new(tokio::sync::Mutex::new(Session::load(
-            &self.dir, identity, &digest,
-        )?));
-        open.by_digest.insert(digest, (Arc::clone(&session), tick));
-        Ok(session)
+        let slot = Slot::default();
+        open.by_digest
+            .insert(digest.to_string(), (Arc::clone(&slot), tick));
+        Ok(slot)
     }
 }
 
