@@ -135,12 +135,18 @@ impl SessionBook {
         }
     }
 
-    /// Whether `notice` has not been shown in `session` yet; remembers it as shown. With no room
-    /// to remember, every answer shows it (better repeated than lost).
-    pub fn first_notice(&mut self, session: &str, notice: &str) -> bool {
-        match self.entry(session) {
-            Some(info) => info.notices_shown.insert(notice.to_string()),
-            None => true,
+    /// Whether `notice` was already shown in `session` (see [`SessionBook::notice_shown`]).
+    pub fn was_shown(&self, session: &str, notice: &str) -> bool {
+        self.sessions
+            .get(session)
+            .is_some_and(|info| info.notices_shown.contains(notice))
+    }
+
+    /// Remembers that `session` was shown `notice`: call it once an answer carrying it was
+    /// delivered. With no room to remember, every answer shows it (better repeated than lost).
+    pub fn notice_shown(&mut self, session: &str, notice: &str) {
+        if let Some(info) = self.entry(session) {
+            info.notices_shown.insert(notice.to_string());
         }
     }
 

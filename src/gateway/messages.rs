@@ -244,10 +244,13 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
     let limit = conversation::DEFAULT_TRANSCRIPT_LIMIT;
     let interrupted_before = session.record.interrupted;
     let mut notices = Vec::new();
-    // Policy notices: a widening warning first; the hooks/MCP note once per Claude session
-    // (remembered in the gateway's SessionBook).
-    notices
-        .extend(admitted.notices(|note| gateway.sessions().first_notice(&identity.session, note)));
+    // Policy notices: a widening warning first; the hooks/MCP note until an answer carrying it
+    // completes once in this Claude session (remembered in the gateway's SessionBook).
+    let session_note = admitted
+        .session_notice()
+        .filter(|note| !gateway.sessions().was_shown(&identity.session, note));
+    notices.extend(admitted.widening_notice());
+    notices.extend(session_note.clone());
     if interrupted_before {
         notices.push(INTERRUPTED_NOTICE.to_string());
     }
@@ -379,10 +382,21 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
     };
     let keeper = gateway.clone();
     let spawned = gateway.clone();
+    let (noted, claude_session) = (gateway.clone(), identity.session.clone());
+    let on_recorded = move || {
+        if let Some(note) = session_note {
+            noted.sessions().notice_shown(&claude_session, &note);
+        }
+    };
     tokio::spawn(async move {
-        keep_turn(open, exchange, items, plan, move |pgid| {
-            spawned.set_run_pgid(run_id, pgid);
-        })
+        keep_turn(
+            open,
+            exchange,
+            items,
+            plan,
+            move |pgid| spawned.set_run_pgid(run_id, pgid),
+            on_recorded,
+        )
         .await;
         keeper.remove_run(run_id);
     });

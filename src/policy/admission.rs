@@ -332,18 +332,6 @@ impl Admitted {
             parts.join(" and ")
         ))
     }
-
-    /// The notices this turn starts with: the widening warning (always, first), then the
-    /// hooks/MCP note when `first_time` says the session has not seen it yet.
-    pub fn notices(&self, mut first_time: impl FnMut(&str) -> bool) -> Vec<String> {
-        let mut notices: Vec<String> = self.widening_notice().into_iter().collect();
-        if let Some(note) = self.session_notice()
-            && first_time(&note)
-        {
-            notices.push(note);
-        }
-        notices
-    }
 }
 
 /// The strings of `settings[a][b]`, or a [`Unenforced::Malformed`] when it is not a list of

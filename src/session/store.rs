@@ -449,13 +449,15 @@ impl TurnRules {
 
 /// Follows a turn, writing its record at each step and feeding its exchange: the process
 /// group before Cursor gets the prompt, the chat id at `system/init`, and the answer before
-/// the closing events are released. `on_spawn` learns each process group id.
+/// the closing events are released. `on_spawn` learns each process group id; `on_recorded`
+/// runs once the answer is recorded, just before its closing events are released.
 pub async fn keep_turn(
     session: Arc<tokio::sync::Mutex<Session>>,
     exchange: Arc<Exchange>,
     mut items: mpsc::Receiver<TurnItem>,
     plan: TurnPlan,
     on_spawn: impl Fn(i32) + Send + 'static,
+    on_recorded: impl FnOnce() + Send + 'static,
 ) {
     let ending = loop {
         let Some(item) = items.recv().await else {
@@ -539,6 +541,7 @@ pub async fn keep_turn(
                 match s.persist().await {
                     Ok(()) => {
                         drop(s);
+                        on_recorded();
                         for event in closing {
                             exchange.push(event);
                         }
