@@ -257,8 +257,11 @@ impl Translator {
                     return self.fail_cancelled(error).await;
                 }
                 Err(Stop::Interrupt(prompt)) => {
-                    // The same chat goes on with the rule; Cursor keeps what it did so far.
+                    // The same chat goes on with the rule; Cursor keeps what it did so far. The
+                    // interrupted process must be gone first: two processes on one chat could
+                    // both write its store.
                     run.cancel();
+                    run.ended().await;
                     if let Some(watch) = watch.as_mut() {
                         watch.next_run();
                     }

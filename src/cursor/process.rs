@@ -154,6 +154,13 @@ impl CursorRun {
             let _ = cancel.send(());
         }
     }
+
+    /// Waits until the run is over and its process group has ended (after [`Self::cancel`] or
+    /// a `result`), discarding output still queued. Bounded: ending a group escalates to
+    /// SIGKILL.
+    pub async fn ended(&mut self) {
+        while self.rx.recv().await.is_some() {}
+    }
 }
 
 impl Drop for CursorRun {
