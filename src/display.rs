@@ -435,11 +435,6 @@ impl Display {
         self.run_prose_start = self.prose.len();
     }
 
-    /// Cursor's own text streamed so far (rows, notices and summary excluded).
-    pub fn prose(&self) -> &str {
-        &self.prose
-    }
-
     fn prose_text(&mut self, text: &str, now: Instant) -> String {
         if text.is_empty() {
             return String::new();

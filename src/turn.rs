@@ -85,7 +85,9 @@ pub struct TurnInput {
 /// (they never fire again in it).
 #[derive(Debug, Clone)]
 pub struct StreamRules {
+    /// The workspace's rulebook, loaded for this turn's prompt.
     pub book: Arc<Rulebook>,
+    /// The chat's `firedRules`.
     pub fired: BTreeSet<String>,
 }
 
