@@ -91,6 +91,20 @@ pub const NEW_REQUEST_HEADER: &str = "New request:";
 pub const OUTER_HISTORY_NOTICE: &str =
     "[Cursor] Outer history changed; the native conversation continues with its own record.";
 
+/// How Claude Code's message carrying a compaction summary begins (measured on 2.1.328): after
+/// `/compact` or an automatic compaction it opens the conversation it sends.
+pub const COMPACTED_SUMMARY_PREFIX: &str =
+    "This session is being continued from a previous conversation that ran out of context.";
+
+/// What a Cursor chat that continues gets instead of Claude Code's compaction summary: its own
+/// history is intact, so the summary (and Claude Code's instructions around it) would only
+/// repeat it.
+pub const COMPACTED_NOTE: &str = "[multi-cursor] Claude Code compacted its copy of this conversation into a summary; this chat still holds the full history.";
+
+/// The request of a continuing chat whose newest turn was only Claude Code's compaction summary
+/// (an automatic compaction in the middle of a task).
+pub const COMPACTED_CONTINUE: &str = "Continue the task where you left off.";
+
 /// How the last user message of a `/compact` request begins (DESIGN §4).
 pub const COMPACTION_PREFIX: &str = "CRITICAL: Respond with TEXT ONLY. Do NOT call any tools.";
 
@@ -989,7 +1003,32 @@ pub fn first_turn_prompt(
     let messages = conversation(req);
     require_user_message(&messages)?;
     let (history, newest) = split_newest(&messages);
-    build_prompt(FIRST_TURN_HEADER, history, newest, limit, images_dir)
+    build_prompt(
+        FIRST_TURN_HEADER,
+        history,
+        newest,
+        limit,
+        images_dir,
+        Summary::Keep,
+    )
+}
+
+/// Whether `text` is Claude Code's record of a local slash command (its caveat, the command,
+/// its output), which asks the model nothing.
+fn is_local_command_echo(text: &str) -> bool {
+    let text = text.trim_start();
+    ["<local-command-", "<command-name>", "<command-message>"]
+        .iter()
+        .any(|tag| text.starts_with(tag))
+}
+
+/// What a prompt does with Claude Code's compaction summary in the newest turn.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Summary {
+    /// Sent as written: a new chat knows nothing else of the conversation.
+    Keep,
+    /// Replaced with [`COMPACTED_NOTE`]: the continuing chat has the history itself.
+    Replace,
 }
 
 /// The prompt of a later turn of a Cursor chat whose last answer was `recorded_answer` (the
@@ -1014,12 +1053,26 @@ pub fn continuation_prompt(
         Some(index) => {
             let after = &messages[index + 1..];
             let (between, newest) = split_newest(after);
-            let prompt = build_prompt(CONTINUATION_HEADER, between, newest, limit, images_dir)?;
+            let prompt = build_prompt(
+                CONTINUATION_HEADER,
+                between,
+                newest,
+                limit,
+                images_dir,
+                Summary::Replace,
+            )?;
             Ok(Continuation::Continue(prompt))
         }
         None => {
             let (_, newest) = split_newest(&messages);
-            let prompt = build_prompt(FIRST_TURN_HEADER, &[], newest, limit, images_dir)?;
+            let prompt = build_prompt(
+                FIRST_TURN_HEADER,
+                &[],
+                newest,
+                limit,
+                images_dir,
+                Summary::Replace,
+            )?;
             Ok(Continuation::HistoryChanged(prompt))
         }
     }
@@ -1048,6 +1101,7 @@ fn build_prompt(
     newest: &[&Message],
     limit: usize,
     images_dir: &Path,
+    summary: Summary,
 ) -> Result<Prompt, RequestError> {
     let mut entries = transcript_entries(history);
     let turn: Vec<(Role, Piece<'_>)> = newest
@@ -1062,18 +1116,38 @@ fn build_prompt(
         .any(|(_, p)| matches!(p, Piece::Text(_) | Piece::Image(_)));
     let mut parts = Vec::new();
     let mut images = Vec::new();
+    // Whether the summary was replaced, and whether the turn asks anything besides it (Claude
+    // Code's echo of a local command such as `/compact` asks nothing).
+    let (mut replaced, mut asks) = (false, false);
     for (role, piece) in &turn {
         match piece {
-            Piece::Text(text) => parts.push(text.clone()),
+            Piece::Text(text)
+                if summary == Summary::Replace
+                    && text.trim_start().starts_with(COMPACTED_SUMMARY_PREFIX) =>
+            {
+                parts.push(COMPACTED_NOTE.to_string());
+                replaced = true;
+            }
+            Piece::Text(text) => {
+                asks |= !is_local_command_echo(text);
+                parts.push(text.clone());
+            }
             Piece::Image(source) => {
                 let (reference, file) = image_reference(source, images_dir)?;
                 parts.push(format!("[image: {reference}]"));
                 images.extend(file);
+                asks = true;
             }
             Piece::Document { .. } => return Err(RequestError::Document),
             other if has_words => entries.push(entry(*role, other, NEWEST_TOOL_LINE_LIMIT)),
-            other => parts.push(piece_line(other, NEWEST_TOOL_LINE_LIMIT)),
+            other => {
+                parts.push(piece_line(other, NEWEST_TOOL_LINE_LIMIT));
+                asks = true;
+            }
         }
+    }
+    if replaced && !asks {
+        parts.push(COMPACTED_CONTINUE.to_string());
     }
     let (lines, omitted) = bound_entries(entries, limit);
     let context =
