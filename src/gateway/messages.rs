@@ -23,7 +23,10 @@ use super::LiveRun;
 use super::error::ApiError;
 use super::hooks::DEFAULT_SESSION;
 use super::passthrough;
+use crate::cursor::catalog::Catalog;
+use crate::cursor::catalog::CatalogError;
 use crate::cursor::catalog::ROUTE_PREFIX;
+use crate::cursor::catalog::Resolved;
 use crate::cursor::command::TurnSpec;
 use crate::cursor::process::end_stray_group;
 use crate::policy;
@@ -189,7 +192,7 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         ))
     })?;
     conversation::validate_for_cursor(&request).map_err(|e| refuse(request_error(&e)))?;
-    let catalog = gateway.catalog(&agent.path).await.map_err(refuse)?;
+    let mut catalog = gateway.catalog(&agent.path).await.map_err(refuse)?;
     // `/compact`: a separate read-only Cursor run writes the summary; the session's record and
     // its Cursor chat are not touched (compaction.rs).
     if conversation::is_compaction_request(&request) {
@@ -293,7 +296,10 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         } else {
             format!("{ROUTE_PREFIX}{id}")
         };
-        if catalog.resolve(&spelled, None).is_err() {
+        if resolve_model(gateway, &agent.path, &mut catalog, &spelled, None)
+            .await
+            .is_err()
+        {
             let valid: Vec<String> = catalog
                 .picker(&[])
                 .rows
@@ -312,9 +318,15 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         .output_config
         .as_ref()
         .and_then(|c| c.effort.clone());
-    let resolved = catalog
-        .resolve(&requested, effort.as_deref())
-        .map_err(|e| refuse(ApiError::bad_request(e.to_string())))?;
+    let resolved = resolve_model(
+        gateway,
+        &agent.path,
+        &mut catalog,
+        &requested,
+        effort.as_deref(),
+    )
+    .await
+    .map_err(|e| refuse(ApiError::bad_request(e.to_string())))?;
     // The rulebook: what this chat has not been given yet goes in front of the conversation.
     let book = load_rulebook(gateway, &workspace, &mut notices).await?;
     let chat_before = session.record.chat_rules();
@@ -401,6 +413,27 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         keeper.remove_run(run_id);
     });
     answer(observer, request.stream).await
+}
+
+/// Resolves `model` in `catalog`. An unknown one is checked with Cursor again (once per id for
+/// a while, [`Gateway::recheck_catalog`]): Cursor may have added it since the catalog was
+/// cached; `catalog` then holds the fresh list.
+async fn resolve_model(
+    gateway: &Gateway,
+    agent: &std::path::Path,
+    catalog: &mut Catalog,
+    model: &str,
+    effort: Option<&str>,
+) -> Result<Resolved, CatalogError> {
+    match catalog.resolve(model, effort) {
+        Err(CatalogError::UnknownModel { .. }) => {
+            if let Some(fresh) = gateway.recheck_catalog(agent, model).await {
+                *catalog = fresh;
+            }
+            catalog.resolve(model, effort)
+        }
+        resolved => resolved,
+    }
 }
 
 /// Loads the workspace's rulebook and links its skills (blocking file I/O, off the runtime's

@@ -123,6 +123,12 @@ pub struct LiveRun {
     pub started_at: String,
 }
 
+/// How long an unknown model id is not checked with Cursor again ([`Gateway::recheck_catalog`]).
+pub const CATALOG_RECHECK: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Most unknown model ids remembered at once; beyond that, no recheck until some expire.
+const MAX_RECHECKED: usize = 64;
+
 /// Shared gateway state; cheap to clone.
 #[derive(Clone)]
 pub struct Gateway {
@@ -134,6 +140,9 @@ struct Inner {
     upstream: Upstream,
     agent: tokio::sync::OnceCell<Result<AgentInfo, LocateError>>,
     catalog: tokio::sync::RwLock<Option<Catalog>>,
+    /// Unknown model ids the catalog was fetched again for, and when (see
+    /// [`Gateway::recheck_catalog`]).
+    rechecked: Mutex<HashMap<String, std::time::Instant>>,
     sessions: Mutex<SessionBook>,
     store: SessionStore,
     runs: Mutex<HashMap<u64, LiveRun>>,
@@ -153,6 +162,7 @@ impl Gateway {
                 upstream,
                 agent: tokio::sync::OnceCell::new(),
                 catalog: tokio::sync::RwLock::new(catalog),
+                rechecked: Mutex::new(HashMap::new()),
                 sessions: Mutex::new(SessionBook::default()),
                 runs: Mutex::new(HashMap::new()),
                 next_run: AtomicU64::new(1),
@@ -208,6 +218,44 @@ impl Gateway {
         }
         *slot = Some(catalog.clone());
         Ok(catalog)
+    }
+
+    /// The catalog fetched again from Cursor because a request named `model`, which the one in
+    /// hand does not know: Cursor may have added it since the catalog was cached (the picker
+    /// shows only what the cache knew at launch). Once per model id per [`CATALOG_RECHECK`], so
+    /// Claude Code's quick re-sends of a refused request do not run `agent models` each time.
+    /// `None` when not fetched (recently checked for that id, or fetching failed).
+    pub async fn recheck_catalog(&self, agent: &Path, model: &str) -> Option<Catalog> {
+        {
+            let now = std::time::Instant::now();
+            let mut rechecked = self
+                .inner
+                .rechecked
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            rechecked.retain(|_, at| now.duration_since(*at) < CATALOG_RECHECK);
+            if rechecked.contains_key(model) || rechecked.len() >= MAX_RECHECKED {
+                return None;
+            }
+            rechecked.insert(model.to_string(), now);
+        }
+        match crate::cursor::catalog::fetch_catalog(agent).await {
+            Ok(fresh) => {
+                if let Err(error) = crate::cursor::catalog::store_cache_in(
+                    &self.inner.config.state_dir,
+                    &fresh,
+                    agent,
+                ) {
+                    tracing::warn!(%error, "could not cache the Cursor catalog");
+                }
+                *self.inner.catalog.write().await = Some(fresh.clone());
+                Some(fresh)
+            }
+            Err(error) => {
+                tracing::warn!(%error, model, "could not check Cursor's models again");
+                None
+            }
+        }
     }
 
     /// Hook-reported sessions.

@@ -16,6 +16,8 @@ pub use fake_agent_path::cursor_fixture;
 #[allow(unused_imports)]
 pub use fake_agent_path::fake_agent;
 #[allow(unused_imports)]
+pub use fake_agent_path::flag_value;
+#[allow(unused_imports)]
 pub use fake_agent_path::resumed_chat;
 
 /// A running gateway.
