@@ -43,7 +43,7 @@ pub fn prepare_home(home: &Path, project: &Path) {
     std::fs::write(home.join(".claude.json"), state.to_string()).unwrap();
 }
 
-/// What one `claude` run printed and how it ended.
+/// What one `claude` (or launcher) run printed and how it ended.
 #[derive(Debug)]
 pub struct ClaudeOutput {
     pub status: Option<i32>,
@@ -134,34 +134,40 @@ impl ClaudeRun {
     /// Runs to completion (killed after the timeout) and returns what it printed.
     pub fn run(mut self) -> ClaudeOutput {
         let mut child = self.command.spawn().expect("spawn claude");
-        let mut stdout = child.stdout.take().unwrap();
-        let mut stderr = child.stderr.take().unwrap();
-        let out = std::thread::spawn(move || {
-            let mut s = String::new();
-            let _ = stdout.read_to_string(&mut s);
-            s
-        });
-        let err = std::thread::spawn(move || {
-            let mut s = String::new();
-            let _ = stderr.read_to_string(&mut s);
-            s
-        });
-        let deadline = Instant::now() + self.timeout;
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status.code();
-            }
-            if Instant::now() > deadline {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        ClaudeOutput {
-            status,
-            stdout: out.join().unwrap(),
-            stderr: err.join().unwrap(),
+        finish(&mut child, self.timeout)
+    }
+}
+
+/// Waits for `child` (killed after `timeout`) and collects what it printed on its piped
+/// stdout and stderr.
+pub fn finish(child: &mut std::process::Child, timeout: Duration) -> ClaudeOutput {
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stdout.read_to_string(&mut s);
+        s
+    });
+    let err = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    let deadline = Instant::now() + timeout;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status.code();
         }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    ClaudeOutput {
+        status,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
     }
 }

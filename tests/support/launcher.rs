@@ -4,7 +4,6 @@
 #![allow(dead_code, clippy::unwrap_used)]
 
 use std::collections::HashMap;
-use std::io::Read;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::path::PathBuf;
@@ -60,12 +59,9 @@ exit "${FAKE_CLAUDE_EXIT:-0}"
 "#;
 
 /// What one launcher run printed and how it ended.
-#[derive(Debug)]
-pub struct LaunchOutput {
-    pub status: Option<i32>,
-    pub stdout: String,
-    pub stderr: String,
-}
+pub use claude_support::ClaudeOutput as LaunchOutput;
+/// Waits for a launcher `child` (killed after a timeout) and collects its output.
+pub use claude_support::finish;
 
 /// One launcher invocation and the folders it owns.
 pub struct Launch {
@@ -261,39 +257,6 @@ impl Launch {
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect()
-    }
-}
-
-/// Waits for `child` (killed after `timeout`) and collects its output.
-pub fn finish(child: &mut Child, timeout: Duration) -> LaunchOutput {
-    let mut stdout = child.stdout.take().unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let out = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stdout.read_to_string(&mut s);
-        s
-    });
-    let err = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stderr.read_to_string(&mut s);
-        s
-    });
-    let deadline = Instant::now() + timeout;
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status.code();
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    LaunchOutput {
-        status,
-        stdout: out.join().unwrap(),
-        stderr: err.join().unwrap(),
     }
 }
 
