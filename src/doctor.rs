@@ -9,7 +9,6 @@
 //! gateway (`multi-cursor serve`) against Cursor.
 
 use std::fmt::Write as _;
-use std::io::Read;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::path::PathBuf;
@@ -575,36 +574,15 @@ pub fn held_session_locks(sessions: &Path) -> std::io::Result<Vec<HeldLock>> {
         if path.extension().is_none_or(|e| e != "lock") {
             continue;
         }
-        let Ok(mut file) = std::fs::File::open(&path) else {
-            continue;
-        };
-        match file.try_lock_shared() {
-            Ok(()) => {
-                let _ = file.unlock();
-            }
-            Err(std::fs::TryLockError::WouldBlock) => {
-                let mut text = String::new();
-                let _ = file.read_to_string(&mut text);
-                held.push(HeldLock {
-                    path,
-                    pid: first_number(&text),
-                });
-            }
-            Err(std::fs::TryLockError::Error(_)) => {}
+        if let Ok(Some(holder)) = crate::session::lock::holder(&path) {
+            held.push(HeldLock {
+                path,
+                pid: holder.pid,
+            });
         }
     }
     held.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(held)
-}
-
-/// The first run of digits in `text` (the lock file holds the owner's pid).
-fn first_number(text: &str) -> Option<u32> {
-    let start = text.find(|c: char| c.is_ascii_digit())?;
-    let digits: String = text[start..]
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    digits.parse().ok()
 }
 
 /// The command line of `pid`, when /proc has it.
@@ -876,13 +854,6 @@ mod tests {
             text.ends_with("1 of 2 checks failed; each fix is under it.\n"),
             "{text}"
         );
-    }
-
-    #[test]
-    fn lock_pids() {
-        assert_eq!(first_number("4242\n"), Some(4242));
-        assert_eq!(first_number("{\"pid\":17}"), Some(17));
-        assert_eq!(first_number(""), None);
     }
 
     #[test]

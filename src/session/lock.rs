@@ -86,11 +86,63 @@ impl RecordLock {
     }
 }
 
-/// Whether some process holds the lock at `path` now, and its pid if so. Used by `doctor` and
-/// tests; takes and drops the lock when it is free.
-pub fn holder(path: &Path) -> Option<String> {
-    match RecordLock::acquire(path) {
-        Err(LockError::Held { pid, .. }) => Some(pid),
-        _ => None,
+/// The first run of digits in a lock file's `text`: the owner's pid (padded, as we write it,
+/// or inside another tool's JSON).
+fn first_number(text: &str) -> Option<u32> {
+    let start = text.find(|c: char| c.is_ascii_digit())?;
+    let digits: String = text[start..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+/// A process holding a record's lock, found by [`holder`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Holder {
+    /// The holder's pid, as its lock file says (`None` when the file does not say).
+    pub pid: Option<u32>,
+}
+
+/// Whether some process holds the lock at `path` now (`Ok(None)`: nobody does). Probed with a
+/// shared, non-blocking lock released at once; the file is only read, never created or
+/// written. Used by `doctor`.
+pub fn holder(path: &Path) -> std::io::Result<Option<Holder>> {
+    let mut file = File::open(path)?;
+    match file.try_lock_shared() {
+        Ok(()) => {
+            let _ = file.unlock();
+            Ok(None)
+        }
+        Err(TryLockError::WouldBlock) => {
+            let mut text = String::new();
+            let _ = file.read_to_string(&mut text);
+            Ok(Some(Holder {
+                pid: first_number(&text),
+            }))
+        }
+        Err(TryLockError::Error(error)) => Err(error),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lock_pids() {
+        assert_eq!(first_number("4242                \n"), Some(4242));
+        assert_eq!(first_number("{\"pid\":17}"), Some(17));
+        assert_eq!(first_number(""), None);
+    }
+
+    #[test]
+    fn a_free_lock_has_no_holder_and_is_not_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.lock");
+        assert!(holder(&path).is_err(), "no file: nothing to probe");
+        std::fs::write(&path, b"").unwrap();
+        assert_eq!(holder(&path).unwrap(), None);
+        assert_eq!(std::fs::read(&path).unwrap(), b"", "probing never writes");
     }
 }
