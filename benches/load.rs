@@ -15,46 +15,22 @@
 
 use std::net::SocketAddr;
 use std::path::Path;
-use std::path::PathBuf;
-use std::process::Child;
-use std::process::Command;
-use std::process::Stdio;
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::time::Duration;
 use std::time::Instant;
 
+use support::BenchGateway;
+use support::binary;
+use support::ms;
+use support::percentile;
+use support::status_kb;
+
+mod support;
+
 const MODEL: &str = "multi/cursor/composer-2.5";
 const UPSTREAM_JSON: &str = r#"{"id":"msg_load","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"ok"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":12,"output_tokens":1}}"#;
 const PASSTHROUGH_CLIENTS: usize = 4;
-
-fn target_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    exe.parent().and_then(Path::parent).unwrap().to_path_buf()
-}
-
-fn binary(package: &str, bin: &str) -> PathBuf {
-    let path = target_dir().join(bin);
-    if !path.exists() {
-        let status = Command::new(env!("CARGO"))
-            .args(["build", "--release", "-p", package, "--bin", bin])
-            .status()
-            .unwrap();
-        assert!(status.success(), "building {bin} failed");
-    }
-    path
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    if sorted.is_empty() {
-        return Duration::ZERO;
-    }
-    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
 
 /// The local Anthropic stand-in, on its own runtime thread.
 fn start_upstream() -> SocketAddr {
@@ -83,88 +59,19 @@ fn start_upstream() -> SocketAddr {
     rx.recv().unwrap()
 }
 
-struct Gateway {
-    url: String,
-    token: String,
-    pid: u32,
-    state: PathBuf,
-    agent_log: PathBuf,
-    child: Child,
-    _dir: tempfile::TempDir,
-}
-
-impl Drop for Gateway {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start_gateway(upstream: SocketAddr) -> Gateway {
-    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
-    let ready = dir.path().join("ready.json");
-    let workspace = dir.path().join("workspace");
-    let home = dir.path().join("home");
-    std::fs::create_dir_all(&workspace).unwrap();
-    std::fs::create_dir_all(&home).unwrap();
-    let agent_log = dir.path().join("agent.jsonl");
-    let state = dir.path().join("state");
+fn start_gateway(upstream: SocketAddr) -> BenchGateway {
     let scenario = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/cursor-stream/maestro-04_partial_output.ndjson");
-    let child = Command::new(binary("multi-cursor", "multi-cursor"))
-        .args([
-            "serve",
-            "--permission-mode",
-            "bypassPermissions",
-            "--ready-file",
-        ])
-        .arg(&ready)
-        .current_dir(&workspace)
-        .env("HOME", &home)
-        .env("MULTI_CURSOR_STATE_DIR", &state)
-        .env("MULTI_CURSOR_AGENT", binary("fake-agent", "fake-agent"))
-        .env("MULTI_CURSOR_UPSTREAM", format!("http://{upstream}"))
-        .env("FAKE_AGENT_LOG", &agent_log)
-        .env("FAKE_AGENT_SCENARIO", scenario)
-        .env_remove("CURSOR_API_KEY")
-        .env_remove("MULTI_CURSOR_APPROVE_MCPS")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let info: serde_json::Value = loop {
-        if let Ok(bytes) = std::fs::read(&ready)
-            && let Ok(info) = serde_json::from_slice(&bytes)
-        {
-            break info;
-        }
-        assert!(Instant::now() < deadline, "gateway did not become ready");
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    Gateway {
-        url: info["url"].as_str().unwrap().to_string(),
-        token: info["token"].as_str().unwrap().to_string(),
-        pid: info["pid"].as_u64().unwrap() as u32,
-        state,
-        agent_log,
-        child,
-        _dir: dir,
-    }
-}
-
-fn vm_hwm_kb(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0)
+    BenchGateway::start(
+        &binary("multi-cursor", "multi-cursor"),
+        &binary("fake-agent", "fake-agent"),
+        &scenario,
+        &format!("http://{upstream}"),
+    )
 }
 
 /// One worker: a conversation of as many turns as fit in the time, each continuing the last.
-fn worker(gw: &Gateway, id: usize, until: Instant) -> (Vec<Duration>, usize) {
+fn worker(gw: &BenchGateway, id: usize, until: Instant) -> (Vec<Duration>, usize) {
     let client = reqwest::blocking::Client::new();
     let mut messages = Vec::new();
     let mut times = Vec::new();
@@ -290,7 +197,7 @@ fn main() {
     );
     println!(
         "gateway peak RSS (VmHWM): {:.1} MB",
-        vm_hwm_kb(gw.pid) as f64 / 1024.0
+        status_kb(gw.pid, "VmHWM") as f64 / 1024.0
     );
 
     // Nothing lost or doubled: one agent run per answered turn.

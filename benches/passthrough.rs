@@ -18,6 +18,11 @@ use bytes::Bytes;
 use multi_cursor::gateway::passthrough::Upstream;
 use multi_cursor::gateway::passthrough::forward;
 
+use support::ms;
+use support::percentile;
+
+mod support;
+
 const WARM_UP: usize = 200;
 const DEFAULT_N: usize = 2000;
 
@@ -98,15 +103,6 @@ async fn once(client: &reqwest::Client, url: &str) -> Duration {
     let body = resp.bytes().await.expect("body");
     assert!(!body.is_empty());
     start.elapsed()
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    let rank = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[rank.min(sorted.len() - 1)]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
 }
 
 async fn measure(name: &str, client: &reqwest::Client, direct: &str, via: &str, n: usize) {

@@ -19,6 +19,10 @@ use std::time::Instant;
 use multi_cursor::cursor::events::ToolCall;
 use multi_cursor::rules::Rulebook;
 
+use support::ms;
+
+mod support;
+
 const RUNS: usize = 15;
 
 fn main() -> Result<(), Box<dyn Error>> {
@@ -157,10 +161,6 @@ fn main() -> Result<(), Box<dyn Error>> {
         best.as_nanos() as f64 / (calls << 20) as f64
     );
     Ok(())
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
 }
 
 fn build_tree(repo: &Path, home: &Path, files: usize) -> Result<(), Box<dyn Error>> {

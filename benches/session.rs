@@ -21,16 +21,12 @@ use multi_cursor::session::store::Admission;
 use multi_cursor::session::store::SessionStore;
 use serde_json::json;
 
+use support::ms;
+use support::percentile;
+
+mod support;
+
 const DEFAULT_N: usize = 500;
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[index]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
 
 /// A record as a real turn leaves it: a 6 KB answer streamed in 120 deltas.
 fn realistic_record(identity: &Identity, key: &str) -> Record {

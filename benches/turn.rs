@@ -19,7 +19,6 @@ use std::io::Write;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::path::PathBuf;
-use std::process::Child;
 use std::process::Command;
 use std::process::Stdio;
 use std::sync::Arc;
@@ -28,42 +27,19 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 use std::time::Instant;
 
+use support::BenchGateway;
+use support::binary;
+use support::ms;
+use support::percentile;
+use support::status_kb;
+
+mod support;
+
 const WARM_UP: usize = 5;
 const DEFAULT_N: usize = 50;
 const CONCURRENT: usize = 32;
 const MODEL: &str = "multi/cursor/composer-2.5";
 const PROMPT: &str = "Say 'Checking now.' then run 'cat sample.txt' with the shell tool, then tell me what it contained.";
-
-/// `target/<profile>/`: the bench executable lives in `target/<profile>/deps/`.
-fn target_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("bench executable path");
-    exe.parent()
-        .and_then(Path::parent)
-        .expect("target dir")
-        .to_path_buf()
-}
-
-/// Path of `bin` in the target folder, built with `cargo build --release` if missing.
-fn binary(package: &str, bin: &str) -> PathBuf {
-    let path = target_dir().join(bin);
-    if !path.exists() {
-        println!(
-            "{} missing: running cargo build --release -p {package} --bin {bin}",
-            path.display()
-        );
-        let status = Command::new(env!("CARGO"))
-            .args(["build", "--release", "-p", package, "--bin", bin])
-            .status()
-            .expect("run cargo build");
-        assert!(status.success(), "building {bin} failed");
-        assert!(
-            path.exists(),
-            "{} still missing after the build",
-            path.display()
-        );
-    }
-    path
-}
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -71,127 +47,55 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// A running `multi-cursor serve`, killed on drop.
-struct Gateway {
-    url: String,
-    token: String,
-    pid: u32,
-    agent_log: PathBuf,
-    workspace: PathBuf,
-    home: PathBuf,
-    child: Child,
-    dir: tempfile::TempDir,
+/// One Cursor turn as a first turn of `session`; returns the elapsed time to the end of the
+/// body and the body.
+fn turn(
+    gateway: &BenchGateway,
+    client: &reqwest::blocking::Client,
+    session: &str,
+    stream: bool,
+) -> (Duration, String) {
+    let body = serde_json::json!({
+        "model": MODEL,
+        "max_tokens": 32000,
+        "stream": stream,
+        "messages": [{"role": "user", "content": [{"type": "text", "text": PROMPT}]}]
+    })
+    .to_string();
+    let start = Instant::now();
+    let response = client
+        .post(format!("{}/v1/messages", gateway.url))
+        .header("x-multi-cursor-token", &gateway.token)
+        .header("content-type", "application/json")
+        .header("anthropic-version", "2023-06-01")
+        .header("x-claude-code-session-id", session)
+        .body(body)
+        .send()
+        .expect("send turn");
+    let status = response.status();
+    let text = response.text().expect("read turn body");
+    let elapsed = start.elapsed();
+    assert!(status.is_success(), "status {status}: {text}");
+    (elapsed, text)
 }
 
-impl Gateway {
-    fn start(gateway: &Path, agent: &Path, scenario: &Path) -> Gateway {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let ready = dir.path().join("ready.json");
-        let agent_log = dir.path().join("agent-log.jsonl");
-        let home = dir.path().join("home");
-        let workspace = dir.path().join("workspace");
-        std::fs::create_dir_all(&home).expect("create home");
-        std::fs::create_dir_all(&workspace).expect("create workspace");
-        let child = Command::new(gateway)
-            .arg("serve")
-            .arg("--ready-file")
-            .arg(&ready)
-            .arg("--permission-mode")
-            .arg("bypassPermissions")
-            .current_dir(&workspace)
-            .env("HOME", &home)
-            .env("MULTI_CURSOR_STATE_DIR", dir.path().join("state"))
-            .env("MULTI_CURSOR_AGENT", agent)
-            .env("MULTI_CURSOR_UPSTREAM", "http://127.0.0.1:9")
-            .env("FAKE_AGENT_LOG", &agent_log)
-            .env("FAKE_AGENT_SCENARIO", scenario)
-            .env_remove("CURSOR_API_KEY")
-            .env_remove("CURSOR_AUTH_TOKEN")
-            .env_remove("MULTI_CURSOR_APPROVE_MCPS")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("spawn multi-cursor serve");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        let info: serde_json::Value = loop {
-            if let Ok(bytes) = std::fs::read(&ready)
-                && let Ok(info) = serde_json::from_slice(&bytes)
-            {
-                break info;
-            }
-            assert!(Instant::now() < deadline, "gateway did not become ready");
-            std::thread::sleep(Duration::from_millis(10));
-        };
-        Gateway {
-            url: info["url"].as_str().expect("ready url").to_string(),
-            token: info["token"].as_str().expect("ready token").to_string(),
-            pid: info["pid"].as_u64().expect("ready pid") as u32,
-            agent_log,
-            workspace,
-            home,
-            child,
-            dir,
-        }
-    }
-
-    /// One Cursor turn as a first turn of `session`; returns the elapsed time to the end of the
-    /// body and the body.
-    fn turn(
-        &self,
-        client: &reqwest::blocking::Client,
-        session: &str,
-        stream: bool,
-    ) -> (Duration, String) {
-        let body = serde_json::json!({
-            "model": MODEL,
-            "max_tokens": 32000,
-            "stream": stream,
-            "messages": [{"role": "user", "content": [{"type": "text", "text": PROMPT}]}]
-        })
-        .to_string();
-        let start = Instant::now();
-        let response = client
-            .post(format!("{}/v1/messages", self.url))
-            .header("x-multi-cursor-token", &self.token)
-            .header("content-type", "application/json")
-            .header("anthropic-version", "2023-06-01")
-            .header("x-claude-code-session-id", session)
-            .body(body)
-            .send()
-            .expect("send turn");
-        let status = response.status();
-        let text = response.text().expect("read turn body");
-        let elapsed = start.elapsed();
-        assert!(status.is_success(), "status {status}: {text}");
-        (elapsed, text)
-    }
-
-    /// The last turn the fake agent logged: (argv, stdin, cwd).
-    fn last_turn(&self) -> (Vec<String>, String, PathBuf) {
-        let log = std::fs::read_to_string(&self.agent_log).expect("read agent log");
-        let call: serde_json::Value = log
-            .lines()
-            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-            .rfind(|c| c["kind"] == "turn")
-            .expect("a logged turn");
-        let argv = call["argv"]
-            .as_array()
-            .expect("argv")
-            .iter()
-            .map(|a| a.as_str().expect("argv string").to_string())
-            .collect();
-        let stdin = call["stdin"].as_str().expect("stdin").to_string();
-        let cwd = PathBuf::from(call["cwd"].as_str().expect("cwd"));
-        (argv, stdin, cwd)
-    }
-}
-
-impl Drop for Gateway {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// The last turn the fake agent logged: (argv, stdin, cwd).
+fn last_turn(gateway: &BenchGateway) -> (Vec<String>, String, PathBuf) {
+    let log = std::fs::read_to_string(&gateway.agent_log).expect("read agent log");
+    let call: serde_json::Value = log
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .rfind(|c| c["kind"] == "turn")
+        .expect("a logged turn");
+    let argv = call["argv"]
+        .as_array()
+        .expect("argv")
+        .iter()
+        .map(|a| a.as_str().expect("argv string").to_string())
+        .collect();
+    let stdin = call["stdin"].as_str().expect("stdin").to_string();
+    let cwd = PathBuf::from(call["cwd"].as_str().expect("cwd"));
+    (argv, stdin, cwd)
 }
 
 /// The baseline: the fake agent run directly, prompt on stdin, stdout read to end-of-file.
@@ -242,15 +146,6 @@ impl Direct<'_> {
     }
 }
 
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    let rank = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[rank.min(sorted.len() - 1)]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
 fn client() -> reqwest::blocking::Client {
     reqwest::blocking::Client::builder()
         .timeout(Duration::from_secs(60))
@@ -262,13 +157,13 @@ fn client() -> reqwest::blocking::Client {
 
 fn overhead(gateway_bin: &Path, agent: &Path, n: usize) {
     let scenario = fixture("maestro-04_partial_output.ndjson");
-    let gateway = Gateway::start(gateway_bin, agent, &scenario);
+    let gateway = BenchGateway::start(gateway_bin, agent, &scenario, "http://127.0.0.1:9");
     let client = client();
 
     // The first turn also tells us the exact argv and stdin the gateway gives the agent.
-    let (_, json) = gateway.turn(&client, "bench-probe", false);
+    let (_, json) = turn(&gateway, &client, "bench-probe", false);
     assert!(json.contains("Checking now."), "unexpected answer: {json}");
-    let (argv, stdin, cwd) = gateway.last_turn();
+    let (argv, stdin, cwd) = last_turn(&gateway);
     println!("agent argv: {}", argv.join(" "));
 
     let direct_log = gateway.dir.path().join("direct-log.jsonl");
@@ -293,8 +188,8 @@ fn overhead(gateway_bin: &Path, agent: &Path, n: usize) {
 
     for i in 0..WARM_UP {
         direct.run();
-        gateway.turn(&client, &format!("bench-warm-json-{i}"), false);
-        gateway.turn(&client, &format!("bench-warm-sse-{i}"), true);
+        turn(&gateway, &client, &format!("bench-warm-json-{i}"), false);
+        turn(&gateway, &client, &format!("bench-warm-sse-{i}"), true);
     }
 
     let mut d = Vec::with_capacity(n);
@@ -303,10 +198,10 @@ fn overhead(gateway_bin: &Path, agent: &Path, n: usize) {
     // Interleaved so all three see the same machine conditions.
     for i in 0..n {
         d.push(direct.run().0);
-        let (t, body) = gateway.turn(&client, &format!("bench-json-{i}"), false);
+        let (t, body) = turn(&gateway, &client, &format!("bench-json-{i}"), false);
         assert!(body.contains("\"stop_reason\":\"end_turn\""), "{body}");
         j.push(t);
-        let (t, body) = gateway.turn(&client, &format!("bench-sse-{i}"), true);
+        let (t, body) = turn(&gateway, &client, &format!("bench-sse-{i}"), true);
         assert!(body.contains("event: message_stop"), "{body}");
         s.push(t);
     }
@@ -331,19 +226,6 @@ fn overhead(gateway_bin: &Path, agent: &Path, n: usize) {
             ms(g50) / ms(d50),
         );
     }
-}
-
-/// `VmRSS` and `VmHWM` of `pid`, in kB.
-fn rss_kb(pid: u32) -> (u64, u64) {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("read status");
-    let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-            .unwrap_or(0)
-    };
-    (field("VmRSS:"), field("VmHWM:"))
 }
 
 /// Number of live processes whose parent is `pid` (the agents the gateway has running).
@@ -390,12 +272,15 @@ fn memory(gateway_bin: &Path, agent: &Path) {
     )
     .expect("write scenario");
 
-    let gateway = Gateway::start(gateway_bin, agent, &scenario);
+    let gateway = BenchGateway::start(gateway_bin, agent, &scenario, "http://127.0.0.1:9");
     // One turn first so start-up work (agent probes, first allocations) is in the idle figure.
     let warm = client();
-    gateway.turn(&warm, "bench-mem-warm", true);
+    turn(&gateway, &warm, "bench-mem-warm", true);
     std::thread::sleep(Duration::from_millis(200));
-    let (idle, idle_hwm) = rss_kb(gateway.pid);
+    let (idle, idle_hwm) = (
+        status_kb(gateway.pid, "VmRSS"),
+        status_kb(gateway.pid, "VmHWM"),
+    );
 
     let done = Arc::new(AtomicBool::new(false));
     let sampler = {
@@ -404,7 +289,7 @@ fn memory(gateway_bin: &Path, agent: &Path) {
         std::thread::spawn(move || {
             let (mut peak, mut most_agents) = (0u64, 0usize);
             while !done.load(Ordering::Relaxed) {
-                peak = peak.max(rss_kb(pid).0);
+                peak = peak.max(status_kb(pid, "VmRSS"));
                 most_agents = most_agents.max(children_of(pid));
                 std::thread::sleep(Duration::from_millis(25));
             }
@@ -419,7 +304,7 @@ fn memory(gateway_bin: &Path, agent: &Path) {
             scope.spawn(move || {
                 let client = client();
                 // Half streamed, half not: both kinds of response held open.
-                let (_, body) = gateway.turn(&client, &format!("bench-mem-{i}"), i % 2 == 0);
+                let (_, body) = turn(gateway, &client, &format!("bench-mem-{i}"), i % 2 == 0);
                 assert!(body.contains("on it"), "{body}");
             });
         }
@@ -427,7 +312,10 @@ fn memory(gateway_bin: &Path, agent: &Path) {
     let wall = start.elapsed();
     done.store(true, Ordering::Relaxed);
     let (peak, most_agents) = sampler.join().expect("sampler");
-    let (after, hwm) = rss_kb(gateway.pid);
+    let (after, hwm) = (
+        status_kb(gateway.pid, "VmRSS"),
+        status_kb(gateway.pid, "VmHWM"),
+    );
     println!(
         "memory: idle RSS {:.1} MB (VmHWM {:.1} MB) before load (baseline)",
         mb(idle),
