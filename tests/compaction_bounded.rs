@@ -34,11 +34,7 @@ fn a_long_summary_keeps_both_ends() {
             lines::result(&answer, None),
         ],
     );
-    let gw = TestGateway::start(GatewayOptions {
-        permission_mode: Some("bypassPermissions".into()),
-        env: vec![("FAKE_AGENT_SCENARIO".into(), scenario.display().to_string())],
-        ..GatewayOptions::default()
-    });
+    let gw = TestGateway::start(GatewayOptions::replaying(&scenario));
     let body = serde_json::json!({
         "model": "multi/cursor/composer-2.5",
         "max_tokens": 20000,

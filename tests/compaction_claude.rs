@@ -54,14 +54,7 @@ fn compact_on_a_cursor_route() {
         "03-next.ndjson",
         &[lines::init(), lines::whole(next), lines::result(next, None)],
     );
-    let gw = TestGateway::start(GatewayOptions {
-        permission_mode: Some("bypassPermissions".into()),
-        env: vec![(
-            "FAKE_AGENT_SCENARIO".into(),
-            scenarios.path().display().to_string(),
-        )],
-        ..GatewayOptions::default()
-    });
+    let gw = TestGateway::start(GatewayOptions::replaying(scenarios.path()));
     let home = gw.dir.path().join("claude-home");
     let claude = |args: &[&str]| {
         ClaudeRun::new(&home, &gw.workspace())

@@ -40,14 +40,7 @@ fn no_summary_block_is_a_clear_failure() {
             lines::result(chatty, None),
         ],
     );
-    let gw = TestGateway::start(GatewayOptions {
-        permission_mode: Some("bypassPermissions".into()),
-        env: vec![(
-            "FAKE_AGENT_SCENARIO".into(),
-            scenarios.path().display().to_string(),
-        )],
-        ..GatewayOptions::default()
-    });
+    let gw = TestGateway::start(GatewayOptions::replaying(scenarios.path()));
     let home = gw.dir.path().join("claude-home");
     let claude = |args: &[&str]| {
         ClaudeRun::new(&home, &gw.workspace())

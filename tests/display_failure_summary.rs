@@ -35,11 +35,7 @@ fn the_error_says_what_changed() {
             "#!exit 1".to_string(),
         ],
     );
-    let gw = TestGateway::start(GatewayOptions {
-        permission_mode: Some("bypassPermissions".into()),
-        env: vec![("FAKE_AGENT_SCENARIO".into(), scenario.display().to_string())],
-        ..GatewayOptions::default()
-    });
+    let gw = TestGateway::start(GatewayOptions::replaying(&scenario));
     let (status, body) = gw.ask(
         "crash",
         &cursor_request("multi/cursor/composer-2.5", "edit and test", false),

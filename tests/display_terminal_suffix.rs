@@ -28,11 +28,7 @@ fn only_the_missing_suffix_is_added() {
             lines::result("Checking now. All 4 tests pass.", None),
         ],
     );
-    let gw = TestGateway::start(GatewayOptions {
-        permission_mode: Some("bypassPermissions".into()),
-        env: vec![("FAKE_AGENT_SCENARIO".into(), scenario.display().to_string())],
-        ..GatewayOptions::default()
-    });
+    let gw = TestGateway::start(GatewayOptions::replaying(&scenario));
     let expected = "Checking now. All 4 tests pass.";
 
     let (status, body) = gw.ask(

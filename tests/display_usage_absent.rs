@@ -28,11 +28,7 @@ fn an_estimate_says_so() {
             lines::result(answer, None),
         ],
     );
-    let gw = TestGateway::start(GatewayOptions {
-        permission_mode: Some("bypassPermissions".into()),
-        env: vec![("FAKE_AGENT_SCENARIO".into(), scenario.display().to_string())],
-        ..GatewayOptions::default()
-    });
+    let gw = TestGateway::start(GatewayOptions::replaying(&scenario));
 
     let (status, body) = gw.ask(
         "estimate-streamed",

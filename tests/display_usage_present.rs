@@ -28,11 +28,7 @@ fn provider_counts_are_mapped() {
             lines::result("Hi.", Some(usage)),
         ],
     );
-    let gw = TestGateway::start(GatewayOptions {
-        permission_mode: Some("bypassPermissions".into()),
-        env: vec![("FAKE_AGENT_SCENARIO".into(), scenario.display().to_string())],
-        ..GatewayOptions::default()
-    });
+    let gw = TestGateway::start(GatewayOptions::replaying(&scenario));
     let expected_usage = json!({
         "input_tokens": 18377,
         "output_tokens": 122,

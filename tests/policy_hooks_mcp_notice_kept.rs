@@ -32,14 +32,7 @@ fn a_failed_answer_does_not_use_up_the_note() {
             ],
         );
     }
-    let gw = TestGateway::start(GatewayOptions {
-        permission_mode: Some("bypassPermissions".into()),
-        env: vec![(
-            "FAKE_AGENT_SCENARIO".into(),
-            dir.path().display().to_string(),
-        )],
-        ..GatewayOptions::default()
-    });
+    let gw = TestGateway::start(GatewayOptions::replaying(dir.path()));
     policy::write_json(
         &gw.workspace().join(".claude/settings.json"),
         &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "audit"}]}]}}),

@@ -63,10 +63,8 @@ fn a_touched_file_attaches_its_rule_to_the_next_prompt() {
         ],
     );
     let gw = TestGateway::start(GatewayOptions {
-        permission_mode: Some("bypassPermissions".into()),
-        env: vec![("FAKE_AGENT_SCENARIO".into(), dir.display().to_string())],
         workspace: Some(workspace),
-        ..GatewayOptions::default()
+        ..GatewayOptions::replaying(&dir)
     });
     let (status, first_body) = gw.ask(
         "s-glob",

@@ -65,10 +65,8 @@ fn a_rule_matching_the_stream_interrupts_and_the_chat_resumes_with_it() {
         ],
     );
     let gw = TestGateway::start(GatewayOptions {
-        permission_mode: Some("bypassPermissions".into()),
-        env: vec![("FAKE_AGENT_SCENARIO".into(), dir.display().to_string())],
         workspace: Some(workspace),
-        ..GatewayOptions::default()
+        ..GatewayOptions::replaying(&dir)
     });
 
     let (status, body) = gw.ask(

@@ -19,11 +19,7 @@ use gateway::cursor_request;
 fn a_different_prompt_while_busy_is_refused_under_claude() {
     let scenarios = tempfile::tempdir().unwrap();
     let slow = scenario::slow_reply(scenarios.path(), "slow.scenario", "still", "6s", " working");
-    let gw = std::sync::Arc::new(TestGateway::start(GatewayOptions {
-        permission_mode: Some("bypassPermissions".into()),
-        env: vec![("FAKE_AGENT_SCENARIO".into(), slow.display().to_string())],
-        ..GatewayOptions::default()
-    }));
+    let gw = std::sync::Arc::new(TestGateway::start(GatewayOptions::replaying(&slow)));
     let session = "6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b";
     let running = {
         let gw = std::sync::Arc::clone(&gw);

@@ -18,11 +18,7 @@ use gateway::sse_text;
 fn identical_requests_share_one_run() {
     let scenarios = tempfile::tempdir().unwrap();
     let slow = scenario::slow_reply(scenarios.path(), "slow.scenario", "one", "1200ms", " run");
-    let gw = std::sync::Arc::new(TestGateway::start(GatewayOptions {
-        permission_mode: Some("bypassPermissions".into()),
-        env: vec![("FAKE_AGENT_SCENARIO".into(), slow.display().to_string())],
-        ..GatewayOptions::default()
-    }));
+    let gw = std::sync::Arc::new(TestGateway::start(GatewayOptions::replaying(&slow)));
     let ask = |stream: bool| {
         let gw = std::sync::Arc::clone(&gw);
         std::thread::spawn(move || {

@@ -93,14 +93,7 @@ fn a_failure_before_anything_ran_is_forgotten() {
     let scenario_path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fake-agent/scenarios/auth-error.scenario");
     assert!(scenario_path.exists());
-    let gw = TestGateway::start(GatewayOptions {
-        permission_mode: Some("bypassPermissions".into()),
-        env: vec![(
-            "FAKE_AGENT_SCENARIO".into(),
-            scenario_path.display().to_string(),
-        )],
-        ..GatewayOptions::default()
-    });
+    let gw = TestGateway::start(GatewayOptions::replaying(&scenario_path));
     let request = cursor_request("multi/cursor/composer-2.5", "hello", false);
     let (status, body) = gw.ask("s-auth", &request);
     assert_eq!(status, 403, "{body}");

@@ -53,11 +53,7 @@ fn a_reader_that_stalls_does_not_hold_up_the_turn() {
     lines.extend(deltas.iter().map(String::as_str));
     lines.push(&result);
     let path = scenario::write(dir.path(), "long.scenario", &lines);
-    let gw = TestGateway::start(GatewayOptions {
-        permission_mode: Some("bypassPermissions".into()),
-        env: vec![("FAKE_AGENT_SCENARIO".into(), path.display().to_string())],
-        ..GatewayOptions::default()
-    });
+    let gw = TestGateway::start(GatewayOptions::replaying(&path));
 
     let body = cursor_request("multi/cursor/composer-2.5", "write a lot", true).to_string();
     let authority = gw.url.trim_start_matches("http://").to_string();

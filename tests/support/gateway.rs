@@ -56,6 +56,21 @@ pub struct GatewayOptions {
     pub state_tmpfs: Option<String>,
 }
 
+impl GatewayOptions {
+    /// A gateway in `bypassPermissions` mode whose fake agent replays `scenario` (a file, or a
+    /// folder whose files are replayed in name order, one per run).
+    pub fn replaying(scenario: impl AsRef<std::path::Path>) -> GatewayOptions {
+        GatewayOptions {
+            permission_mode: Some("bypassPermissions".into()),
+            env: vec![(
+                "FAKE_AGENT_SCENARIO".into(),
+                scenario.as_ref().display().to_string(),
+            )],
+            ..GatewayOptions::default()
+        }
+    }
+}
+
 impl TestGateway {
     pub fn start(options: GatewayOptions) -> TestGateway {
         let dir = tempfile::tempdir().expect("tempdir");
