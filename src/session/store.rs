@@ -164,7 +164,15 @@ impl SessionStore {
             })
             .await;
         match loaded {
-            Ok(session) => Ok(Arc::clone(session)),
+            Ok(session) => {
+                // A waiter whose retry succeeded after another's load failed (and dropped the
+                // slot) puts it back, so the next request finds this session.
+                self.map()
+                    .by_digest
+                    .entry(digest)
+                    .or_insert_with(|| (Arc::clone(&slot), 0));
+                Ok(Arc::clone(session))
+            }
             Err(error) => {
                 // Nothing is kept of a failed load: the next request tries again.
                 let mut open = self.map();
