@@ -205,6 +205,27 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         };
         return crate::compaction::answer(&request, &catalog, setup).await;
     }
+    let effort = request
+        .output_config
+        .as_ref()
+        .and_then(|c| c.effort.clone());
+    // The main session's route is resolved before its session is opened, so an unknown id (and
+    // the catalog recheck it may cause) never holds the session's lock; a worker's route can
+    // still change with its `model:` line, so it is resolved once the prompt is known.
+    let main_route = match worker {
+        None => Some(
+            resolve_model(
+                gateway,
+                &agent.path,
+                &mut catalog,
+                &request.model,
+                effort.as_deref(),
+            )
+            .await
+            .map_err(|e| refuse(ApiError::bad_request(e.to_string())))?,
+        ),
+        Some(_) => None,
+    };
 
     let identity = Identity {
         workspace: workspace.clone(),
@@ -314,19 +335,18 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         }
         requested = spelled;
     }
-    let effort = request
-        .output_config
-        .as_ref()
-        .and_then(|c| c.effort.clone());
-    let resolved = resolve_model(
-        gateway,
-        &agent.path,
-        &mut catalog,
-        &requested,
-        effort.as_deref(),
-    )
-    .await
-    .map_err(|e| refuse(ApiError::bad_request(e.to_string())))?;
+    let resolved = match main_route {
+        Some(resolved) => resolved,
+        None => resolve_model(
+            gateway,
+            &agent.path,
+            &mut catalog,
+            &requested,
+            effort.as_deref(),
+        )
+        .await
+        .map_err(|e| refuse(ApiError::bad_request(e.to_string())))?,
+    };
     // The rulebook: what this chat has not been given yet goes in front of the conversation.
     let book = load_rulebook(gateway, &workspace, &mut notices).await?;
     let chat_before = session.record.chat_rules();
