@@ -25,15 +25,7 @@ fn a_long_summary_keeps_both_ends() {
         "Sure, here it is.\n<analysis>\nchecked everything\n</analysis>\n\n<summary>\n{summary}\n</summary>\nAnything else?"
     );
     let scenarios = tempfile::tempdir().unwrap();
-    let scenario = lines::write(
-        scenarios.path(),
-        "long-summary.ndjson",
-        &[
-            lines::init(),
-            lines::whole(&answer),
-            lines::result(&answer, None),
-        ],
-    );
+    let scenario = lines::reply(scenarios.path(), "long-summary.ndjson", &answer);
     let gw = TestGateway::start(GatewayOptions::replaying(&scenario));
     let body = serde_json::json!({
         "model": "multi/cursor/composer-2.5",

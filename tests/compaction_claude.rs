@@ -27,33 +27,13 @@ const SUMMARY_LINE: &str = "SUMMARY-7Q: the user asked for the first task; it is
 fn compact_on_a_cursor_route() {
     let scenarios = tempfile::tempdir().unwrap();
     let first = "Done with the first task.";
-    lines::write(
-        scenarios.path(),
-        "01-first.ndjson",
-        &[
-            lines::init(),
-            lines::whole(first),
-            lines::result(first, None),
-        ],
-    );
+    lines::reply(scenarios.path(), "01-first.ndjson", first);
     let summary = format!(
         "<analysis>\nThe user asked for one task.\n</analysis>\n\n<summary>\n1. Primary Request and Intent:\n   {SUMMARY_LINE}\n</summary>"
     );
-    lines::write(
-        scenarios.path(),
-        "02-summary.ndjson",
-        &[
-            lines::init(),
-            lines::whole(&summary),
-            lines::result(&summary, None),
-        ],
-    );
+    lines::reply(scenarios.path(), "02-summary.ndjson", &summary);
     let next = "Next task done.";
-    lines::write(
-        scenarios.path(),
-        "03-next.ndjson",
-        &[lines::init(), lines::whole(next), lines::result(next, None)],
-    );
+    lines::reply(scenarios.path(), "03-next.ndjson", next);
     let gw = TestGateway::start(GatewayOptions::replaying(scenarios.path()));
     let home = gw.dir.path().join("claude-home");
     let claude = |args: &[&str]| {

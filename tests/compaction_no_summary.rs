@@ -21,25 +21,9 @@ const SESSION: &str = "5d2b9e10-8f4a-4c3e-a1b7-2e9f0c6d4a88";
 fn no_summary_block_is_a_clear_failure() {
     let scenarios = tempfile::tempdir().unwrap();
     let first = "Done with the first task.";
-    lines::write(
-        scenarios.path(),
-        "01-first.ndjson",
-        &[
-            lines::init(),
-            lines::whole(first),
-            lines::result(first, None),
-        ],
-    );
+    lines::reply(scenarios.path(), "01-first.ndjson", first);
     let chatty = "I would rather keep working than summarise.";
-    lines::write(
-        scenarios.path(),
-        "02-no-summary.ndjson",
-        &[
-            lines::init(),
-            lines::whole(chatty),
-            lines::result(chatty, None),
-        ],
-    );
+    lines::reply(scenarios.path(), "02-no-summary.ndjson", chatty);
     let gw = TestGateway::start(GatewayOptions::replaying(scenarios.path()));
     let home = gw.dir.path().join("claude-home");
     let claude = |args: &[&str]| {

@@ -19,15 +19,7 @@ fn an_estimate_says_so() {
     let scenarios = tempfile::tempdir().unwrap();
     let answer = "An answer of exactly forty bytes, see...";
     assert_eq!(answer.len(), 40);
-    let scenario = lines::write(
-        scenarios.path(),
-        "no-usage.ndjson",
-        &[
-            lines::init(),
-            lines::whole(answer),
-            lines::result(answer, None),
-        ],
-    );
+    let scenario = lines::reply(scenarios.path(), "no-usage.ndjson", answer);
     let gw = TestGateway::start(GatewayOptions::replaying(&scenario));
 
     let (status, body) = gw.ask(

@@ -22,15 +22,7 @@ fn a_failed_answer_does_not_use_up_the_note() {
     let dir = tempfile::tempdir().unwrap();
     scenario::write(dir.path(), "01-limited.scenario", &RATE_LIMITED);
     for (name, reply) in [("02-ok.scenario", "noted"), ("03-ok.scenario", "again")] {
-        scenario::write(
-            dir.path(),
-            name,
-            &[
-                scenario::INIT,
-                &scenario::delta(reply),
-                &scenario::result(reply),
-            ],
-        );
+        scenario::reply(dir.path(), name, reply);
     }
     let gw = TestGateway::start(GatewayOptions::replaying(dir.path()));
     policy::write_json(

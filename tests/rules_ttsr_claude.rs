@@ -42,14 +42,10 @@ fn claude_prints_the_interrupted_and_resumed_answer() {
             "#!stall",
         ],
     );
-    scenario::write(
+    scenario::reply(
         &dir,
         "02-resumed.scenario",
-        &[
-            scenario::INIT,
-            &scenario::delta("Pushed to a new branch fix-1 instead."),
-            &scenario::result("Pushed to a new branch fix-1 instead."),
-        ],
+        "Pushed to a new branch fix-1 instead.",
     );
     let gw = TestGateway::start(GatewayOptions {
         permission_mode: Some("bypassPermissions".into()),

@@ -46,14 +46,10 @@ fn a_rule_matching_the_stream_interrupts_and_the_chat_resumes_with_it() {
             "#!stall",
         ],
     );
-    scenario::write(
+    scenario::reply(
         &dir,
         "02-resumed.scenario",
-        &[
-            scenario::INIT,
-            &scenario::delta("Fixed with ? as the rule asks."),
-            &scenario::result("Fixed with ? as the rule asks."),
-        ],
+        "Fixed with ? as the rule asks.",
     );
     scenario::write(
         &dir,

@@ -32,15 +32,7 @@ fn a_crash_after_output_is_reported_again_not_rerun() {
             "#!exit 9",
         ],
     );
-    scenario::write(
-        &dir,
-        "02-ok.scenario",
-        &[
-            scenario::INIT,
-            &scenario::delta("state reported"),
-            &scenario::result("state reported"),
-        ],
-    );
+    scenario::reply(&dir, "02-ok.scenario", "state reported");
     let gw = TestGateway::start(GatewayOptions {
         permission_mode: Some("bypassPermissions".into()),
         env: vec![

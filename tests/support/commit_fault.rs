@@ -40,15 +40,7 @@ pub fn a_commit_fault_is_a_failure(mut options: GatewayOptions, fault: Fault) {
             &scenario::result("almost done"),
         ],
     );
-    scenario::write(
-        scenarios.path(),
-        "02-next.scenario",
-        &[
-            scenario::INIT,
-            &scenario::delta("state reported"),
-            &scenario::result("state reported"),
-        ],
-    );
+    scenario::reply(scenarios.path(), "02-next.scenario", "state reported");
     options.permission_mode = Some("bypassPermissions".into());
     options.env.extend([
         (

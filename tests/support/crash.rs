@@ -36,15 +36,7 @@ impl Crashing {
         let dir = root.path().join("turns");
         std::fs::create_dir(&dir).unwrap();
         scenario::write(&dir, "01-crashing.scenario", first_turn);
-        scenario::write(
-            &dir,
-            "02-ok.scenario",
-            &[
-                scenario::INIT,
-                &scenario::delta("recovered"),
-                &scenario::result("recovered"),
-            ],
-        );
+        scenario::reply(&dir, "02-ok.scenario", "recovered");
         let workspace = root.path().join("workspace");
         std::fs::create_dir(&workspace).unwrap();
         let options = GatewayOptions {

@@ -30,6 +30,11 @@ pub fn write(dir: &Path, name: &str, lines: &[&str]) -> PathBuf {
     path
 }
 
+/// A turn that answers `text` in one delta and succeeds with it.
+pub fn reply(dir: &Path, name: &str, text: &str) -> PathBuf {
+    write(dir, name, &[INIT, &delta(text), &result(text)])
+}
+
 /// A turn that answers `first`, waits `pause`, then answers `second` and succeeds.
 pub fn slow_reply(dir: &Path, name: &str, first: &str, pause: &str, second: &str) -> PathBuf {
     let sleep = format!("#!sleep {pause}");

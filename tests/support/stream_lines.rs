@@ -57,3 +57,8 @@ pub fn write(dir: &std::path::Path, name: &str, lines: &[String]) -> std::path::
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
     path
 }
+
+/// A turn that answers `text` whole and succeeds with it (no usage).
+pub fn reply(dir: &std::path::Path, name: &str, text: &str) -> std::path::PathBuf {
+    write(dir, name, &[init(), whole(text), result(text, None)])
+}
