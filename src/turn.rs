@@ -556,7 +556,7 @@ impl Translator {
     }
 }
 
-pub use crate::display::usage_json;
+use crate::display::usage_json;
 
 /// The status for a failed run (DESIGN §3 status table).
 pub fn map_run_error(error: &RunError) -> ApiError {

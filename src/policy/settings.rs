@@ -49,19 +49,6 @@ pub enum Scope {
     User,
 }
 
-impl Scope {
-    /// The word used in messages and `multi-cursor status`.
-    pub fn label(self) -> &'static str {
-        match self {
-            Scope::Managed => "managed",
-            Scope::Flag => "--settings",
-            Scope::Local => "local",
-            Scope::Project => "project",
-            Scope::User => "user",
-        }
-    }
-}
-
 /// An operating system whose managed-settings folder Claude Code reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TargetOs {

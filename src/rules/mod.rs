@@ -389,13 +389,6 @@ impl Rule {
         self.status == RuleStatus::Active
     }
 
-    /// Whether any diagnostic of this rule is an error.
-    pub fn has_error(&self) -> bool {
-        self.diagnostics
-            .iter()
-            .any(|d| d.severity == Severity::Error)
-    }
-
     /// Whether this glob rule matches `path` (absolute, or relative to the workspace).
     pub fn matches_path(&self, path: &Path) -> bool {
         self.matcher.as_ref().is_some_and(|m| m.is_match(path))
@@ -469,11 +462,6 @@ impl Rulebook {
     /// workspace folder itself was searched).
     pub fn git_root(&self) -> Option<&Path> {
         self.git_root.as_deref()
-    }
-
-    /// The home folder user-level files were read from.
-    pub fn home(&self) -> Option<&Path> {
-        self.home.as_deref()
     }
 
     /// Every rule found, in precedence order (priority, project before user, nearer folder
