@@ -200,10 +200,9 @@ pub struct Display {
     last_visible: Instant,
     thinking_since_visible: bool,
     tail: Tail,
-    /// Cursor's own text streamed so far (no rows, no notices).
+    /// Cursor's own text streamed by the current run (no rows, no notices): compared with its
+    /// `result`.
     prose: String,
-    /// Where the current run's part of `prose` starts: its `result` is compared with that part.
-    run_prose_start: usize,
     actions: Vec<Action>,
     counts: HashMap<ActionKind, usize>,
     untracked: usize,
@@ -222,7 +221,6 @@ impl Display {
             thinking_since_visible: false,
             tail: Tail::Empty,
             prose: String::new(),
-            run_prose_start: 0,
             actions: Vec::new(),
             counts: HashMap::new(),
             untracked: 0,
@@ -306,8 +304,7 @@ impl Display {
     /// shown yet, and the closing summary.
     pub fn finish(&mut self, result: &RunResult, now: Instant) -> String {
         let mut out = String::new();
-        let run_prose = self.prose.get(self.run_prose_start..).unwrap_or_default();
-        let suffix = terminal_suffix(run_prose, &result.text).to_string();
+        let suffix = terminal_suffix(&self.prose, &result.text).to_string();
         out.push_str(&self.prose_text(&suffix, now));
         let unshown: Vec<usize> = (0..self.actions.len())
             .filter(|&i| {
@@ -432,7 +429,7 @@ impl Display {
     /// Another Cursor run of the same turn starts (a stream rule interrupted the last one):
     /// its `result` only covers what it streams itself.
     pub fn next_run(&mut self) {
-        self.run_prose_start = self.prose.len();
+        self.prose.clear();
     }
 
     fn prose_text(&mut self, text: &str, now: Instant) -> String {
@@ -532,29 +529,38 @@ impl Display {
         if !call.args.is_null() {
             self.actions[index].args = call.args.clone();
         }
-        let args = self.actions[index].args.clone();
+        // Borrowed, not copied: an edit's arguments carry the whole file text.
+        let args = std::mem::take(&mut self.actions[index].args);
         self.note_touched(kind, &args, Some(outcome));
         if kind == ActionKind::Plan {
             self.actions[index].state = State::Done;
             let call_id = self.actions[index].call_id.clone();
-            return self.plan_block(&call_id, &args, now);
+            let block = self.plan_block(&call_id, &args, now);
+            self.actions[index].args = args;
+            return block;
         }
         let state = state_of(kind, outcome);
         self.actions[index].state = state.clone();
         if state == State::Done && kind == ActionKind::Edit {
             self.actions[index].changed = action_path(&args, outcome).map(|p| self.show_path(&p));
         }
-        let action = self.actions[index].clone();
-        self.completion_row(&action, outcome, now)
+        self.actions[index].args = args;
+        let line = self.completion_line(&self.actions[index], outcome);
+        self.block_line(&line, now)
     }
 
     fn completion_row(&mut self, action: &Action, outcome: &ToolOutcome, now: Instant) -> String {
+        let line = self.completion_line(action, outcome);
+        self.block_line(&line, now)
+    }
+
+    fn completion_line(&self, action: &Action, outcome: &ToolOutcome) -> String {
         let mut line = format!("{ROW_PREFIX}{}", describe(action, self));
         for part in outcome_parts(action, outcome) {
             line.push_str(" · ");
             line.push_str(&part);
         }
-        self.block_line(&line, now)
+        line
     }
 
     /// Index of the tracked action `call` continues: same non-empty call id, else the newest
@@ -854,12 +860,7 @@ fn action_path(args: &Value, outcome: &ToolOutcome) -> Option<String> {
 
 /// Paths a call's arguments name (the rules module's keys, plus search folders).
 fn named_paths(args: &Value) -> Vec<PathBuf> {
-    let call = ToolCall {
-        call_id: String::new(),
-        tool: String::new(),
-        args: args.clone(),
-    };
-    let mut paths = crate::rules::paths_in_tool_call(&call);
+    let mut paths = crate::rules::paths_in_args(args);
     for key in ["targetDirectory", "directory"] {
         if let Some(dir) = args.get(key).and_then(Value::as_str)
             && !dir.is_empty()

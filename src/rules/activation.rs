@@ -46,7 +46,6 @@ use super::frontmatter::Parsed;
 use super::frontmatter::Value;
 use super::memory;
 use super::ttsr;
-use crate::cursor::events::ToolCall;
 
 /// How a file's keys are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -817,11 +816,12 @@ const PATH_KEYS: &[&str] = &[
     "relativeworkspacepath",
 ];
 
-/// The file paths one Cursor tool call names in its arguments: `read`/`edit`/`write`/`ls`/
-/// `delete` carry `path`; other shapes `filePath`, `targetFile`, `paths[]`, … Shell commands
-/// are not parsed (a path in a command line is not reliably a path).
-pub fn paths_in_tool_call(call: &ToolCall) -> Vec<PathBuf> {
-    let Json::Object(args) = &call.args else {
+/// The file paths one Cursor tool call names in its arguments `args`: `read`/`edit`/`write`/
+/// `ls`/`delete` carry `path`; other shapes `filePath`, `targetFile`, `paths[]`, … Shell
+/// commands are not parsed (a path in a command line is not reliably a path). Borrows the
+/// arguments: an edit's carry the whole file text.
+pub fn paths_in_args(args: &Json) -> Vec<PathBuf> {
+    let Json::Object(args) = args else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -928,12 +928,8 @@ mod tests {
 
     #[test]
     fn tool_call_paths() {
-        let call = ToolCall {
-            call_id: "1".into(),
-            tool: "edit".into(),
-            args: serde_json::json!({"path": "/ws/a.rs", "streamContent": "x", "paths": ["b", ""], "target_file": "c"}),
-        };
-        let mut paths = paths_in_tool_call(&call);
+        let args = serde_json::json!({"path": "/ws/a.rs", "streamContent": "x", "paths": ["b", ""], "target_file": "c"});
+        let mut paths = paths_in_args(&args);
         paths.sort();
         assert_eq!(
             paths,

@@ -37,7 +37,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 pub use activation::GlobMatcher;
-pub use activation::paths_in_tool_call;
+pub use activation::paths_in_args;
 pub use chat::ChatRules;
 pub use chat::FiredRule;
 pub use discover::MAX_RULE_FILE;
@@ -528,13 +528,13 @@ impl Rulebook {
     }
 
     /// [`Rulebook::attach_for_paths`] for the paths named in one Cursor tool call's arguments
-    /// (`path`, `filePath`, `targetFile`, `paths[]`, …; see [`paths_in_tool_call`]).
+    /// (`path`, `filePath`, `targetFile`, `paths[]`, …; see [`paths_in_args`]).
     pub fn attach_for_tool_call(
         &self,
         call: &ToolCall,
         already: &BTreeSet<String>,
     ) -> Vec<Attachment<'_>> {
-        self.attach_for_paths(&paths_in_tool_call(call), already)
+        self.attach_for_paths(&paths_in_args(&call.args), already)
     }
 
     /// Manual rules a prompt asks for by `@name` (word-bounded), not in `already`.
