@@ -387,6 +387,8 @@ pub struct StreamWatch<'a> {
     thinking: Option<LazyStateID>,
     seen_calls: HashSet<String>,
     done: Vec<bool>,
+    /// Stream rules that can still fire (not `done`): none left, nothing is scanned.
+    live: usize,
     fired: BTreeSet<String>,
     interrupts: usize,
     max_interrupts: usize,
@@ -399,11 +401,19 @@ impl<'a> StreamWatch<'a> {
         matcher: &'a StreamMatcher,
         already: &BTreeSet<String>,
     ) -> StreamWatch<'a> {
-        let done = book
+        let done: Vec<bool> = book
             .rules()
             .iter()
             .map(|r| already.contains(&r.name))
             .collect();
+        let live = matcher
+            .owners
+            .iter()
+            .copied()
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .filter(|&i| !done.get(i).copied().unwrap_or(true))
+            .count();
         StreamWatch {
             book,
             matcher,
@@ -412,6 +422,7 @@ impl<'a> StreamWatch<'a> {
             thinking: None,
             seen_calls: HashSet::new(),
             done,
+            live,
             fired: BTreeSet::new(),
             interrupts: 0,
             max_interrupts: MAX_INTERRUPTS_PER_TURN,
@@ -425,9 +436,10 @@ impl<'a> StreamWatch<'a> {
         self
     }
 
-    /// Whether any stream rule is watched at all (false: feeding is a no-op).
+    /// Whether any stream rule is watched at all: one with a valid condition that has not
+    /// fired in this chat (false: feeding is a no-op).
     pub fn is_active(&self) -> bool {
-        self.matcher.dfa.is_some()
+        self.matcher.dfa.is_some() && self.live > 0
     }
 
     /// Names fired during this watch (add them to the chat's `firedRules`).
@@ -535,7 +547,7 @@ impl<'a> StreamWatch<'a> {
         let (Some(dfa), Some(cache)) = (self.matcher.dfa.as_ref(), self.cache.as_mut()) else {
             return (None, Vec::new());
         };
-        if self.failed {
+        if self.failed || self.live == 0 {
             return (None, Vec::new());
         }
         let mut hits: Vec<usize> = Vec::new();
@@ -569,6 +581,7 @@ impl<'a> StreamWatch<'a> {
             }
             if let Some(done) = self.done.get_mut(index) {
                 *done = true;
+                self.live -= 1;
             }
             self.fired.insert(rule.name.clone());
             fired.push(Fired {
