@@ -106,11 +106,7 @@ impl CompactionError {
             CompactionError::Request(e) if e.status() == 400 => ApiError::bad_request(""),
             CompactionError::Model(_) => ApiError::bad_request(""),
             CompactionError::Run(e) => crate::turn::map_run_error(e),
-            CompactionError::Cursor(text) => match crate::cursor::stream::classify_plain_text(text)
-            {
-                Some(failure) => crate::turn::map_run_error(&RunError::Cli(failure)),
-                None => ApiError::run_failed(""),
-            },
+            CompactionError::Cursor(text) => crate::turn::map_result_error(text),
             _ => ApiError::run_failed(""),
         };
         error.message = format!(

@@ -585,7 +585,9 @@ fn map_cli_failure(failure: &CliFailure) -> ApiError {
     }
 }
 
-fn map_result_error(text: &str) -> ApiError {
+/// The status for a `result` that reported an error (its text classified like a plain-text
+/// CLI failure).
+pub(crate) fn map_result_error(text: &str) -> ApiError {
     match classify_plain_text(text) {
         Some(failure) => map_cli_failure(&failure),
         None => ApiError::run_failed(format!("Cursor reported an error: {text}")),

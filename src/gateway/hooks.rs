@@ -78,10 +78,9 @@ impl SessionBook {
             .as_deref()
             .map(|m| ClaudeMode::parse(m).ok_or_else(|| HookError::UnknownMode(m.to_string())))
             .transpose()?;
-        if !self.sessions.contains_key(&payload.session_id) && self.sessions.len() >= MAX_SESSIONS {
-            return Err(HookError::TooManySessions);
-        }
-        let session = self.sessions.entry(payload.session_id.clone()).or_default();
+        let session = self
+            .entry(&payload.session_id)
+            .ok_or(HookError::TooManySessions)?;
         let cwd = payload.cwd.as_deref().map(canonical);
         match (payload.hook_event_name.as_str(), &payload.agent_id) {
             ("SubagentStart", Some(agent)) => {

@@ -203,20 +203,28 @@ impl Gateway {
         if let Some(catalog) = slot.as_ref() {
             return Ok(catalog.clone());
         }
-        let catalog = crate::cursor::catalog::fetch_catalog(agent)
-            .await
-            .map_err(|e| match e {
-                crate::cursor::catalog::CatalogError::LoggedOut { .. } => {
-                    ApiError::forbidden(e.to_string())
-                }
-                other => ApiError::bad_request(other.to_string()),
-            })?;
+        let catalog = self.fetch_catalog(agent).await.map_err(|e| match e {
+            crate::cursor::catalog::CatalogError::LoggedOut { .. } => {
+                ApiError::forbidden(e.to_string())
+            }
+            other => ApiError::bad_request(other.to_string()),
+        })?;
+        *slot = Some(catalog.clone());
+        Ok(catalog)
+    }
+
+    /// Asks Cursor for its models and caches them for the next launch (a cache that cannot be
+    /// written is logged, not fatal).
+    async fn fetch_catalog(
+        &self,
+        agent: &Path,
+    ) -> Result<Catalog, crate::cursor::catalog::CatalogError> {
+        let catalog = crate::cursor::catalog::fetch_catalog(agent).await?;
         if let Err(error) =
             crate::cursor::catalog::store_cache_in(&self.inner.config.state_dir, &catalog, agent)
         {
             tracing::warn!(%error, "could not cache the Cursor catalog");
         }
-        *slot = Some(catalog.clone());
         Ok(catalog)
     }
 
@@ -239,15 +247,8 @@ impl Gateway {
             }
             rechecked.insert(model.to_string(), now);
         }
-        match crate::cursor::catalog::fetch_catalog(agent).await {
+        match self.fetch_catalog(agent).await {
             Ok(fresh) => {
-                if let Err(error) = crate::cursor::catalog::store_cache_in(
-                    &self.inner.config.state_dir,
-                    &fresh,
-                    agent,
-                ) {
-                    tracing::warn!(%error, "could not cache the Cursor catalog");
-                }
                 *self.inner.catalog.write().await = Some(fresh.clone());
                 Some(fresh)
             }
