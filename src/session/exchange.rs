@@ -72,26 +72,24 @@ impl Exchange {
 
     /// A completed exchange served from recorded events.
     pub fn replay(key: String, events: Vec<SseEvent>) -> Arc<Exchange> {
-        Arc::new(Exchange {
-            key,
-            replayed: true,
-            progress: Mutex::new(Progress {
-                events,
-                ending: Some(Ending::Completed),
-                ..Progress::default()
-            }),
-            changed: watch::Sender::new(0),
-        })
+        Exchange::ended(key, events, Ending::Completed)
     }
 
     /// A failed exchange, for a request whose earlier attempt may have acted (a turn left
     /// unfinished by a gateway that stopped): an identical retry gets this failure, not a run.
     pub fn failed(key: String, error: ApiError) -> Arc<Exchange> {
+        Exchange::ended(key, Vec::new(), Ending::Failed { error, acted: true })
+    }
+
+    /// An exchange that ended before this gateway saw it run: answered from `events` and
+    /// `ending`, marked replayed.
+    fn ended(key: String, events: Vec<SseEvent>, ending: Ending) -> Arc<Exchange> {
         Arc::new(Exchange {
             key,
             replayed: true,
             progress: Mutex::new(Progress {
-                ending: Some(Ending::Failed { error, acted: true }),
+                events,
+                ending: Some(ending),
                 ..Progress::default()
             }),
             changed: watch::Sender::new(0),

@@ -165,17 +165,31 @@ impl Record {
 
     /// Writes the record atomically (0600, temp + fsync + rename + directory fsync).
     pub fn save(&self, path: &Path) -> Result<(), RecordError> {
-        let bytes = serde_json::to_vec_pretty(self).map_err(|e| RecordError::Write {
-            path: path.to_path_buf(),
-            source: crate::state::StateError::Io {
-                path: path.to_path_buf(),
-                source: std::io::Error::other(e),
-            },
-        })?;
-        crate::state::write_private_atomic(path, &bytes).map_err(|source| RecordError::Write {
+        write_bytes(path, &self.to_bytes(path)?)
+    }
+
+    /// The record as its file holds it (`path` only names it in an error).
+    pub fn to_bytes(&self, path: &Path) -> Result<Vec<u8>, RecordError> {
+        serde_json::to_vec_pretty(self).map_err(|e| write_error(path, std::io::Error::other(e)))
+    }
+}
+
+/// Writes a record's bytes ([`Record::to_bytes`]) atomically, as [`Record::save`] does.
+pub fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), RecordError> {
+    crate::state::write_private_atomic(path, bytes).map_err(|source| RecordError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// A write of the record at `path` that failed with `source`.
+pub(crate) fn write_error(path: &Path, source: std::io::Error) -> RecordError {
+    RecordError::Write {
+        path: path.to_path_buf(),
+        source: crate::state::StateError::Io {
             path: path.to_path_buf(),
             source,
-        })
+        },
     }
 }
 

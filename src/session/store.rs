@@ -379,20 +379,35 @@ impl Session {
 
     /// Writes the record off the runtime's threads: a commit waits on fsync (milliseconds),
     /// which would otherwise stall every other request this gateway serves.
+    /// Records the chat a turn ran in (when it named one) and the chat's rule state once the
+    /// turn's prompt reached Cursor ([`TurnRules::settle`]).
+    fn note_delivered(
+        &mut self,
+        rules: &TurnRules,
+        chat_id: Option<String>,
+        touched: &[PathBuf],
+        fired: &[FiredRule],
+    ) {
+        if chat_id.is_some() {
+            self.record.chat_id = chat_id;
+        }
+        let settled = rules.settle(self.record.chat_id.as_deref(), touched, fired);
+        self.record.set_chat_rules(&settled);
+    }
+
     async fn persist(&self) -> Result<(), RecordError> {
-        let record = self.record.clone();
+        // Serialised here; only the bytes go to the blocking pool (the record holds the whole
+        // answer and its replay events: no copy of it).
+        let bytes = self.record.to_bytes(&self.path)?;
         let path = self.path.clone();
         let target = path.clone();
-        tokio::task::spawn_blocking(move || record.save(&target))
+        tokio::task::spawn_blocking(move || record::write_bytes(&target, &bytes))
             .await
             .unwrap_or_else(|error| {
-                Err(RecordError::Write {
-                    path,
-                    source: crate::state::StateError::Io {
-                        path: PathBuf::new(),
-                        source: std::io::Error::other(error.to_string()),
-                    },
-                })
+                Err(record::write_error(
+                    &path,
+                    std::io::Error::other(error.to_string()),
+                ))
             })
     }
 }
@@ -528,13 +543,7 @@ pub async fn keep_turn(
                 events.extend(closing.iter().cloned());
                 let mut s = session.lock().await;
                 let before = s.record.clone();
-                if chat_id.is_some() {
-                    s.record.chat_id = chat_id;
-                }
-                let rules = plan
-                    .rules
-                    .settle(s.record.chat_id.as_deref(), &touched, &fired);
-                s.record.set_chat_rules(&rules);
+                s.note_delivered(&plan.rules, chat_id, &touched, &fired);
                 s.record.response = Some(crate::turn::fold_message(&events));
                 s.record.replay = Some(Replay {
                     key: plan.key.clone(),
@@ -601,14 +610,8 @@ async fn record_failure(
     let mut s = session.lock().await;
     s.record.pending_run = None;
     if acted {
-        if chat_id.is_some() {
-            s.record.chat_id = chat_id;
-        }
         // Cursor received the prompt, so the rules it carried were delivered.
-        let rules = plan
-            .rules
-            .settle(s.record.chat_id.as_deref(), touched, fired);
-        s.record.set_chat_rules(&rules);
+        s.note_delivered(&plan.rules, chat_id, touched, fired);
         s.record.last_outcome = Some(if cancelled {
             Outcome::Cancelled
         } else {
