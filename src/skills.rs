@@ -113,6 +113,16 @@ fn is_our_link(dest: &Path, cursor_dir: &Path, skills_dir: &Path, name: &str) ->
         .then_some(target)
 }
 
+/// The UTF-8 names of a folder's entries, sorted (unreadable entries and other names skipped).
+fn sorted_names(entries: std::fs::ReadDir) -> Vec<String> {
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    names
+}
+
 fn valid_name(name: &str) -> bool {
     !name.is_empty() && !name.starts_with('.') && !name.contains(['/', '\n', '\\'])
 }
@@ -128,12 +138,7 @@ pub fn sync(workspace: &Path) -> Result<SkillSync, SkillsError> {
     let mut wanted = BTreeSet::new();
     match std::fs::read_dir(&skills_dir) {
         Ok(entries) => {
-            let mut names: Vec<String> = entries
-                .filter_map(Result::ok)
-                .filter_map(|e| e.file_name().into_string().ok())
-                .collect();
-            names.sort();
-            for name in names {
+            for name in sorted_names(entries) {
                 if name.starts_with('.') {
                     continue;
                 }
@@ -184,12 +189,7 @@ pub fn sync(workspace: &Path) -> Result<SkillSync, SkillsError> {
 
     // Remove our stale links.
     let entries = std::fs::read_dir(&cursor_dir).map_err(io_err(&cursor_dir))?;
-    let mut existing: Vec<String> = entries
-        .filter_map(Result::ok)
-        .filter_map(|e| e.file_name().into_string().ok())
-        .collect();
-    existing.sort();
-    for name in existing {
+    for name in sorted_names(entries) {
         if wanted.contains(&name) {
             continue;
         }
