@@ -20,6 +20,7 @@ use thiserror::Error;
 
 use crate::cursor::account;
 use crate::cursor::account::LoginState;
+use crate::cursor::bounded_line;
 use crate::cursor::catalog;
 use crate::cursor::catalog::CatalogError;
 use crate::cursor::locate;
@@ -819,15 +820,6 @@ async fn run_claude(
     first
         .map(|line| bounded_line(line, 160))
         .ok_or(LiveError::Empty)
-}
-
-fn bounded_line(text: &str, max: usize) -> String {
-    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() <= max {
-        return flat;
-    }
-    let cut: String = flat.chars().take(max).collect();
-    format!("{cut}…")
 }
 
 #[cfg(test)]

@@ -253,14 +253,7 @@ pub async fn start_login(agent: &Path) -> Result<LoginStart, StartLoginError> {
 
 /// `agent login`'s words for a message: colours removed, on one line, at most 500 characters.
 fn bounded_said(said: &str) -> String {
-    let flat = strip_ansi(said)
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    match flat.char_indices().nth(500) {
-        Some((cut, _)) => format!("{}…", &flat[..cut]),
-        None => flat,
-    }
+    super::bounded_line(&strip_ansi(said), 500)
 }
 
 /// Spawns `agent login` writing to `file` and watches `path` for the link; `None` when the

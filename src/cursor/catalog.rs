@@ -41,6 +41,7 @@ use serde::Serialize;
 use serde_json::Value;
 use thiserror::Error;
 
+use super::bounded;
 use super::strip_ansi;
 use tokio::io::AsyncRead;
 use tokio::io::AsyncReadExt;
@@ -998,18 +999,6 @@ fn auth_failure(text: &str) -> Option<String> {
         .map(str::trim)
         .find(|line| line.contains("Authentication required") || line.starts_with("Not logged in"))
         .map(|line| bounded(line, STDERR_LIMIT))
-}
-
-/// `text` cut to at most `limit` bytes on a char boundary, with `…` when cut.
-fn bounded(text: &str, limit: usize) -> String {
-    if text.len() <= limit {
-        return text.to_string();
-    }
-    let mut end = limit;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &text[..end])
 }
 
 // ---------------------------------------------------------------------------------------------

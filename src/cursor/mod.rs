@@ -13,6 +13,28 @@ use std::borrow::Cow;
 
 use thiserror::Error;
 
+/// `text` cut to at most `limit` bytes on a char boundary, with `…` when cut.
+pub fn bounded(text: &str, limit: usize) -> String {
+    if text.len() <= limit {
+        return text.to_string();
+    }
+    let mut end = limit;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
+/// `text` on one line (whitespace runs become one space) and at most `max` characters, with
+/// `…` when cut: words the CLI said, quoted in a message.
+pub fn bounded_line(text: &str, max: usize) -> String {
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match flat.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}…", &flat[..cut]),
+        None => flat,
+    }
+}
+
 /// Removes ANSI escape sequences (SGR colours and other CSI, OSC, two-byte escapes). The CLI
 /// colours its human output (`--list-models`, `status`, plain-text errors) even on a pipe.
 pub fn strip_ansi(text: &str) -> Cow<'_, str> {

@@ -27,6 +27,7 @@ use tokio::sync::oneshot;
 use tokio::time::Instant;
 
 use super::CliFailure;
+use super::bounded;
 use super::command::SCRUBBED_ENV;
 use super::command::TurnSpec;
 use super::events::RunEvent;
@@ -484,17 +485,6 @@ fn keep_tail(kept: &mut Vec<u8>, more: &[u8], limit: usize) {
         let cut = kept.len() - limit;
         kept.drain(..cut);
     }
-}
-
-fn bounded(text: &str, limit: usize) -> String {
-    if text.len() <= limit {
-        return text.to_string();
-    }
-    let mut end = limit;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &text[..end])
 }
 
 fn describe_status(status: ExitStatus) -> String {
