@@ -33,8 +33,7 @@ use crate::launch::claude::CLAUDE_ENV;
 use crate::launch::claude::MIN_VERSION as MIN_CLAUDE_VERSION;
 use crate::launch::claude::Version;
 
-/// Folder of session records (and their `.lock` files) inside the state folder.
-pub const SESSIONS_DIR: &str = "sessions";
+pub use crate::session::store::SESSIONS_DIR;
 
 /// How Claude Code is installed, quoted when it is missing or too old.
 const CLAUDE_INSTALL: &str = "npm install -g @anthropic-ai/claude-code@latest";

@@ -101,11 +101,14 @@ struct OpenSessions {
 /// file lock.
 type Slot = Arc<tokio::sync::OnceCell<Arc<tokio::sync::Mutex<Session>>>>;
 
+/// Folder of session records (and their `.lock` files) inside the state folder.
+pub const SESSIONS_DIR: &str = "sessions";
+
 impl SessionStore {
     /// A store keeping records in `<state_dir>/sessions`.
     pub fn new(state_dir: &Path, capacity: usize) -> SessionStore {
         SessionStore {
-            dir: state_dir.join("sessions"),
+            dir: state_dir.join(SESSIONS_DIR),
             capacity: capacity.max(1),
             open: std::sync::Mutex::new(OpenSessions::default()),
         }
