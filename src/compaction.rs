@@ -14,15 +14,9 @@
 //!   or takes longer than [`RUN_LIMIT`], Claude Code gets an error ("compaction failed … the
 //!   conversation is unchanged") — never a summary we made up.
 
-use std::convert::Infallible;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use axum::body::Body;
-use axum::body::Bytes;
-use axum::http::HeaderValue;
-use axum::http::StatusCode;
-use axum::http::header;
 use axum::response::IntoResponse;
 use axum::response::Response;
 use thiserror::Error;
@@ -295,20 +289,7 @@ pub async fn answer(
         crate::display::usage_json(usage, input_estimate, &text),
         Some(crate::display::usage_source(usage, &cursor_model)),
     );
-    if !request.stream {
-        return Ok(axum::Json(crate::turn::fold_message(&events)).into_response());
-    }
-    let frames: Vec<Result<Bytes, Infallible>> =
-        events.iter().map(|e| Ok(Bytes::from(e.frame()))).collect();
-    let mut response = Response::new(Body::from_stream(futures_util::stream::iter(frames)));
-    *response.status_mut() = StatusCode::OK;
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/event-stream"),
-    );
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    Ok(response)
+    Ok(crate::gateway::messages::events_answer(events, request.stream))
 }
 
 #[cfg(test)]

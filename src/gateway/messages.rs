@@ -524,7 +524,11 @@ async fn answer(observer: Observer, stream: bool) -> Answer {
 
 /// Answers locally with one text message (nothing runs), streamed or not.
 fn local_answer(model: &str, text: &str, stream: bool) -> Response {
-    let events = turn::local_events(model, text);
+    events_answer(turn::local_events(model, text), stream)
+}
+
+/// A complete answer made of `events`, as SSE frames or folded into one Messages JSON.
+pub(crate) fn events_answer(events: Vec<turn::SseEvent>, stream: bool) -> Response {
     if stream {
         sse_response(futures_util::stream::iter(
             events
