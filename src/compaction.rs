@@ -289,7 +289,10 @@ pub async fn answer(
         crate::display::usage_json(usage, input_estimate, &text),
         Some(crate::display::usage_source(usage, &cursor_model)),
     );
-    Ok(crate::gateway::messages::events_answer(events, request.stream))
+    Ok(crate::gateway::messages::events_answer(
+        events,
+        request.stream,
+    ))
 }
 
 #[cfg(test)]

@@ -459,20 +459,8 @@ impl Translator {
             return Ok(());
         }
         self.started = true;
-        let start = json!({
-            "type": "message_start",
-            "message": {
-                "id": format!("msg_{:024x}", rand::random::<u128>() >> 32),
-                "type": "message",
-                "role": "assistant",
-                "model": self.input.requested_model,
-                "content": [],
-                "stop_reason": null,
-                "stop_sequence": null,
-                "usage": {"input_tokens": self.input.input_estimate, "output_tokens": 0}
-            }
-        });
-        self.send(SseEvent::new("message_start", start)).await?;
+        let start = message_start(&self.input.requested_model, self.input.input_estimate);
+        self.send(start).await?;
         for notice in std::mem::take(&mut self.input.notices) {
             self.notice(format!("{notice}\n\n")).await?;
         }
@@ -524,17 +512,7 @@ impl Translator {
         self.ensure_block().await?;
         let usage = usage_json(result.usage, self.input.input_estimate, &self.answer);
         let source = crate::display::usage_source(result.usage, &self.input.spec.model);
-        let closing = vec![
-            SseEvent::new(
-                "content_block_stop",
-                json!({"type": "content_block_stop", "index": 0}),
-            ),
-            SseEvent::new(
-                "message_delta",
-                json!({"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": null}, "usage": usage, crate::display::USAGE_FIELD: source}),
-            ),
-            SseEvent::new("message_stop", json!({"type": "message_stop"})),
-        ];
+        let closing = closing_events(usage, Some(source));
         let answer = std::mem::take(&mut self.answer);
         let fired = std::mem::take(&mut self.fired);
         self.emit(TurnItem::Finished {
@@ -638,19 +616,8 @@ pub fn answer_events(
     usage: Value,
     source: Option<Value>,
 ) -> Vec<SseEvent> {
-    let mut delta = json!({"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": null}, "usage": usage});
-    if let Some(source) = source {
-        delta[crate::display::USAGE_FIELD] = source;
-    }
-    vec![
-        SseEvent::new(
-            "message_start",
-            json!({"type": "message_start", "message": {
-                "id": format!("msg_{:024x}", rand::random::<u128>() >> 32),
-                "type": "message", "role": "assistant", "model": model, "content": [],
-                "stop_reason": null, "stop_sequence": null,
-                "usage": {"input_tokens": input_tokens, "output_tokens": 0}}}),
-        ),
+    let mut events = vec![
+        message_start(model, input_tokens),
         SseEvent::new(
             "content_block_start",
             json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
@@ -659,6 +626,31 @@ pub fn answer_events(
             "content_block_delta",
             json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}}),
         ),
+    ];
+    events.extend(closing_events(usage, source));
+    events
+}
+
+/// `message_start` of an answer in `model` (echoed as Claude Code sent it), with a fresh id.
+fn message_start(model: &str, input_tokens: u64) -> SseEvent {
+    SseEvent::new(
+        "message_start",
+        json!({"type": "message_start", "message": {
+            "id": format!("msg_{:024x}", rand::random::<u128>() >> 32),
+            "type": "message", "role": "assistant", "model": model, "content": [],
+            "stop_reason": null, "stop_sequence": null,
+            "usage": {"input_tokens": input_tokens, "output_tokens": 0}}}),
+    )
+}
+
+/// The end of a one-block answer: `content_block_stop`, the final `message_delta` carrying
+/// `usage` (and, when given, the `multi_cursor_usage` object), `message_stop`.
+fn closing_events(usage: Value, source: Option<Value>) -> Vec<SseEvent> {
+    let mut delta = json!({"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": null}, "usage": usage});
+    if let Some(source) = source {
+        delta[crate::display::USAGE_FIELD] = source;
+    }
+    vec![
         SseEvent::new(
             "content_block_stop",
             json!({"type": "content_block_stop", "index": 0}),
