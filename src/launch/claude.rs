@@ -15,7 +15,6 @@ use std::time::Duration;
 
 use serde::Deserialize;
 use serde::Serialize;
-use serde_json::Map;
 use serde_json::Value;
 
 use super::LaunchError;
@@ -218,15 +217,16 @@ const PROVIDER_ENV: [&str; 3] = [
 pub struct LoginInputs {
     /// `(name, value)` of the process environment.
     pub env: Vec<(String, String)>,
-    /// The merged `--settings` the user gave.
-    pub user_settings: Map<String, Value>,
+    /// Whether the merged `--settings` the user gave set `apiKeyHelper`.
+    pub api_key_helper: bool,
     /// `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
     pub config_dir: Option<PathBuf>,
 }
 
 impl LoginInputs {
-    /// From the process environment and the user's merged settings.
-    pub fn from_env(user_settings: Map<String, Value>) -> LoginInputs {
+    /// From the process environment and whether the user's merged settings set
+    /// `apiKeyHelper`.
+    pub fn from_env(api_key_helper: bool) -> LoginInputs {
         let env: Vec<(String, String)> = std::env::vars_os()
             .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
             .collect();
@@ -236,7 +236,7 @@ impl LoginInputs {
             .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".claude")));
         LoginInputs {
             env,
-            user_settings,
+            api_key_helper,
             config_dir,
         }
     }
@@ -305,7 +305,7 @@ pub fn login_without_asking(inputs: &LoginInputs) -> Option<AnthropicLogin> {
     {
         return Some(AnthropicLogin::SignedIn(name.to_string()));
     }
-    if inputs.user_settings.contains_key("apiKeyHelper") {
+    if inputs.api_key_helper {
         return Some(AnthropicLogin::SignedIn("apiKeyHelper".to_string()));
     }
     let stored = inputs
