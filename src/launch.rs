@@ -365,8 +365,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     let merged_settings = settings::merge_settings(user_settings, ours)?;
     let agents = settings::merge_agents(user_agents, settings::our_agents(&picker))?;
 
-    let login_inputs =
-        claude::LoginInputs::from_env(merged_settings.get("apiKeyHelper").is_some());
+    let login_inputs = claude::LoginInputs::from_env(merged_settings.get("apiKeyHelper").is_some());
     let login = claude::anthropic_login(&claude_path, &login_inputs).await;
     let placeholder = (login == AnthropicLogin::SignedOut).then(new_placeholder);
     tracing::debug!(?login, "Anthropic login");
