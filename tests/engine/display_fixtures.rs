@@ -1,0 +1,40 @@
+//! Each captured Cursor stream renders to exactly the rows, prose and closing summary in its
+//! `<name>.display.txt` snapshot (the capture's own workspace as the turn's workspace).
+
+use multi_cursor_test_support::display;
+
+fn check(name: &str) {
+    let path = display::fixtures().join(name);
+    let stream = std::fs::read_to_string(&path).unwrap();
+    let workspace = display::capture_workspace(&stream);
+    let rendered = display::render(stream.as_bytes(), &workspace);
+    let snapshot_path = path.with_extension("display.txt");
+    let expected = std::fs::read_to_string(&snapshot_path)
+        .unwrap_or_else(|e| panic!("{}: {e}", snapshot_path.display()));
+    assert_eq!(rendered.text, expected, "{name}");
+}
+
+#[test]
+fn maestro_02_shell_tool_call() {
+    check("maestro-02_shell_tool_call.ndjson");
+}
+
+#[test]
+fn maestro_04_partial_output() {
+    check("maestro-04_partial_output.ndjson");
+}
+
+#[test]
+fn maestro_05_rejected_shell() {
+    check("maestro-05_rejected_shell.ndjson");
+}
+
+#[test]
+fn golembot_shell_pwd() {
+    check("golembot-shell-pwd.ndjson");
+}
+
+#[test]
+fn golembot_model_error_shows_nothing() {
+    check("golembot-model-error.ndjson");
+}

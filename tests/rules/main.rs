@@ -1,0 +1,25 @@
+//! Integration tests, area `rules`: Rules: discovery, dialects, precedence, delivery to Cursor, stream rules, and the
+//! `multi-cursor rules` command.
+//!
+//! One module per behaviour; run one with `cargo test --test rules <module>::`.
+
+// Helpers outside `#[test]` functions unwrap too; a panic is the failure report.
+#![allow(clippy::unwrap_used)]
+
+mod chat_preamble;
+mod cli_json;
+mod cli_text;
+mod delivery;
+mod dialect_snapshots;
+mod discovery_sources;
+mod first_prompt;
+mod glob_attach;
+mod glob_delivery;
+mod memory_imports;
+mod precedence;
+mod special_files;
+mod ttsr_claude;
+mod ttsr_interrupt;
+mod ttsr_limits;
+mod ttsr_live;
+mod yaml_fallback;
