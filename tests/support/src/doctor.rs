@@ -6,7 +6,7 @@ use std::path::Path;
 use std::path::PathBuf;
 use std::process::Command;
 
-pub use crate::fake_agent::fake_agent;
+use crate::fake_agent::fake_agent;
 
 /// One doctor invocation being prepared.
 pub struct Doctor {

@@ -70,15 +70,6 @@ impl RecordedRequest {
             .map(|v| std::str::from_utf8(v).expect("header value is not UTF-8"))
     }
 
-    /// Every value of header `name`, in order.
-    pub fn header_all(&self, name: &str) -> Vec<&[u8]> {
-        self.headers
-            .iter()
-            .filter(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_slice())
-            .collect()
-    }
-
     /// `path` plus `?query` when there is one.
     pub fn path_and_query(&self) -> String {
         match &self.query {
@@ -105,8 +96,7 @@ impl RecordedRequest {
 /// A one-shot signal between a test and a scripted body. Clones share the same signal.
 ///
 /// Use [`ScriptedResponse::wait_for`] to make the upstream pause until the test calls
-/// [`Gate::open`], or [`ScriptedResponse::open_gate`] to let the upstream tell the test it got
-/// to a point (await it with [`Gate::wait`] or poll [`Gate::is_open`]).
+/// [`Gate::open`].
 #[derive(Clone, Debug, Default)]
 pub struct Gate {
     inner: Arc<GateInner>,
@@ -147,19 +137,6 @@ impl Gate {
             notified.await;
         }
     }
-
-    /// Blocks the current thread until the gate is open or `timeout` passes; true if open.
-    /// For sync tests (do not call it on a runtime thread the upstream's client depends on).
-    pub fn wait_blocking(&self, timeout: Duration) -> bool {
-        let deadline = std::time::Instant::now() + timeout;
-        while !self.is_open() {
-            if std::time::Instant::now() >= deadline {
-                return false;
-            }
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        true
-    }
 }
 
 /// One step of a scripted body.
@@ -171,9 +148,6 @@ pub enum Step {
     Delay(Duration),
     /// Pause until the test opens the gate.
     WaitFor(Gate),
-    /// Open the gate (tell the test the body got here: every earlier chunk has been handed to
-    /// the server).
-    Open(Gate),
     /// Abort the response here: the body stream fails, so the server drops the connection
     /// without ending the body (no final chunk, or fewer bytes than `content-length`).
     Reset,
@@ -222,12 +196,6 @@ impl ScriptedResponse {
     /// Appends a wait until the test opens `gate`.
     pub fn wait_for(mut self, gate: &Gate) -> Self {
         self.body.push(Step::WaitFor(gate.clone()));
-        self
-    }
-
-    /// Appends a step that opens `gate` (signals the test that the body got here).
-    pub fn open_gate(mut self, gate: &Gate) -> Self {
-        self.body.push(Step::Open(gate.clone()));
         self
     }
 
@@ -294,21 +262,6 @@ impl ScriptedResponse {
         Self::sse(anthropic::text_events(model, text))
     }
 
-    /// A streamed Messages answer calling the `Agent` tool (see [`anthropic::agent_tool_use_events`]).
-    pub fn agent_tool_use_stream(
-        model: &str,
-        tool_use_id: &str,
-        description: &str,
-        prompt: &str,
-    ) -> Self {
-        Self::sse(anthropic::agent_tool_use_events(
-            model,
-            tool_use_id,
-            description,
-            prompt,
-        ))
-    }
-
     /// A streamed Messages answer calling tool `name` with `input` (see
     /// [`anthropic::tool_use_events`]).
     pub fn tool_use_stream(
@@ -345,7 +298,6 @@ impl ScriptedResponse {
                                 Step::Chunk(b) => return Some((Ok(b), steps)),
                                 Step::Delay(d) => tokio::time::sleep(d).await,
                                 Step::WaitFor(gate) => gate.wait().await,
-                                Step::Open(gate) => gate.open(),
                                 Step::Reset => {
                                     let err = std::io::Error::new(
                                         std::io::ErrorKind::ConnectionReset,
@@ -457,11 +409,6 @@ impl FakeUpstream {
         *lock(&self.shared.responder) = Some(Arc::new(f));
     }
 
-    /// How many queued responses are still unused.
-    pub fn queued(&self) -> usize {
-        lock(&self.shared.queue).len()
-    }
-
     /// Every request received so far, in arrival order. A request is recorded before its
     /// response starts, so once a client has the response head, its request is here.
     pub fn requests(&self) -> Vec<RecordedRequest> {
@@ -479,11 +426,6 @@ impl FakeUpstream {
             .last()
             .cloned()
             .expect("the fake upstream received no request")
-    }
-
-    /// Removes and returns the requests received so far.
-    pub fn take_requests(&self) -> Vec<RecordedRequest> {
-        std::mem::take(&mut *lock(&self.shared.requests))
     }
 }
 
@@ -734,26 +676,6 @@ pub mod anthropic {
         ));
         events.extend(message_end("tool_use", 40));
         events
-    }
-
-    /// The non-streamed form of [`agent_tool_use_events`].
-    pub fn agent_tool_use_json(
-        model: &str,
-        tool_use_id: &str,
-        description: &str,
-        prompt: &str,
-    ) -> Value {
-        json!({
-            "id": message_id(tool_use_id),
-            "type": "message",
-            "role": "assistant",
-            "model": model,
-            "content": [{"type": "tool_use", "id": tool_use_id, "name": "Agent",
-                         "input": agent_input(description, prompt)}],
-            "stop_reason": "tool_use",
-            "stop_sequence": null,
-            "usage": usage(40),
-        })
     }
 }
 

@@ -13,8 +13,8 @@ use std::time::Duration;
 use std::time::Instant;
 
 pub use crate::claude::TEST_API_KEY;
-pub use crate::claude::claude_binary;
-pub use crate::fake_agent::fake_agent;
+use crate::claude::claude_binary;
+use crate::fake_agent::fake_agent;
 pub use crate::fake_agent::flag_value;
 pub use crate::fake_agent::resumed_chat;
 

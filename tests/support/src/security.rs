@@ -265,7 +265,7 @@ pub fn decode_address(text: &str) -> std::net::SocketAddr {
     std::net::SocketAddr::new(ip, port)
 }
 
-pub use crate::launcher;
+use crate::launcher;
 
 /// A launched session held open: the launcher (`multi-cursor -p hi`) with the scripted `claude`
 /// waiting for SIGTERM, signed in to Anthropic with [`ANTHROPIC_KEY`] and [`ANTHROPIC_TOKEN`] and
