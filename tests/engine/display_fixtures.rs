@@ -1,5 +1,6 @@
 //! Each captured Cursor stream renders to exactly the rows, prose and closing summary in its
-//! `<name>.display.txt` snapshot (the capture's own workspace as the turn's workspace).
+//! insta snapshot `snapshots/display__<name>.snap` (the capture's own workspace as the turn's
+//! workspace); `gateway/fixtures.rs` checks the gateway's answers against the same snapshots.
 
 use multi_cursor_test_support::display;
 
@@ -8,10 +9,10 @@ fn check(name: &str) {
     let stream = std::fs::read_to_string(&path).unwrap();
     let workspace = display::capture_workspace(&stream);
     let rendered = display::render(stream.as_bytes(), &workspace);
-    let snapshot_path = path.with_extension("display.txt");
-    let expected = std::fs::read_to_string(&snapshot_path)
-        .unwrap_or_else(|e| panic!("{}: {e}", snapshot_path.display()));
-    assert_eq!(rendered.text, expected, "{name}");
+    let stem = name.trim_end_matches(".ndjson");
+    insta::with_settings!({prepend_module_to_snapshot => false, omit_expression => true}, {
+        insta::assert_snapshot!(format!("display__{stem}"), rendered.text);
+    });
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! Every recorded Cursor stream, replayed by the fake agent through the supervisor (7 bytes per
-//! write), yields exactly its reviewed events and ends with a successful result; the group is
+//! write), yields exactly its reviewed events (the insta snapshot `stream_fixtures` checks the
+//! parser against) and ends with a successful result; the group is
 //! gone afterwards.
 
 use multi_cursor_test_support::process as process_support;
@@ -26,13 +27,10 @@ async fn replay(name: &str) {
     assert!(error.is_none(), "{name}: {error:?}");
     let events = events(&outputs);
     assert_eq!(events.len(), outputs.len(), "{name}: no chat replacement");
-    let expected: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(cursor_fixture(&format!("{name}.expected.json")))
-            .expect("test step"),
-    )
-    .expect("test step");
     let got = serde_json::to_value(&events).expect("test step");
-    assert_eq!(got, expected, "{name}: events differ from the golden file");
+    insta::with_settings!({prepend_module_to_snapshot => false, omit_expression => true}, {
+        insta::assert_json_snapshot!(format!("stream_items__{name}"), got);
+    });
     match events.last() {
         Some(RunEvent::Result(result)) => {
             assert!(result.success, "{name}");

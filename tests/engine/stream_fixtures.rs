@@ -1,6 +1,6 @@
 //! Every recorded Cursor stream parses to the expected answer, tool calls and result; the full
-//! item sequence also matches its reviewed golden file (`<fixture>.expected.json`; regenerate
-//! with `BLESS=1 cargo test --test stream_fixtures` and review the diff).
+//! item sequence also matches its reviewed insta snapshot (`snapshots/stream_items__<fixture>.snap`,
+//! shared with `process_fixture_replay`; `cargo insta review` updates them).
 
 use multi_cursor_test_support::stream as stream_support;
 
@@ -15,7 +15,6 @@ use stream_support::completed_tools;
 use stream_support::events;
 use stream_support::failures;
 use stream_support::fixture;
-use stream_support::fixture_dir;
 use stream_support::fixtures;
 use stream_support::items_json;
 use stream_support::parse;
@@ -201,18 +200,10 @@ fn golembot_model_error_is_one_plain_text_failure() {
 
 #[test]
 fn every_fixture_matches_its_golden_file() {
-    let bless = std::env::var_os("BLESS").is_some();
     for (name, bytes) in fixtures() {
         let actual = items_json(&parse(&bytes));
-        let path = fixture_dir().join(format!("{name}.expected.json"));
-        if bless {
-            let text = serde_json::to_string_pretty(&actual).expect("json") + "\n";
-            std::fs::write(&path, text).expect("write golden file");
-            continue;
-        }
-        let golden = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{}: {e} (run with BLESS=1 to create it)", path.display()));
-        let expected: serde_json::Value = serde_json::from_str(&golden).expect("golden json");
-        assert_eq!(actual, expected, "{name} differs from {}", path.display());
+        insta::with_settings!({prepend_module_to_snapshot => false, omit_expression => true}, {
+            insta::assert_json_snapshot!(format!("stream_items__{name}"), actual);
+        });
     }
 }

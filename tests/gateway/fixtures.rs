@@ -1,7 +1,9 @@
 //! Each captured Cursor stream, replayed by the fake agent, is answered through the real gateway
-//! with exactly the text its display snapshot (`<name>.display.txt`: Cursor's prose with the
-//! action rows and closing summary) holds — streamed and non-streamed — from a turn whose command
-//! line and stdin are exactly what DESIGN §5 says.
+//! with exactly the text its display snapshot (`tests/engine/snapshots/display__<name>.snap`:
+//! Cursor's prose with the action rows and closing summary) holds — streamed and non-streamed —
+//! from a turn whose command line is `-p --output-format stream-json --stream-partial-output
+//! --trust --workspace <workspace> --model <id> --force` (the `bypassPermissions` mode) and whose
+//! stdin is the prompt.
 
 use multi_cursor_test_support::gateway;
 
@@ -12,14 +14,19 @@ use gateway::cursor_request;
 use gateway::sse_events;
 use gateway::sse_text;
 
-/// What the user sees of a fixture stream: its display snapshot (display_fixtures.rs checks it
-/// against the display module). The captures' rows name no workspace paths, so the test's own
-/// workspace changes nothing.
-fn shown_text(name: &str) -> String {
-    let path = cursor_fixture(name).with_extension("display.txt");
-    let text = std::fs::read_to_string(&path).unwrap();
-    assert!(!text.is_empty(), "{}: a snapshot with text", path.display());
-    text
+/// Asserts `text` is what the user sees of a fixture stream: its display snapshot, the one
+/// `engine/display_fixtures.rs` checks against the display module. The captures' rows name no
+/// workspace paths, so the test's own workspace changes nothing.
+fn assert_shown(name: &str, text: &str) {
+    assert!(!text.is_empty(), "{name}: a snapshot with text");
+    let stem = name.trim_end_matches(".ndjson");
+    insta::with_settings!({
+        snapshot_path => "../engine/snapshots",
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        insta::assert_snapshot!(format!("display__{stem}"), text);
+    });
 }
 
 fn expected_argv(workspace: &std::path::Path) -> Vec<String> {
@@ -49,7 +56,6 @@ fn replay(name: &str) {
         )],
         ..Default::default()
     });
-    let expected = shown_text(name);
     let prompt = format!("Replay {name}, please.");
 
     // Streamed (its own session, so the turn starts a fresh chat).
@@ -66,7 +72,8 @@ fn replay(name: &str) {
             .starts_with("text/event-stream")
     );
     let body = response.text().unwrap();
-    assert_eq!(sse_text(&body), expected, "{name}: streamed text");
+    let shown = sse_text(&body);
+    assert_shown(name, &shown);
     let events = sse_events(&body);
     assert_eq!(events.first().unwrap().0, "message_start");
     assert_eq!(events.last().unwrap().0, "message_stop");
@@ -90,7 +97,7 @@ fn replay(name: &str) {
     assert_eq!(message["stop_reason"], "end_turn");
     assert_eq!(
         message["content"],
-        serde_json::json!([{"type": "text", "text": expected}]),
+        serde_json::json!([{"type": "text", "text": shown}]),
         "{name}: non-streamed text"
     );
 

@@ -1,6 +1,7 @@
 //! One fixture tree per dialect (tests/fixtures/rules/<dialect>), normalised into rules and
-//! compared with a reviewed snapshot (`<dialect>.expected.json`; `UPDATE_SNAPSHOTS=1`
-//! rewrites them), plus the key facts of each dialect asserted directly.
+//! compared with a reviewed insta snapshot (`snapshots/rules__dialect_snapshots__<dialect>.snap`;
+//! `cargo insta review` updates them), plus the key facts of each dialect asserted directly.
+
 use multi_cursor_test_support::rules as rules_support;
 
 use std::path::Path;
@@ -10,7 +11,6 @@ use multi_cursor::rules::Delivery;
 use multi_cursor::rules::DiagnosticKind;
 use multi_cursor::rules::Rulebook;
 use rules_support::Tree;
-use rules_support::assert_snapshot;
 use rules_support::snapshot;
 
 fn rule<'a>(book: &'a Rulebook, name: &str) -> &'a multi_cursor::rules::Rule {
@@ -25,7 +25,7 @@ fn has(book: &Rulebook, name: &str, kind: DiagnosticKind) -> bool {
 }
 
 fn check(tree: &Tree, book: &Rulebook, name: &str) {
-    assert_snapshot(name, &snapshot(book, &tree.root()));
+    insta::assert_snapshot!(name, snapshot(book, &tree.root()));
 }
 
 #[test]

@@ -1,5 +1,5 @@
-//! Shared helpers for the `rules_*` tests: a temporary tree with a home folder and a git
-//! repository, fixture copies, and a path-independent snapshot of a rulebook.
+//! Shared helpers for the `rules` harness: a temporary tree with a home folder and a git
+//! repository, fixture copies, and a path-independent rendering of a rulebook to snapshot.
 
 use std::path::Path;
 use std::path::PathBuf;
@@ -79,7 +79,7 @@ pub fn active_names(book: &Rulebook) -> Vec<String> {
 }
 
 /// The `--json` document with every rule's body added, the digest removed and the tree's
-/// root replaced by `$TMP`, pretty-printed: stable across machines.
+/// root replaced by `$TMP`, pretty-printed: stable across machines, for an insta snapshot.
 pub fn snapshot(book: &Rulebook, root: &Path) -> String {
     let mut doc = report::to_json(book, &[]);
     let map = doc.as_object_mut().unwrap();
@@ -93,39 +93,4 @@ pub fn snapshot(book: &Rulebook, root: &Path) -> String {
     }
     let text = serde_json::to_string_pretty(&doc).unwrap();
     format!("{}\n", text.replace(root.to_str().unwrap(), "$TMP"))
-}
-
-/// Compares `actual` with the snapshot file `tests/fixtures/rules/<name>.expected.json`;
-/// `UPDATE_SNAPSHOTS=1` rewrites the file instead.
-pub fn assert_snapshot(name: &str, actual: &str) {
-    let path = crate::repo_root()
-        .join("tests/fixtures/rules")
-        .join(format!("{name}.expected.json"));
-    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (run with UPDATE_SNAPSHOTS=1 to create it)",
-            path.display()
-        )
-    });
-    if expected != actual {
-        let diff: Vec<String> = expected
-            .lines()
-            .zip(actual.lines())
-            .enumerate()
-            .filter(|(_, (e, a))| e != a)
-            .take(10)
-            .map(|(i, (e, a))| format!("line {}:\n  expected: {e}\n  actual:   {a}", i + 1))
-            .collect();
-        panic!(
-            "{name}: the normalized rules differ from {} ({} vs {} lines)\n{}",
-            path.display(),
-            expected.lines().count(),
-            actual.lines().count(),
-            diff.join("\n")
-        );
-    }
 }
