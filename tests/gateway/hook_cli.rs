@@ -88,7 +88,7 @@ fn hook_delivers_payloads_to_the_gateway() {
             .find(|s| s["session"] == "cli-session")
             .unwrap_or_else(|| panic!("session listed: {status}"))
             .clone();
-        // SessionStart carries no mode (DESIGN §4); UserPromptSubmit reports it.
+        // Claude Code's SessionStart hook input carries no permission mode; UserPromptSubmit's does.
         assert_eq!(session["mode"], payload["permission_mode"], "{status}");
         assert_eq!(session["workspace"], ws.to_str().unwrap(), "{status}");
     }

@@ -1,4 +1,5 @@
-//! Claude's permission modes, reported through the hook route, become Cursor's flags (DESIGN §5);
+//! Claude's permission modes, reported through the hook route, become Cursor's flags (`plan`:
+//! `--mode plan`, `dontAsk`: none, `bypassPermissions`: `--force`, `auto`: `--auto-review`);
 //! modes Cursor cannot honour, and MCP servers without opt-in, are refused before anything runs.
 
 use multi_cursor_test_support::gateway;

@@ -1,4 +1,5 @@
-//! Every row of DESIGN §3's status table, through the real gateway.
+//! Every row of the gateway's status table (each failure's HTTP status and Anthropic error
+//! type), through the real gateway.
 
 use multi_cursor_test_support::gateway;
 

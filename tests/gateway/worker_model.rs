@@ -1,5 +1,5 @@
-//! A worker picks its Cursor model with a first prompt line `model: <id>` (DESIGN §3 Workers):
-//! the line selects `--model` and never reaches Cursor; an unknown id is answered with the valid
+//! A worker (the `multi-cursor` subagent) picks its Cursor model with a first prompt line
+//! `model: <id>`: the line selects `--model` and never reaches Cursor; an unknown id is answered with the valid
 //! ones and nothing runs; without the line, `multi/cursor/default` runs Auto.
 
 use multi_cursor_test_support::gateway;

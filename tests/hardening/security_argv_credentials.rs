@@ -5,6 +5,7 @@
 //! gateway token. The agent gets `CURSOR_API_KEY` through its environment (the one channel
 //! meant for it) and none of the others: the Anthropic credentials and the gateway token are
 //! scrubbed from its environment.
+
 use multi_cursor_test_support::security;
 
 use std::io::Write;

@@ -5,6 +5,7 @@
 //! rate-limited run), 502 (a run that crashed after acting, an unreachable upstream for a Claude
 //! request carrying an API key and a bearer token) — and no answer, head or body, holds the
 //! Cursor key, the Anthropic key or token, or the gateway token.
+
 use multi_cursor_test_support::gateway;
 use multi_cursor_test_support::security;
 

@@ -6,6 +6,7 @@
 //! folder after the launcher exited: none holds the Cursor key, the Anthropic key or token, or
 //! the gateway token. (`multi-cursor serve` writes its token to the ready file, 0600, on
 //! purpose: that file is how a caller learns it.)
+
 use multi_cursor_test_support::security;
 
 use std::path::Path;

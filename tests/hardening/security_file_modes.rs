@@ -3,6 +3,7 @@
 //! 0700 and every file (records, locks, the image, the catalog and version caches) is 0600;
 //! so are `serve`'s ready file and the launcher's temporary folder and `--settings` file. The
 //! processes run with umask 000, so the modes come from the code, not from the umask.
+
 use multi_cursor_test_support::gateway;
 use multi_cursor_test_support::security;
 

@@ -5,6 +5,7 @@
 //! request passed through to the upstream carrying an API key and a bearer token. Their
 //! stderr (which did log at that level) holds neither the Cursor key, nor the Anthropic key or
 //! token, nor the gateway token, nor a wrong token someone presented.
+
 use multi_cursor_test_support::fake_upstream;
 use multi_cursor_test_support::gateway;
 use multi_cursor_test_support::security;

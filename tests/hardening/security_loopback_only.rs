@@ -3,6 +3,7 @@
 //! `/proc/<pid>/fd` and `/proc/<pid>/net/tcp{,6}`: there is exactly one, on 127.0.0.1 at the
 //! port of the URL Claude Code is given. `serve --listen` on a wildcard or a routable address
 //! is refused before binding.
+
 use multi_cursor_test_support::gateway;
 use multi_cursor_test_support::security;
 

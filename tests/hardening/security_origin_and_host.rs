@@ -4,6 +4,7 @@
 //! so a `Host` that does not name a loopback address is refused with 403 too — on every route,
 //! the preconnect included. Loopback spellings (`127.0.0.1`, any `127.x`, `localhost`, `[::1]`)
 //! pass. Nothing runs for a refused request.
+
 use multi_cursor_test_support::gateway;
 use multi_cursor_test_support::security;
 

@@ -4,6 +4,7 @@
 //! exactly 8 MiB is still read. An oversized header section (one huge header, or too many
 //! headers) is refused by the HTTP layer (hyper) with 431 before any route runs. After all of
 //! it the gateway still answers, and nothing ran.
+
 use multi_cursor_test_support::gateway;
 use multi_cursor_test_support::security;
 

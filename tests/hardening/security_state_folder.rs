@@ -3,6 +3,7 @@
 //! Code, nothing written into the folder, and the folder left as it was (its mode included:
 //! even root does not "fix" another user's folder). The message names the folder and
 //! `MULTI_CURSOR_STATE_DIR`.
+
 use multi_cursor_test_support::launcher;
 
 use std::os::unix::fs::MetadataExt;

@@ -4,6 +4,7 @@
 //! 401, `x-should-retry: false` and an Anthropic error that echoes neither token. Nothing runs:
 //! no Cursor turn, no hook recorded, no session record. (The comparison is constant-time; see
 //! the unit test in `src/gateway/guard.rs` and README "Security".)
+
 use multi_cursor_test_support::gateway;
 use multi_cursor_test_support::security;
 

@@ -1,5 +1,6 @@
 //! An id in `MULTI_CURSOR_EXTRA_MODELS` that the Cursor catalog lacks stops the launch with
-//! DESIGN §3's message; a known one becomes a picker row.
+//! `MULTI_CURSOR_EXTRA_MODELS: model "<id>" is unavailable. Use --cursor-models …`; a known one
+//! becomes a picker row.
 
 use multi_cursor_test_support::launcher;
 

@@ -2,6 +2,7 @@
 //! `.cursor/skills/<name>` (relative), listed in git's `info/exclude` so `git status` stays
 //! clean, refreshed when our link has an old form, removed when stale; a real folder, a
 //! user's link or a user's exclude line is never touched, and every skipped name is reported.
+
 use std::path::Path;
 use std::path::PathBuf;
 use std::process::Command;

@@ -2,6 +2,7 @@
 //! prompts carry it again only after the digest changed (and only delivered rules count),
 //! attached and non-interrupting fired rules go with the next prompt once, manual rules come
 //! when a prompt mentions them, and the state round-trips through the record's JSON.
+
 use multi_cursor_test_support::rules as rules_support;
 
 use std::collections::BTreeSet;

@@ -1,6 +1,7 @@
-//! `multi-cursor rules --json` prints the DESIGN §3 document: `{"rules": [{"name", "path",
+//! `multi-cursor rules --json` prints one document: `{"rules": [{"name", "path",
 //! "source", "activation", "globs", "description", "shadowed", "diagnostics", …}], "diagnostics":
 //! [...]}`, plus `files` when FILEs are given.
+
 use multi_cursor_test_support::rules as rules_support;
 
 use std::process::Command;

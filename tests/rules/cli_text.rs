@@ -1,6 +1,7 @@
 //! `multi-cursor rules` as a user runs it: every rule with its activation, source and
 //! delivery, shadowed and dropped ones marked, diagnostics listed, `--explain` saying why,
 //! FILEs answered with the glob rules they attach, exit 1 exactly when a rule has an error.
+
 use multi_cursor_test_support::rules as rules_support;
 
 use std::path::Path;

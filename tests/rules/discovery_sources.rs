@@ -2,6 +2,7 @@
 //! above), the user's home, legacy single files, the nearest `.clinerules` (file or folder);
 //! hidden files skipped, symlink loops cut, a file reached twice read once, and unreadable or
 //! non-text files reported as dropped rules rather than ignored.
+
 use multi_cursor_test_support::rules as rules_support;
 
 use multi_cursor::rules::DiagnosticKind;

@@ -1,6 +1,7 @@
 //! What a chat's first prompt carries: the Always bodies and an index of the rules Cursor reads
 //! on demand (agent-requested by description, glob rules by globs) with absolute paths; never
 //! what Cursor loads itself, never stream or manual rules; long bodies cut with a pointer.
+
 use multi_cursor_test_support::rules as rules_support;
 
 use multi_cursor::rules::DiagnosticKind;

@@ -2,6 +2,7 @@
 //! `src/components/Button.tsx`, which attaches the `frontend` rule (once, with a display row);
 //! the second turn's prompt (a `--resume` of the same chat) carries the rule's text, and a
 //! second matching edit does not attach it again.
+
 use multi_cursor_test_support::process as process_support;
 
 use std::time::Duration;

@@ -1,6 +1,7 @@
 //! Claude Code memory files reach Cursor: which files are read (up to the git root, never
 //! above it), `@path` imports (relative, `~/`, absolute) expanded at most five hops deep, each
 //! file once, never inside code, and every missing or skipped import reported.
+
 use multi_cursor_test_support::rules as rules_support;
 
 use multi_cursor::rules::DiagnosticKind;

@@ -3,6 +3,7 @@
 //! others stay as shadowed; a rule that fails validation never shadows a valid one; a rule
 //! Cursor loads itself neither shadows nor is shadowed; the order does not depend on the
 //! order files were created in.
+
 use multi_cursor_test_support::rules as rules_support;
 
 use multi_cursor::rules::RuleStatus;

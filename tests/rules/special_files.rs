@@ -3,6 +3,7 @@
 //! forever), a device, or an oversized file, under a rule's name or behind an import, is
 //! reported and not read, and loading goes on. Found by the `rules` fuzz target (`@/dev/zero`
 //! in a CLAUDE.md ran the process out of memory; a FIFO hung it).
+
 use multi_cursor_test_support::rules as rules_support;
 
 use std::sync::mpsc;

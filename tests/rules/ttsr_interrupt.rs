@@ -3,6 +3,7 @@
 //! run is cancelled, and the chat is resumed (`--resume` of the same chat) with the rule's text
 //! as an interruption notice; the rule is recorded as fired and does not fire again in the
 //! resumed run although the text matches again.
+
 use multi_cursor_test_support::process as process_support;
 
 use std::time::Duration;

@@ -3,6 +3,7 @@
 //! scopes and interrupt modes honoured, at most three interrupts per turn (later matches wait
 //! for the next prompt), each rule once per chat, and bad conditions reported without losing
 //! the rule.
+
 use multi_cursor_test_support::rules as rules_support;
 
 use std::collections::BTreeSet;

@@ -1,6 +1,7 @@
 //! Frontmatter that strict YAML rejects still means what its author wrote: unquoted
 //! `**/*.ts` globs, `alwaysApply: true` after the fallback, comma lists split outside braces,
 //! quoted items, and each fallback reported as a warning with its line.
+
 use multi_cursor_test_support::rules as rules_support;
 
 use std::path::Path;

@@ -1,4 +1,4 @@
-//! A turn's record (DESIGN §6): before Cursor can act it says `interrupted` with the process
+//! A turn's record (the session record a gateway keeps per identity): before Cursor can act it says `interrupted` with the process
 //! group in `pendingRun`; once the answer lands it holds the chat, the response and the replay,
 //! `lastOutcome` "completed", no pending run — in a 0600 file inside a 0700 folder, locked by
 //! the gateway that owns it.

@@ -5,6 +5,7 @@
 //! It is a dev-dependency of the root package only. Helpers panic on any failure (a test that
 //! cannot set itself up should fail loudly), so unwrapping is the norm here. A helper's `new`
 //! creates temporary folders and processes, which a `Default` would hide.
+
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::new_without_default)]
 
 use std::path::Path;

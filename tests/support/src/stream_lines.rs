@@ -1,5 +1,5 @@
-//! Stream-json lines in the real CLI's shapes (reference/cursor-cli.md §2), for display and
-//! compaction tests. Placeholders (`{{chat_id}}`, …) are filled by the fake agent; the display
+//! Stream-json lines in the shapes Cursor's `agent -p --output-format stream-json` prints (as
+//! captured in `tests/fixtures/cursor-stream/`), for display and compaction tests. Placeholders (`{{chat_id}}`, …) are filled by the fake agent; the display
 //! tests feed the lines to the parser as they are.
 
 use serde_json::Value;
