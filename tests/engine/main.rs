@@ -1,10 +1,12 @@
-//! Integration tests, area `engine`: Cursor's agent CLI under our supervision: the process and its group (`process_*`), the
-//! stream-json parser (`stream_*`), the model catalog (`catalog_*`) and what the user sees of a
-//! turn (`display_*`).
+//! Integration tests of one area, Cursor's agent CLI under our supervision: the child process and
+//! its group (`process_*`), the stream-json parser (`stream_*`), the model catalog (`catalog_*`)
+//! and what the user sees of a turn (`display_*`).
 //!
-//! One module per behaviour; run one with `cargo test --test engine <module>::`.
+//! One module per behaviour, sharing `multi-cursor-test-support` (tests/support). Run one
+//! module with `cargo test --test engine <module>::`.
 
-// Helpers outside `#[test]` functions unwrap too; a panic is the failure report.
+// Helpers outside `#[test]` functions unwrap too (clippy's allow-unwrap-in-tests covers only
+// `#[test]` functions); a panic is the failure report.
 #![allow(clippy::unwrap_used)]
 
 mod catalog_aliases;

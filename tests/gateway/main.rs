@@ -1,10 +1,12 @@
-//! Integration tests, area `gateway`: `multi-cursor serve` answering Claude Code: Messages requests on Cursor routes
-//! (`conversation_*`), passthrough of Claude models (`passthrough_*`), compaction, status codes
-//! and routes, and the real Claude Code printing a Cursor answer.
+//! Integration tests of one area, `multi-cursor serve` answering Claude Code: Messages requests on
+//! Cursor routes (`conversation_*`), passthrough of Claude models (`passthrough_*`), compaction
+//! (`compaction_*`), status codes and routes, and the real Claude Code printing a Cursor answer.
 //!
-//! One module per behaviour; run one with `cargo test --test gateway <module>::`.
+//! One module per behaviour, sharing `multi-cursor-test-support` (tests/support). Run one
+//! module with `cargo test --test gateway <module>::`.
 
-// Helpers outside `#[test]` functions unwrap too; a panic is the failure report.
+// Helpers outside `#[test]` functions unwrap too (clippy's allow-unwrap-in-tests covers only
+// `#[test]` functions); a panic is the failure report.
 #![allow(clippy::unwrap_used)]
 
 mod catalog_recheck;

@@ -1,10 +1,12 @@
-//! Integration tests, area `hardening`: Security (`security_*`: credentials, file modes, loopback, origin, sizes, tokens) and
-//! faults injected into running sessions (`session_*`: crashes, a full disk, a read-only or
-//! replaced state folder, a cut stream).
+//! Integration tests of one area, security (`security_*`: credentials, file modes, loopback,
+//! origin, request sizes, tokens) and faults injected into running sessions (`session_*`: crashes,
+//! a full disk, a read-only or replaced state folder, a cut stream).
 //!
-//! One module per behaviour; run one with `cargo test --test hardening <module>::`.
+//! One module per behaviour, sharing `multi-cursor-test-support` (tests/support). Run one
+//! module with `cargo test --test hardening <module>::`.
 
-// Helpers outside `#[test]` functions unwrap too; a panic is the failure report.
+// Helpers outside `#[test]` functions unwrap too (clippy's allow-unwrap-in-tests covers only
+// `#[test]` functions); a panic is the failure report.
 #![allow(clippy::unwrap_used)]
 
 mod security_argv_credentials;

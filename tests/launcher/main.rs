@@ -1,9 +1,11 @@
-//! Integration tests, area `launcher`: The doors into Claude Code: the launcher (`launch_*`), the plugin (`plugin_*`),
-//! `multi-cursor doctor` (`doctor_*`) and the skills links.
+//! Integration tests of one area, the doors into Claude Code: the launcher (`launch_*`), the plugin
+//! (`plugin_*`), `multi-cursor doctor` (`doctor_*`) and the skills links.
 //!
-//! One module per behaviour; run one with `cargo test --test launcher <module>::`.
+//! One module per behaviour, sharing `multi-cursor-test-support` (tests/support). Run one
+//! module with `cargo test --test launcher <module>::`.
 
-// Helpers outside `#[test]` functions unwrap too; a panic is the failure report.
+// Helpers outside `#[test]` functions unwrap too (clippy's allow-unwrap-in-tests covers only
+// `#[test]` functions); a panic is the failure report.
 #![allow(clippy::unwrap_used)]
 
 mod doctor_all_pass;

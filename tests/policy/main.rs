@@ -1,9 +1,11 @@
-//! Integration tests, area `policy`: Claude Code's permission settings carried to Cursor: sources, translations, refusals
-//! and notices.
+//! Integration tests of one area, Claude Code's permission settings carried to Cursor: their
+//! sources, translations, refusals and notices.
 //!
-//! One module per behaviour; run one with `cargo test --test policy <module>::`.
+//! One module per behaviour, sharing `multi-cursor-test-support` (tests/support). Run one
+//! module with `cargo test --test policy <module>::`.
 
-// Helpers outside `#[test]` functions unwrap too; a panic is the failure report.
+// Helpers outside `#[test]` functions unwrap too (clippy's allow-unwrap-in-tests covers only
+// `#[test]` functions); a panic is the failure report.
 #![allow(clippy::unwrap_used)]
 
 mod claude_only_rules;

@@ -1,9 +1,11 @@
-//! Integration tests, area `rules`: Rules: discovery, dialects, precedence, delivery to Cursor, stream rules, and the
-//! `multi-cursor rules` command.
+//! Integration tests of one area, rules: discovery, dialects, precedence, delivery to Cursor,
+//! stream rules, and the `multi-cursor rules` command.
 //!
-//! One module per behaviour; run one with `cargo test --test rules <module>::`.
+//! One module per behaviour, sharing `multi-cursor-test-support` (tests/support). Run one
+//! module with `cargo test --test rules <module>::`.
 
-// Helpers outside `#[test]` functions unwrap too; a panic is the failure report.
+// Helpers outside `#[test]` functions unwrap too (clippy's allow-unwrap-in-tests covers only
+// `#[test]` functions); a panic is the failure report.
 #![allow(clippy::unwrap_used)]
 
 mod chat_preamble;

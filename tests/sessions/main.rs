@@ -1,9 +1,11 @@
-//! Integration tests, area `sessions`: Sessions and their records: resuming Cursor chats, joining identical requests,
-//! replaying completed turns, migration, capacity and cancellation.
+//! Integration tests of one area, sessions and their records: resuming Cursor chats, joining
+//! identical requests, replaying completed turns, migration, capacity and cancellation.
 //!
-//! One module per behaviour; run one with `cargo test --test sessions <module>::`.
+//! One module per behaviour, sharing `multi-cursor-test-support` (tests/support). Run one
+//! module with `cargo test --test sessions <module>::`.
 
-// Helpers outside `#[test]` functions unwrap too; a panic is the failure report.
+// Helpers outside `#[test]` functions unwrap too (clippy's allow-unwrap-in-tests covers only
+// `#[test]` functions); a panic is the failure report.
 #![allow(clippy::unwrap_used)]
 
 mod bad_records;
