@@ -1,7 +1,7 @@
 //! `--list-models` / `models` print an ANSI-coloured listing by default, or a supplied capture
 //! verbatim; `--version` and `--help` answer like the real CLI or from override files.
 
-mod common;
+use crate::common;
 
 use common::Scratch;
 use common::fake;

@@ -1,7 +1,7 @@
 //! `FAKE_AGENT_LOGGED_OUT=1` makes turns, `--list-models` and `status` fail like the real CLI,
 //! unless `CURSOR_API_KEY` is set; `login` then logs in through the marker file.
 
-mod common;
+use crate::common;
 
 use common::Scratch;
 use common::fake;

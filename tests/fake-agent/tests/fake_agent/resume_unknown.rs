@@ -1,7 +1,7 @@
 //! An unknown `--resume` id fails or silently starts a new chat, as `FAKE_AGENT_UNKNOWN_RESUME`
 //! says; known ids (listed, or remembered in the chats file) resume.
 
-mod common;
+use crate::common;
 
 use common::Scratch;
 use common::fake;

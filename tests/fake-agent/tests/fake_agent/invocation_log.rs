@@ -1,7 +1,7 @@
 //! Every invocation is logged as one JSON line with the exact argv, stdin, env names (never
 //! values), pid and process group — before the scenario plays, so a killed run is logged too.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::Stdio;

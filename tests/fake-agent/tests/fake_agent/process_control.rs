@@ -1,7 +1,7 @@
 //! Stalls, ignored SIGTERM, and a lingering grandchild in the same process group: only a
 //! SIGKILL to the whole group ends them.
 
-mod common;
+use crate::common;
 
 use std::os::unix::process::CommandExt;
 use std::path::Path;

@@ -1,6 +1,6 @@
 //! A scenario directory plays its files in name order, one per invocation, repeating the last.
 
-mod common;
+use crate::common;
 
 use common::Scratch;
 use common::fake;

@@ -1,7 +1,7 @@
 //! `#!chunk` and `#!split` deliver a line in several writes that a reader sees as partial reads,
 //! and the bytes are exactly those of an unsplit replay.
 
-mod common;
+use crate::common;
 
 use common::Scratch;
 use common::read_in_pieces;

@@ -1,7 +1,7 @@
 //! A real captured stream used as a scenario comes out byte for byte, and substitutions fill in
 //! the chat id and prompt.
 
-mod common;
+use crate::common;
 
 use common::Scratch;
 use common::fake;

@@ -1,7 +1,6 @@
 //! Helpers shared by the fake-agent integration tests: a clean command for the built binary and
 //! scratch folders.
 
-#![allow(dead_code, reason = "each test file uses a different subset")]
 #![allow(
     clippy::expect_used,
     reason = "test support: a failed setup step should panic with its name"
