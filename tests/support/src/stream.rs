@@ -148,7 +148,7 @@ pub fn started_tools(items: &[StreamItem]) -> Vec<&ToolCall> {
         .collect()
 }
 
-/// A JSON rendering of the items, for the golden `*.expected.json` files.
+/// A JSON rendering of the items, for the `stream_items__*` snapshots.
 pub fn items_json(items: &[StreamItem]) -> Value {
     Value::Array(items.iter().map(item_json).collect())
 }
