@@ -1,0 +1,116 @@
+//! Picker rows: Auto, Grok 4.7, Composer 2.5 (by id or display name), in that order.
+
+use multi_cursor::cursor::catalog::Catalog;
+use multi_cursor::cursor::catalog::CatalogModel;
+use multi_cursor::cursor::catalog::ListModels;
+use multi_cursor::cursor::catalog::parse_list_models;
+
+fn model(id: &str, display_name: &str) -> CatalogModel {
+    CatalogModel {
+        id: id.to_string(),
+        display_name: display_name.to_string(),
+        current: false,
+        default: false,
+    }
+}
+
+fn fixture_catalog() -> Catalog {
+    match parse_list_models(include_str!("../fixtures/list-models/ansi.txt")) {
+        ListModels::Models(models) => Catalog::from_models(models),
+        other => panic!("fixture did not parse: {other:?}"),
+    }
+}
+
+fn picker_models(catalog: &Catalog) -> Vec<(String, String, bool)> {
+    catalog
+        .picker(&[])
+        .rows
+        .into_iter()
+        .map(|r| (r.model, r.cursor_model, r.picker))
+        .collect()
+}
+
+fn row(model: &str, cursor_model: &str) -> (String, String, bool) {
+    (model.to_string(), cursor_model.to_string(), true)
+}
+
+#[test]
+fn fixture_picker_is_auto_grok_composer() {
+    // Grok 4.7 is `cursor-grok-4.7` in the CLI; its route uses the CLI id.
+    assert_eq!(
+        picker_models(&fixture_catalog()),
+        vec![
+            row("multi/cursor/default", "auto"),
+            row("multi/cursor/cursor-grok-4.7", "cursor-grok-4.7"),
+            row("multi/cursor/composer-2.5", "composer-2.5"),
+        ]
+    );
+}
+
+#[test]
+fn order_is_fixed_whatever_the_catalog_order() {
+    let catalog = Catalog::from_models(vec![
+        model("composer-2.5", "Composer 2.5"),
+        model("grok-4.7", "Grok 4.7"),
+        model("auto", "Auto"),
+    ]);
+    assert_eq!(
+        picker_models(&catalog),
+        vec![
+            row("multi/cursor/default", "auto"),
+            row("multi/cursor/grok-4.7", "grok-4.7"),
+            row("multi/cursor/composer-2.5", "composer-2.5"),
+        ]
+    );
+}
+
+#[test]
+fn display_name_matches_when_the_id_differs() {
+    let catalog = Catalog::from_models(vec![
+        model("xai-g47", "Grok 4.7"),
+        model("comp-25", "composer 2.5"),
+    ]);
+    assert_eq!(
+        picker_models(&catalog),
+        vec![
+            row("multi/cursor/xai-g47", "xai-g47"),
+            row("multi/cursor/comp-25", "comp-25"),
+        ]
+    );
+}
+
+#[test]
+fn exact_id_beats_display_name() {
+    let catalog = Catalog::from_models(vec![
+        model("cursor-grok-4.7", "Grok 4.7"),
+        model("grok-4.7", "Grok 4.7 (xAI)"),
+    ]);
+    assert_eq!(
+        picker_models(&catalog),
+        vec![row("multi/cursor/grok-4.7", "grok-4.7")]
+    );
+}
+
+#[test]
+fn missing_defaults_are_left_out() {
+    let catalog = Catalog::from_models(vec![
+        model("gpt-5.3-codex", "Codex 5.3"),
+        model("composer-2.5", "Composer 2.5"),
+    ]);
+    assert_eq!(
+        picker_models(&catalog),
+        vec![row("multi/cursor/composer-2.5", "composer-2.5")]
+    );
+    assert!(Catalog::default().picker(&[]).rows.is_empty());
+}
+
+#[test]
+fn variants_of_picker_models_are_not_picker_rows() {
+    let catalog = fixture_catalog();
+    let rows = catalog.picker(&[]).rows;
+    assert!(
+        !rows
+            .iter()
+            .any(|r| r.cursor_model == "cursor-grok-4.7-high")
+    );
+}

@@ -1,0 +1,57 @@
+//! A long silence (no visible text, thinking included) shows a periodic progress line saying
+//! how long the turn has run and what it is doing; visible text resets the silence.
+
+use multi_cursor_test_support::display;
+use multi_cursor_test_support::stream_lines as lines;
+
+use multi_cursor::display::Display;
+use multi_cursor::display::LONG_ACTION;
+use multi_cursor::display::PROGRESS_EVERY;
+use serde_json::json;
+use std::time::Duration;
+use std::time::Instant;
+
+#[test]
+fn silence_shows_a_progress_line() {
+    let events = display::events(&[
+        lines::delta("Looking."),
+        lines::thinking("considering the options"),
+        lines::started("s1", "shellToolCall", json!({"command": "make check"})),
+    ]);
+    let t0 = Instant::now();
+    let mut display = Display::new("/w", t0);
+    assert_eq!(display.event(&events[0], t0), "Looking.");
+    assert_eq!(display.event(&events[1], t0 + Duration::from_secs(1)), "");
+    assert_eq!(display.next_wake(), t0 + PROGRESS_EVERY);
+    assert_eq!(display.tick(t0 + Duration::from_secs(29)), "");
+    assert_eq!(
+        display.tick(t0 + PROGRESS_EVERY),
+        "\n\n[Cursor] Still working (30 s): thinking."
+    );
+    // An action that runs long gets its row; a period of silence after it, the progress
+    // line names it.
+    let started = t0 + PROGRESS_EVERY + Duration::from_secs(1);
+    assert_eq!(display.event(&events[2], started), "");
+    let long = started + LONG_ACTION;
+    assert_eq!(display.next_wake(), long);
+    assert_eq!(display.tick(long), "\n⎿ shell `make check` · running…");
+    assert_eq!(display.next_wake(), long + PROGRESS_EVERY);
+    assert_eq!(
+        display.tick(long + PROGRESS_EVERY),
+        "\n[Cursor] Still working (1 min 6 s): running shell `make check`."
+    );
+}
+
+#[test]
+fn visible_text_resets_the_silence() {
+    let events = display::events(&[lines::delta("a"), lines::delta("b")]);
+    let t0 = Instant::now();
+    let mut display = Display::new("/w", t0);
+    display.event(&events[0], t0);
+    display.event(&events[1], t0 + Duration::from_secs(20));
+    assert_eq!(display.tick(t0 + PROGRESS_EVERY), "");
+    assert_eq!(
+        display.next_wake(),
+        t0 + Duration::from_secs(20) + PROGRESS_EVERY
+    );
+}

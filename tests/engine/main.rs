@@ -1,0 +1,58 @@
+//! Integration tests of one area, Cursor's agent CLI under our supervision: the child process and
+//! its group (`process_*`), the stream-json parser (`stream_*`), the model catalog (`catalog_*`)
+//! and what the user sees of a turn (`display_*`).
+//!
+//! One module per behaviour, sharing `multi-cursor-test-support` (tests/support). Run one
+//! module with `cargo test --test engine <module>::`.
+
+// Helpers outside `#[test]` functions unwrap too (clippy's allow-unwrap-in-tests covers only
+// `#[test]` functions); a panic is the failure report.
+#![allow(clippy::unwrap_used)]
+
+mod catalog_aliases;
+mod catalog_cache;
+mod catalog_effort;
+mod catalog_extra_models;
+mod catalog_fetch_logged_out;
+mod catalog_fetch_ok;
+mod catalog_fetch_timeout;
+mod catalog_json;
+mod catalog_parse;
+mod catalog_picker;
+mod catalog_routes;
+mod catalog_table;
+mod display_failed_edit;
+mod display_failure_summary;
+mod display_fixtures;
+mod display_long_action;
+mod display_plan_mode;
+mod display_progress_line;
+mod display_rejected_shell;
+mod display_terminal_suffix;
+mod display_thinking_hidden;
+mod display_touched;
+mod display_unconfirmed;
+mod display_usage_absent;
+mod display_usage_present;
+mod display_usage_replayed;
+mod process_credentials;
+mod process_drop_kills_group;
+mod process_end_stray_group;
+mod process_fixture_replay;
+mod process_hang_after_result;
+mod process_lingering_grandchild;
+mod process_long_lines;
+mod process_no_result_exit;
+mod process_output_cap;
+mod process_plain_text_failures;
+mod process_resume;
+mod process_sigkill_only;
+mod process_stall_before_result;
+mod stream_byte_splits;
+mod stream_fixtures;
+mod stream_late_flush;
+mod stream_line_endings;
+mod stream_long_lines;
+mod stream_no_partial_final_segment;
+mod stream_plain_text;
+mod stream_random_splits;

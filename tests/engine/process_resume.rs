@@ -1,0 +1,97 @@
+//! `--resume` outcomes: an unknown chat refused by the CLI is `ResumeRejected`; one the CLI
+//! silently replaced with a new chat is reported as `ChatReplaced` before the init event; a
+//! known chat is resumed without remark.
+
+use multi_cursor_test_support::process as process_support;
+
+use std::time::Duration;
+
+use multi_cursor::cursor::events::RunEvent;
+use multi_cursor::cursor::process::RunError;
+use multi_cursor::cursor::process::RunOutput;
+use process_support::Sandbox;
+use process_support::assert_group_gone;
+use process_support::drain;
+use process_support::limits;
+use process_support::spawn;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn unknown_chat_is_rejected() {
+    let sandbox = Sandbox::new(
+        None,
+        &[
+            ("FAKE_AGENT_KNOWN_CHATS", "chat-known"),
+            ("FAKE_AGENT_UNKNOWN_RESUME", "fail"),
+        ],
+    );
+    let mut run = spawn(&sandbox.agent, &sandbox.spec(Some("chat-gone")), limits()).unwrap();
+    let (outputs, error) = drain(&mut run, Duration::from_secs(10)).await;
+    assert!(outputs.is_empty(), "{outputs:?}");
+    match error {
+        Some(RunError::ResumeRejected { chat_id, message }) => {
+            assert_eq!(chat_id, "chat-gone");
+            assert!(
+                message.contains("Could not resume session chat-gone"),
+                "{message}"
+            );
+            assert!(message.contains("chat not found"), "{message}");
+        }
+        other => panic!("expected ResumeRejected, got {other:?}"),
+    }
+    assert_group_gone(run.pgid, Duration::from_secs(1)).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn unknown_chat_silently_replaced() {
+    let sandbox = Sandbox::new(
+        None,
+        &[
+            ("FAKE_AGENT_KNOWN_CHATS", "chat-known"),
+            ("FAKE_AGENT_UNKNOWN_RESUME", "new"),
+            ("FAKE_AGENT_CHAT_ID", "chat-fresh"),
+        ],
+    );
+    let mut run = spawn(&sandbox.agent, &sandbox.spec(Some("chat-gone")), limits()).unwrap();
+    let (outputs, error) = drain(&mut run, Duration::from_secs(10)).await;
+    assert!(error.is_none(), "{error:?}");
+    assert_eq!(
+        outputs.first(),
+        Some(&RunOutput::ChatReplaced {
+            requested: "chat-gone".into(),
+            actual: "chat-fresh".into(),
+        })
+    );
+    assert!(
+        matches!(outputs.get(1), Some(RunOutput::Event(RunEvent::Init { chat_id, .. })) if chat_id == "chat-fresh"),
+        "{outputs:?}"
+    );
+    match outputs.last() {
+        Some(RunOutput::Event(RunEvent::Result(result))) => assert!(result.success),
+        other => panic!("expected the result last, got {other:?}"),
+    }
+    assert_group_gone(run.pgid, Duration::from_secs(1)).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn known_chat_is_resumed_without_remark() {
+    let sandbox = Sandbox::new(
+        None,
+        &[
+            ("FAKE_AGENT_KNOWN_CHATS", "chat-known"),
+            ("FAKE_AGENT_UNKNOWN_RESUME", "fail"),
+        ],
+    );
+    let mut run = spawn(&sandbox.agent, &sandbox.spec(Some("chat-known")), limits()).unwrap();
+    let (outputs, error) = drain(&mut run, Duration::from_secs(10)).await;
+    assert!(error.is_none(), "{error:?}");
+    assert!(
+        !outputs
+            .iter()
+            .any(|o| matches!(o, RunOutput::ChatReplaced { .. })),
+        "{outputs:?}"
+    );
+    assert!(
+        matches!(outputs.first(), Some(RunOutput::Event(RunEvent::Init { chat_id, .. })) if chat_id == "chat-known")
+    );
+    assert_group_gone(run.pgid, Duration::from_secs(1)).await;
+}

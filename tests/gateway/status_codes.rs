@@ -1,0 +1,258 @@
+//! Every row of the gateway's status table (each failure's HTTP status and Anthropic error
+//! type), through the real gateway.
+
+use multi_cursor_test_support::gateway;
+
+use std::io::Read;
+use std::io::Write;
+use std::net::TcpStream;
+
+use gateway::GatewayOptions;
+use gateway::TestGateway;
+use gateway::cursor_request;
+
+fn bypass() -> GatewayOptions {
+    GatewayOptions {
+        permission_mode: Some("bypassPermissions".into()),
+        ..Default::default()
+    }
+}
+
+fn with_scenario(text: &str) -> (tempfile::TempDir, GatewayOptions) {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("scenario.ndjson");
+    std::fs::write(&scenario, text).unwrap();
+    let mut options = bypass();
+    options.env.push((
+        "FAKE_AGENT_SCENARIO".into(),
+        scenario.to_string_lossy().into_owned(),
+    ));
+    (dir, options)
+}
+
+/// Sends raw bytes and returns (status, head, body).
+fn raw(gw: &TestGateway, request: &[u8]) -> (u16, String, String) {
+    let addr = gw.url.strip_prefix("http://").unwrap();
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(20)))
+        .unwrap();
+    stream.write_all(request).unwrap();
+    let mut bytes = Vec::new();
+    let _ = stream.read_to_end(&mut bytes);
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, head.to_ascii_lowercase(), body.to_string())
+}
+
+/// Asserts an Anthropic error answer with `status` and `x-should-retry: false`; its message.
+fn error(response: reqwest::blocking::Response, status: u16) -> String {
+    assert_eq!(response.status().as_u16(), status);
+    assert_eq!(
+        response
+            .headers()
+            .get("x-should-retry")
+            .map(|v| v.to_str().unwrap()),
+        Some("false")
+    );
+    let body: serde_json::Value = serde_json::from_str(&response.text().unwrap()).unwrap();
+    assert_eq!(body["type"], "error", "{body}");
+    let message = body["error"]["message"].as_str().unwrap().to_string();
+    assert!(message.starts_with("multi-cursor: "), "{message}");
+    message
+}
+
+fn messages(gw: &TestGateway, model: &str, stream: bool) -> reqwest::blocking::Response {
+    gw.post("/v1/messages", &cursor_request(model, "hello", stream))
+}
+
+#[test]
+fn guard_and_request_rows() {
+    let gw = TestGateway::start(bypass());
+    let client = gw.client();
+    let body = cursor_request("multi/cursor/composer-2.5", "hello", false).to_string();
+
+    // Missing and wrong token: 401.
+    let missing = client
+        .post(format!("{}/v1/messages", gw.url))
+        .header("content-type", "application/json")
+        .body(body.clone())
+        .send()
+        .unwrap();
+    assert!(error(missing, 401).contains("missing"));
+    let wrong = client
+        .post(format!("{}/v1/messages", gw.url))
+        .header("x-multi-cursor-token", "0".repeat(64))
+        .body(body.clone())
+        .send()
+        .unwrap();
+    assert!(error(wrong, 401).contains("wrong"));
+    let status = client
+        .get(format!("{}/multi-cursor/status", gw.url))
+        .send()
+        .unwrap();
+    error(status, 401);
+
+    // Origin: 403, even with the token.
+    let origin = gw.post_with(
+        "/v1/messages",
+        &cursor_request("multi/cursor/composer-2.5", "hello", false),
+        &[("origin", "https://evil.example")],
+    );
+    error(origin, 403);
+
+    // Non-loopback Host: 403 (raw, so the Host header is exactly ours).
+    let (status, head, body_text) = raw(
+        &gw,
+        format!(
+            "GET /multi-cursor/status HTTP/1.1\r\nHost: evil.example:80\r\nx-multi-cursor-token: {}\r\nConnection: close\r\n\r\n",
+            gw.token
+        )
+        .as_bytes(),
+    );
+    assert_eq!(status, 403, "{body_text}");
+    assert!(head.contains("x-should-retry: false"));
+    // …while a loopback Host with the token passes.
+    let (status, _, _) = raw(
+        &gw,
+        format!(
+            "GET /multi-cursor/status HTTP/1.1\r\nHost: localhost\r\nx-multi-cursor-token: {}\r\nConnection: close\r\n\r\n",
+            gw.token
+        )
+        .as_bytes(),
+    );
+    assert_eq!(status, 200);
+
+    // Unknown path: 404.
+    let response = gw.post("/v1/nothing-here", &serde_json::json!({}));
+    assert_eq!(response.status(), 404);
+
+    // Body over 8 MiB: 413, refused from the declared length…
+    let (status, head, _) = raw(
+        &gw,
+        format!(
+            "POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nx-multi-cursor-token: {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nConnection: close\r\n\r\n",
+            gw.token,
+            8 * 1024 * 1024 + 1
+        )
+        .as_bytes(),
+    );
+    assert_eq!(status, 413);
+    assert!(head.contains("x-should-retry: false"));
+    // …and from the bytes of a chunked body without a length.
+    let big = vec![b' '; 8 * 1024 * 1024 + 10];
+    let chunked = client
+        .post(format!("{}/v1/messages", gw.url))
+        .header("x-multi-cursor-token", &gw.token)
+        .body(reqwest::blocking::Body::new(std::io::Cursor::new(big)))
+        .send();
+    if let Ok(response) = chunked {
+        error(response, 413);
+    }
+
+    // Malformed JSON: 400.
+    let malformed = client
+        .post(format!("{}/v1/messages", gw.url))
+        .header("x-multi-cursor-token", &gw.token)
+        .header("content-type", "application/json")
+        .body("{\"model\": \"multi/cursor/composer-2.5\", ")
+        .send()
+        .unwrap();
+    assert!(error(malformed, 400).contains("JSON"));
+
+    // Unknown Cursor model: 400 naming the way to valid ones; nothing runs.
+    let message = error(messages(&gw, "multi/cursor/no-such-model-9", false), 400);
+    assert!(
+        message.contains("no-such-model-9")
+            && (message.contains("--cursor-models") || message.contains("composer-2.5")),
+        "{message}"
+    );
+
+    // The preconnect needs no token.
+    let hello = client.head(format!("{}/api/hello", gw.url)).send().unwrap();
+    assert_eq!(hello.status(), 200);
+    assert!(hello.headers().get("x-should-retry").is_none());
+
+    assert!(gw.turns().is_empty(), "no row above ran a turn");
+}
+
+#[test]
+fn no_mode_known_is_400() {
+    let gw = TestGateway::start(GatewayOptions::default());
+    let message = error(messages(&gw, "multi/cursor/composer-2.5", true), 400);
+    assert!(message.contains("permission mode"), "{message}");
+    assert!(message.contains("--permission-mode"), "{message}");
+    assert!(gw.turns().is_empty());
+}
+
+#[test]
+fn agent_missing_is_400() {
+    let gw = TestGateway::start(GatewayOptions {
+        permission_mode: Some("bypassPermissions".into()),
+        agent: Some("/nonexistent/multi-cursor-test/agent".into()),
+        ..Default::default()
+    });
+    let message = error(messages(&gw, "multi/cursor/composer-2.5", true), 400);
+    assert!(
+        message.contains("/nonexistent/multi-cursor-test/agent")
+            || message.to_lowercase().contains("install"),
+        "{message}"
+    );
+}
+
+#[test]
+fn cursor_logged_out_is_403() {
+    let mut options = bypass();
+    options
+        .env
+        .push(("FAKE_AGENT_LOGGED_OUT".into(), "1".into()));
+    let gw = TestGateway::start(options);
+    let message = error(messages(&gw, "multi/cursor/composer-2.5", true), 403);
+    assert!(message.contains("login"), "{message}");
+    let message = error(messages(&gw, "multi/cursor/composer-2.5", false), 403);
+    assert!(message.contains("login"), "{message}");
+}
+
+#[test]
+fn rate_limit_is_429() {
+    let (_dir, options) = with_scenario("Rate limit exceeded, try again later\n#!exit 1\n");
+    let gw = TestGateway::start(options);
+    let message = error(messages(&gw, "multi/cursor/composer-2.5", true), 429);
+    assert!(message.contains("Rate limit exceeded"), "{message}");
+    error(messages(&gw, "multi/cursor/composer-2.5", false), 429);
+}
+
+#[test]
+fn rate_limit_result_event_is_429() {
+    let (_dir, options) = with_scenario(
+        r#"{"type":"system","subtype":"init","apiKeySource":"login","cwd":"{{workspace_json}}","session_id":"{{chat_id}}","model":"{{model_name}}","permissionMode":"default"}
+{"type":"result","subtype":"error","duration_ms":5,"duration_api_ms":5,"is_error":true,"result":"Rate limit exceeded, try again later","session_id":"{{chat_id}}","request_id":"{{request_id}}"}
+#!exit 1
+"#,
+    );
+    let gw = TestGateway::start(options);
+    error(messages(&gw, "multi/cursor/composer-2.5", false), 429);
+}
+
+#[test]
+fn run_failed_after_acting_is_502() {
+    let (_dir, options) = with_scenario(
+        r#"{"type":"system","subtype":"init","apiKeySource":"login","cwd":"{{workspace_json}}","session_id":"{{chat_id}}","model":"{{model_name}}","permissionMode":"default"}
+{"type":"tool_call","subtype":"started","call_id":"c1","tool_call":{"shellToolCall":{"args":{"command":"touch x"}}},"session_id":"{{chat_id}}"}
+#!exit 1
+"#,
+    );
+    let gw = TestGateway::start(options);
+    let message = error(messages(&gw, "multi/cursor/composer-2.5", false), 502);
+    assert!(message.contains("Cursor"), "{message}");
+    let response = messages(&gw, "multi/cursor/composer-2.5", true);
+    let status = response.status().as_u16();
+    let body = response.text().unwrap();
+    if status == 200 {
+        assert!(body.contains("event: error"), "{body}");
+        assert!(!body.contains("message_stop"), "{body}");
+    } else {
+        assert_eq!(status, 502, "{body}");
+    }
+}

@@ -1,0 +1,27 @@
+//! Integration tests of one area, security (`security_*`: credentials, file modes, loopback,
+//! origin, request sizes, tokens) and faults injected into running sessions (`session_*`: crashes,
+//! a full disk, a read-only or replaced state folder, a cut stream).
+//!
+//! One module per behaviour, sharing `multi-cursor-test-support` (tests/support). Run one
+//! module with `cargo test --test hardening <module>::`.
+
+// Helpers outside `#[test]` functions unwrap too (clippy's allow-unwrap-in-tests covers only
+// `#[test]` functions); a panic is the failure report.
+#![allow(clippy::unwrap_used)]
+
+mod security_argv_credentials;
+mod security_error_body_credentials;
+mod security_file_credentials;
+mod security_file_modes;
+mod security_log_credentials;
+mod security_loopback_only;
+mod security_origin_and_host;
+mod security_request_size;
+mod security_state_folder;
+mod security_token_refused;
+mod session_claude_stream_cut;
+mod session_commit_failure;
+mod session_crash_before_commit;
+mod session_disk_full;
+mod session_gateway_crash;
+mod session_read_only_state;

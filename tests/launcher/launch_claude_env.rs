@@ -1,0 +1,66 @@
+//! The environment Claude Code is started with: the gateway as `ANTHROPIC_BASE_URL`, our token
+//! header appended to the user's `ANTHROPIC_CUSTOM_HEADERS`, the gateway's address for hooks,
+//! a long `API_TIMEOUT_MS`, `ENABLE_TOOL_SEARCH=auto`, and the user's own `ANTHROPIC_BASE_URL`
+//! kept as the upstream (`MULTI_CURSOR_UPSTREAM`) rather than lost.
+
+use multi_cursor_test_support::launcher;
+
+use launcher::Launch;
+
+#[test]
+fn claude_gets_the_gateway_environment() {
+    let mut launch = Launch::scripted()
+        .env_remove("MULTI_CURSOR_UPSTREAM")
+        .env("ANTHROPIC_BASE_URL", "http://proxy.example:8080/anthropic")
+        .env("ANTHROPIC_CUSTOM_HEADERS", "x-team: blue")
+        .args(["-p", "hi"]);
+    let output = launch.run();
+    assert_eq!(output.status, Some(0), "{output:?}");
+    let env = launch.claude_env();
+
+    let url = env["ANTHROPIC_BASE_URL"].clone();
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    assert_eq!(env["MULTI_CURSOR_GATEWAY_URL"], url);
+    let token = env["MULTI_CURSOR_GATEWAY_TOKEN"].clone();
+    assert_eq!(token.len(), 64, "a 256-bit hex token");
+    assert_eq!(
+        env["ANTHROPIC_CUSTOM_HEADERS"],
+        format!("x-team: blue\nx-multi-cursor-token: {token}")
+    );
+    assert_eq!(
+        env["MULTI_CURSOR_UPSTREAM"],
+        "http://proxy.example:8080/anthropic"
+    );
+    assert_eq!(env["API_TIMEOUT_MS"], "2147483647");
+    assert_eq!(env["ENABLE_TOOL_SEARCH"], "auto");
+    assert_eq!(
+        env["ANTHROPIC_API_KEY"],
+        launcher::TEST_API_KEY,
+        "the user's login is kept"
+    );
+    assert!(
+        !env.contains_key("ANTHROPIC_AUTH_TOKEN"),
+        "signed in: no placeholder"
+    );
+    let argv = launch.claude_argv().unwrap();
+    assert!(
+        !argv.contains(&"--model".to_string()),
+        "signed in: model left to the user"
+    );
+    assert!(
+        !output.stderr.contains(&token),
+        "the token is never printed"
+    );
+}
+
+#[test]
+fn user_choices_for_timeout_and_tool_search_are_kept() {
+    let mut launch = Launch::scripted()
+        .env("API_TIMEOUT_MS", "900000")
+        .env("ENABLE_TOOL_SEARCH", "false")
+        .args(["-p", "hi"]);
+    assert_eq!(launch.run().status, Some(0));
+    let env = launch.claude_env();
+    assert_eq!(env["API_TIMEOUT_MS"], "900000");
+    assert_eq!(env["ENABLE_TOOL_SEARCH"], "false");
+}

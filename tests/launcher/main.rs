@@ -1,0 +1,49 @@
+//! Integration tests of one area, the doors into Claude Code: the launcher (`launch_*`), the plugin
+//! (`plugin_*`), `multi-cursor doctor` (`doctor_*`) and the skills links.
+//!
+//! One module per behaviour, sharing `multi-cursor-test-support` (tests/support). Run one
+//! module with `cargo test --test launcher <module>::`.
+
+// Helpers outside `#[test]` functions unwrap too (clippy's allow-unwrap-in-tests covers only
+// `#[test]` functions); a panic is the failure report.
+#![allow(clippy::unwrap_used)]
+
+mod doctor_all_pass;
+mod doctor_live;
+mod doctor_logged_out;
+mod doctor_mcp;
+mod doctor_no_agent;
+mod doctor_not_cursor_agent;
+mod doctor_old_claude;
+mod doctor_session_lock;
+mod doctor_state_folder;
+mod launch_agents_clash;
+mod launch_claude_env;
+mod launch_cursor_answer;
+mod launch_default_mode_refused;
+mod launch_exit_code;
+mod launch_extra_models_refused;
+mod launch_no_login_claude;
+mod launch_no_login_contract;
+mod launch_passthrough_upstream;
+mod launch_picker_effort;
+mod launch_settings_file;
+mod launch_sigterm;
+mod launch_temp_cleanup;
+mod launch_user_agents_merge;
+mod launch_user_settings_merge;
+mod launch_version_cache;
+mod launch_version_refused;
+mod launch_worker_default;
+mod launch_worker_model_line;
+mod plugin_command_login;
+mod plugin_command_models;
+mod plugin_command_no_cursor_run;
+mod plugin_command_rules;
+mod plugin_command_status;
+mod plugin_manifest_version;
+mod plugin_offline_install;
+mod plugin_session_start_message;
+mod plugin_shim;
+mod plugin_validate_strict;
+mod skills_links;

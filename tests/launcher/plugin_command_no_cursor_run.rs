@@ -1,0 +1,43 @@
+//! On a Cursor route the gateway answers a plugin command's model turn itself, from the
+//! command's output: it needs no Cursor login, no permission mode and no Cursor run, while an
+//! ordinary prompt to the same gateway and model is refused for want of a mode.
+
+use multi_cursor_test_support::gateway;
+use multi_cursor_test_support::plugin;
+
+use gateway::GatewayOptions;
+use gateway::TestGateway;
+
+#[test]
+fn plugin_commands_never_run_cursor() {
+    let gw = TestGateway::start(GatewayOptions {
+        permission_mode: None,
+        env: vec![("FAKE_AGENT_LOGGED_OUT".into(), "1".into())],
+        ..GatewayOptions::default()
+    });
+    let home = gw.dir.path().join("claude-home");
+    let project = gw.workspace();
+    plugin::install(&home, &project);
+
+    let command = plugin::run_command(
+        plugin::claude_through(&gw, &home, &project),
+        "/multi-cursor:status",
+    );
+    assert_eq!(command.status, Some(0), "{command:?}");
+    assert!(
+        command.stdout.starts_with("/multi-cursor:status\n"),
+        "{command:?}"
+    );
+    assert!(
+        command.stdout.contains("Not logged in to Cursor"),
+        "the answer is the helper's output: {command:?}"
+    );
+
+    let prompt = plugin::run_command(plugin::claude_through(&gw, &home, &project), "say hello");
+    assert_ne!(prompt.status, Some(0), "{prompt:?}");
+    assert!(
+        prompt.stdout.contains("no Claude permission mode is known"),
+        "an ordinary prompt does reach the Cursor path: {prompt:?}"
+    );
+    assert!(gw.turns().is_empty(), "no Cursor turn: {:?}", gw.turns());
+}

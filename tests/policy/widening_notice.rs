@@ -1,0 +1,78 @@
+//! In plan and dontAsk, a Cursor config that would widen the mode — `approvalMode:
+//! "unrestricted"` or a catch-all allow such as `Shell(*)` — is reported in the answer's first
+//! line (every answer), naming the setting and its file; bypassPermissions is not warned about,
+//! and a narrow allow list is not a widening.
+
+use multi_cursor_test_support::gateway;
+use multi_cursor_test_support::policy;
+
+use gateway::GatewayOptions;
+use gateway::TestGateway;
+
+fn answer(gw: &TestGateway, chat: &mut policy::Conversation, prompt: &str) -> String {
+    let (status, text) = chat.send(&gw.url, &gw.token, prompt);
+    assert_eq!(status, 200, "{text}");
+    text
+}
+
+#[test]
+fn widening_cursor_config_is_the_first_line() {
+    let gw = TestGateway::start(GatewayOptions::default());
+    let ws = gw.workspace();
+    let project = ws.join(".cursor/cli.json");
+    policy::write_json(
+        &project,
+        &serde_json::json!({"permissions": {"allow": ["Shell(*)", "Read(**)"], "deny": []}}),
+    );
+    let global = gw.home().join(".cursor/cli-config.json");
+    policy::write_json(
+        &global,
+        &serde_json::json!({"version": 1, "approvalMode": "unrestricted", "permissions": {"allow": [], "deny": []}}),
+    );
+
+    let mut plan = policy::Conversation::new("s-plan");
+    let mut dont_ask = policy::Conversation::new("s-dontask");
+    for (chat, session, mode) in [
+        (&mut plan, "s-plan", "plan"),
+        (&mut dont_ask, "s-dontask", "dontAsk"),
+    ] {
+        gw.set_mode(session, mode);
+        for prompt in ["one", "two"] {
+            let text = answer(&gw, chat, prompt);
+            let first = text.lines().next().unwrap();
+            assert!(
+                first.starts_with("[Cursor] Warning:")
+                    && first.contains(&format!("Claude's {mode} mode")),
+                "{mode}: {text}"
+            );
+            assert!(
+                first.contains(&format!("allow `Shell(*)` in {}", project.display())),
+                "{first}"
+            );
+            assert!(
+                first.contains(&format!(
+                    "`approvalMode: \"unrestricted\"` in {}",
+                    global.display()
+                )),
+                "{first}"
+            );
+            assert!(!first.contains("Read(**)"), "reads do not widen: {first}");
+            assert!(text.ends_with("fake agent reply"), "{text}");
+        }
+    }
+
+    gw.set_mode("s-bypass", "bypassPermissions");
+    let mut bypass = policy::Conversation::new("s-bypass");
+    assert_eq!(answer(&gw, &mut bypass, "three"), "fake agent reply");
+
+    // A narrow allow list and an allowlist approval mode widen nothing.
+    policy::write_json(
+        &project,
+        &serde_json::json!({"permissions": {"allow": ["Shell(ls)", "Write(docs/**)"], "deny": []}}),
+    );
+    policy::write_json(
+        &global,
+        &serde_json::json!({"version": 1, "approvalMode": "allowlist", "permissions": {"allow": [], "deny": []}}),
+    );
+    assert_eq!(answer(&gw, &mut plan, "four"), "fake agent reply");
+}

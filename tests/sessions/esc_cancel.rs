@@ -1,0 +1,91 @@
+//! Esc in Claude Code closes the connection: when the last client watching a turn goes away,
+//! the turn is cancelled — Cursor's process group ends, `lastOutcome` is "cancelled" — and the
+//! next turn carries no interruption notice (the user knows they stopped it).
+
+use multi_cursor_test_support::gateway;
+use multi_cursor_test_support::scenario;
+
+use std::io::Read;
+
+use gateway::GatewayOptions;
+use gateway::TestGateway;
+use gateway::cursor_request;
+use gateway::sse_text;
+
+#[test]
+fn the_last_client_leaving_cancels_the_turn() {
+    let scenarios = tempfile::tempdir().unwrap();
+    let dir = scenarios.path().join("turns");
+    std::fs::create_dir(&dir).unwrap();
+    scenario::write(
+        &dir,
+        "01-long.scenario",
+        &[
+            scenario::INIT,
+            &scenario::delta("starting"),
+            "#!sleep 60s",
+            &scenario::result("starting"),
+        ],
+    );
+    scenario::reply(&dir, "02-ok.scenario", "fine");
+    let gw = TestGateway::start(GatewayOptions {
+        permission_mode: Some("bypassPermissions".into()),
+        env: vec![
+            ("FAKE_AGENT_SCENARIO".into(), dir.display().to_string()),
+            ("FAKE_AGENT_CHAT_ID".into(), "chat-esc".into()),
+        ],
+        ..GatewayOptions::default()
+    });
+    let mut response = gw.post_with(
+        "/v1/messages",
+        &cursor_request("multi/cursor/composer-2.5", "long job", true),
+        &[("x-claude-code-session-id", "s-esc")],
+    );
+    assert_eq!(response.status(), 200);
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !String::from_utf8_lossy(&seen).contains("starting") {
+        let n = response.read(&mut buf).unwrap();
+        assert!(n > 0, "stream ended early");
+        seen.extend_from_slice(&buf[..n]);
+    }
+    let pid = gw.turns()[0]["pid"].as_u64().unwrap() as u32;
+    assert!(!scenario::process_gone(pid));
+    drop(response); // Esc
+
+    assert!(
+        scenario::wait_for(10, || scenario::process_gone(pid)),
+        "Cursor's process ended"
+    );
+    assert!(scenario::wait_for(
+        5,
+        || gw.record("s-esc", "main")["lastOutcome"] == "cancelled"
+    ));
+    let record = gw.record("s-esc", "main");
+    assert_eq!(record["interrupted"], false);
+    assert!(record["pendingRun"].is_null());
+    assert_eq!(record["chatId"], "chat-esc");
+
+    let mut next = cursor_request("multi/cursor/composer-2.5", "", true);
+    next["messages"] = serde_json::json!([
+        {"role": "user", "content": "long job"},
+        {"role": "user", "content": "never mind, say hi"}
+    ]);
+    let (status, body) = gw.ask("s-esc", &next);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        sse_text(&body),
+        "fine",
+        "no interruption notice after a cancel"
+    );
+    let turns = gw.turns();
+    assert_eq!(turns.len(), 2);
+    assert!(!turns[1]["stdin"].as_str().unwrap().contains("interrupted"));
+    assert!(
+        turns[1]["argv"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a == "chat-esc")
+    );
+}

@@ -1,0 +1,48 @@
+//! Identical requests while a turn runs join it: one Cursor run, every client answered with the
+//! same text — streamed clients get the earlier events first, a non-streamed one the whole
+//! message. Claude Code's re-send of the same body with `stream:false` is such a request.
+
+use multi_cursor_test_support::gateway;
+use multi_cursor_test_support::scenario;
+
+use gateway::GatewayOptions;
+use gateway::TestGateway;
+use gateway::cursor_request;
+use gateway::sse_text;
+
+#[test]
+fn identical_requests_share_one_run() {
+    let scenarios = tempfile::tempdir().unwrap();
+    let slow = scenario::slow_reply(scenarios.path(), "slow.scenario", "one", "1200ms", " run");
+    let gw = std::sync::Arc::new(TestGateway::start(GatewayOptions::replaying(&slow)));
+    let ask = |stream: bool| {
+        let gw = std::sync::Arc::clone(&gw);
+        std::thread::spawn(move || {
+            gw.ask(
+                "s-join",
+                &cursor_request("multi/cursor/composer-2.5", "same", stream),
+            )
+        })
+    };
+    let first = ask(true);
+    assert!(scenario::wait_for(10, || gw.turns().len() == 1));
+    let second = ask(true);
+    let third = ask(false);
+    let (s1, b1) = first.join().unwrap();
+    let (s2, b2) = second.join().unwrap();
+    let (s3, b3) = third.join().unwrap();
+    assert_eq!((s1, s2, s3), (200, 200, 200));
+    assert_eq!(sse_text(&b1), "one run");
+    assert_eq!(
+        sse_text(&b2),
+        "one run",
+        "the joiner gets the earlier events too"
+    );
+    let message: serde_json::Value = serde_json::from_str(&b3).unwrap();
+    assert_eq!(message["content"][0]["text"], "one run");
+    assert_eq!(
+        gw.turns().len(),
+        1,
+        "one Cursor run for three identical requests"
+    );
+}

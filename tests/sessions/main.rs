@@ -1,0 +1,23 @@
+//! Integration tests of one area, sessions and their records: resuming Cursor chats, joining
+//! identical requests, replaying completed turns, migration, capacity and cancellation.
+//!
+//! One module per behaviour, sharing `multi-cursor-test-support` (tests/support). Run one
+//! module with `cargo test --test sessions <module>::`.
+
+// Helpers outside `#[test]` functions unwrap too (clippy's allow-unwrap-in-tests covers only
+// `#[test]` functions); a panic is the failure report.
+#![allow(clippy::unwrap_used)]
+
+mod bad_records;
+mod capacity;
+mod claude_busy;
+mod esc_cancel;
+mod identical_join;
+mod migration;
+mod record_lifecycle;
+mod restart_replay;
+mod resume_fallback;
+mod same_failure;
+mod slow_reader;
+mod store_open;
+mod two_gateways;

@@ -1,0 +1,79 @@
+//! Drives `multi_cursor::display::Display` over a recorded stream the way a turn does, with a
+//! clock that never moves (so no progress line or `running…` row appears unless a test ticks).
+
+use std::path::Path;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use multi_cursor::cursor::events::RunEvent;
+use multi_cursor::cursor::stream::StreamItem;
+use multi_cursor::cursor::stream::parse_all;
+use multi_cursor::display::Display;
+
+/// What a stream looks like to the user.
+#[derive(Debug)]
+pub struct Rendered {
+    /// The text streamed: Cursor's prose, rows, plan and closing summary.
+    pub text: String,
+    /// `Display::touched` at the end.
+    pub touched: Vec<PathBuf>,
+    /// Whether the stream ended with a successful `result`.
+    pub finished: bool,
+}
+
+/// Renders a whole stream-json capture for a turn running in `workspace`.
+pub fn render(stream: &[u8], workspace: &Path) -> Rendered {
+    let now = Instant::now();
+    let mut display = Display::new(workspace, now);
+    let mut text = String::new();
+    let mut finished = false;
+    for item in parse_all(stream).unwrap() {
+        let StreamItem::Event(event) = item else {
+            continue;
+        };
+        match &event {
+            RunEvent::Result(result) if result.success => {
+                text.push_str(&display.finish(result, now));
+                finished = true;
+            }
+            _ => text.push_str(&display.event(&event, now)),
+        }
+    }
+    Rendered {
+        text,
+        touched: display.touched(),
+        finished,
+    }
+}
+
+/// Renders stream-json lines given as strings.
+pub fn render_lines(lines: &[String], workspace: &Path) -> Rendered {
+    render((lines.join("\n") + "\n").as_bytes(), workspace)
+}
+
+/// The fixture folder of captured streams.
+pub fn fixtures() -> PathBuf {
+    crate::repo_root().join("tests/fixtures/cursor-stream")
+}
+
+/// The `cwd` of a capture's `system/init` (the workspace it ran in).
+pub fn capture_workspace(stream: &str) -> PathBuf {
+    stream
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|v| v["type"] == "system")
+        .and_then(|v| v["cwd"].as_str().map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("/workspace"))
+}
+
+/// The events of stream-json lines, in order (plain-text items dropped).
+pub fn events(lines: &[String]) -> Vec<RunEvent> {
+    parse_all((lines.join("\n") + "\n").as_bytes())
+        .unwrap()
+        .into_iter()
+        .filter_map(|item| match item {
+            StreamItem::Event(event) => Some(event),
+            _ => None,
+        })
+        .collect()
+}

@@ -1,0 +1,55 @@
+//! Helpers the multi-cursor integration-test harnesses (`tests/<area>/main.rs`) share: the
+//! fake agent standing in for Cursor's CLI, a gateway or launcher under test, the real Claude
+//! Code, fake Anthropic upstreams, fault injection and fixture loading.
+//!
+//! It is a dev-dependency of the root package only. Helpers panic on any failure (a test that
+//! cannot set itself up should fail loudly), so unwrapping is the norm here. A helper's `new`
+//! creates temporary folders and processes, which a `Default` would hide.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::new_without_default)]
+
+use std::path::Path;
+use std::path::PathBuf;
+
+pub mod claude;
+pub mod commit_fault;
+pub mod conversation;
+pub mod crash;
+pub mod cut_proxy;
+pub mod display;
+pub mod doctor;
+pub mod fake_agent;
+pub mod fake_upstream;
+pub mod gateway;
+pub mod launcher;
+pub mod parent;
+pub mod plugin;
+pub mod policy;
+pub mod process;
+pub mod rules;
+pub mod scenario;
+pub mod security;
+pub mod stream;
+pub mod stream_lines;
+
+/// The repository's root (this crate lives in `tests/support/`): where `tests/fixtures/`,
+/// the plugin's marketplace and `Cargo.toml` are.
+pub fn repo_root() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.parent()
+        .and_then(Path::parent)
+        .expect("tests/support sits two folders below the repository root")
+        .to_path_buf()
+}
+
+/// The `multi-cursor` binary under test. Cargo builds it next to the `deps/` folder that holds
+/// the running test harness (`target/<profile>/deps/<harness>-<hash>`), before running any
+/// integration test.
+pub fn multi_cursor_bin() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test harness's path");
+    let profile = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("the harness runs from target/<profile>/deps");
+    profile.join(format!("multi-cursor{}", std::env::consts::EXE_SUFFIX))
+}
