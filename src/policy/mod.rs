@@ -35,36 +35,36 @@ use crate::cursor::command::CursorMode;
 /// Environment variable opting in to Cursor's configured MCP servers.
 pub const APPROVE_MCPS_ENV: &str = "MULTI_CURSOR_APPROVE_MCPS";
 
-/// A Claude Code permission mode, as hooks report it in `permission_mode`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+/// A Claude Code permission mode, as hooks report it in `permission_mode` and as `multi-cursor
+/// serve --permission-mode` takes it (the same camelCase spellings; `manual` is Claude's CLI
+/// spelling of `default`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
 pub enum ClaudeMode {
     #[serde(rename = "default")]
+    #[value(name = "default", alias = "manual")]
     Default,
     #[serde(rename = "acceptEdits")]
+    #[value(name = "acceptEdits")]
     AcceptEdits,
     #[serde(rename = "plan")]
+    #[value(name = "plan")]
     Plan,
     #[serde(rename = "dontAsk")]
+    #[value(name = "dontAsk")]
     DontAsk,
     #[serde(rename = "bypassPermissions")]
+    #[value(name = "bypassPermissions")]
     BypassPermissions,
     #[serde(rename = "auto")]
+    #[value(name = "auto")]
     Auto,
 }
 
 impl ClaudeMode {
-    /// Parses a hook's `permission_mode` (or `--permission-mode`; `manual` is Claude's CLI
-    /// spelling of `default`).
+    /// Parses a hook's `permission_mode`: exactly the spellings `--permission-mode` accepts
+    /// (case matters, as in Claude Code).
     pub fn parse(value: &str) -> Option<Self> {
-        Some(match value {
-            "default" | "manual" => ClaudeMode::Default,
-            "acceptEdits" => ClaudeMode::AcceptEdits,
-            "plan" => ClaudeMode::Plan,
-            "dontAsk" => ClaudeMode::DontAsk,
-            "bypassPermissions" => ClaudeMode::BypassPermissions,
-            "auto" => ClaudeMode::Auto,
-            _ => return None,
-        })
+        <ClaudeMode as clap::ValueEnum>::from_str(value, false).ok()
     }
 
     /// The spelling Claude Code uses.
