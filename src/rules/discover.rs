@@ -10,12 +10,12 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::path::PathBuf;
 
-use super::Diagnostic;
-use super::DiagnosticKind;
-use super::Level;
-use super::Provider;
-use super::Severity;
-use super::activation::Dialect;
+use super::diagnostic::Diagnostic;
+use super::diagnostic::DiagnosticKind;
+use super::diagnostic::Severity;
+use super::rule::Dialect;
+use super::rule::Level;
+use super::rule::Provider;
 
 /// Deepest folder level read inside a rules folder.
 pub const MAX_DEPTH: usize = 16;
@@ -27,7 +27,7 @@ pub const MAX_FILES: usize = 10_000;
 pub(crate) struct Candidate {
     /// The file (absolute, not canonicalised so messages show the user's spelling).
     pub path: PathBuf,
-    /// Its rule name (see [`super::Rule::name`]).
+    /// Its rule name (see [`Rule::name`](super::rule::Rule::name)).
     pub name: String,
     /// The tool it belongs to.
     pub provider: Provider,
