@@ -1,5 +1,7 @@
 //! Cursor's own permission configuration, read (never written) to see which Claude rules Cursor
-//! already enforces and whether it would widen plan or dontAsk (reference/cursor-cli.md §5).
+//! already enforces and whether it would widen plan or dontAsk. Only `permissions` may be set at
+//! project level; the global file also has `approvalMode` (`allowlist`, `auto-review`,
+//! `unrestricted`). Deny beats allow.
 //!
 //! Global: `$CURSOR_CONFIG_DIR/cli-config.json`, else `$XDG_CONFIG_HOME/cursor/cli-config.json`
 //! (Linux/BSD, when that variable is set), else `~/.cursor/cli-config.json`. Project:

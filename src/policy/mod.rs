@@ -1,4 +1,4 @@
-//! Claude Code's permission modes and settings, and what they allow Cursor to do (DESIGN §5;
+//! Claude Code's permission modes and settings, and what they allow Cursor to do (see also
 //! ARCHITECTURE.md "Policy parity").
 //!
 //! Cursor's print mode cannot ask the user anything, so only modes whose meaning Cursor can
