@@ -130,7 +130,7 @@ const PATH_KEYS: &[&str] = &[
 /// `ls`/`delete` carry `path`; other shapes `filePath`, `targetFile`, `paths[]`, … Shell
 /// commands are not parsed (a path in a command line is not reliably a path). Borrows the
 /// arguments: an edit's carry the whole file text.
-pub fn paths_in_args(args: &Value) -> Vec<PathBuf> {
+pub(crate) fn paths_in_args(args: &Value) -> Vec<PathBuf> {
     let Value::Object(args) = args else {
         return Vec::new();
     };

@@ -64,7 +64,7 @@ impl Rulebook {
     }
 
     /// [`Rulebook::load`] with the current user's home folder.
-    pub fn load_for_user(workspace: &Path) -> Rulebook {
+    pub(crate) fn load_for_user(workspace: &Path) -> Rulebook {
         let home = directories::BaseDirs::new().map(|dirs| dirs.home_dir().to_path_buf());
         Rulebook::load(workspace, home.as_deref())
     }
@@ -105,7 +105,7 @@ impl Rulebook {
     }
 
     /// Every diagnostic: the rulebook's, then each rule's.
-    pub fn all_diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
+    pub(crate) fn all_diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
         self.diagnostics
             .iter()
             .chain(self.rules.iter().flat_map(|r| r.diagnostics.iter()))

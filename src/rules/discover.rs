@@ -18,9 +18,9 @@ use super::rule::Level;
 use super::rule::Provider;
 
 /// Deepest folder level read inside a rules folder.
-pub const MAX_DEPTH: usize = 16;
+pub(crate) const MAX_DEPTH: usize = 16;
 /// Most files read from one rules folder.
-pub const MAX_FILES: usize = 10_000;
+pub(crate) const MAX_FILES: usize = 10_000;
 
 /// A file that may hold a rule, before it is read.
 #[derive(Debug, Clone)]
@@ -58,7 +58,7 @@ pub const MAX_RULE_FILE: u64 = 1024 * 1024;
 
 /// Why a rule or memory file was not read.
 #[derive(Debug, thiserror::Error)]
-pub enum ReadError {
+pub(crate) enum ReadError {
     /// A FIFO, socket, device (`/dev/zero`) or folder under a rule's name or behind an `@path`
     /// import: reading it could block forever or never end.
     #[error("it is not a regular file")]

@@ -22,7 +22,7 @@ use super::diagnostic::Severity;
 /// parsed (and so validated) when the rulebook loads; the matcher itself is compiled on first
 /// use, so loading a thousand glob rules costs no regex compilation.
 #[derive(Debug, Clone)]
-pub struct GlobMatcher {
+pub(crate) struct GlobMatcher {
     globs: Vec<Glob>,
     set: OnceLock<Option<GlobSet>>,
     /// For each pattern of `set`, the index of the glob (as written) it came from.
@@ -33,7 +33,7 @@ pub struct GlobMatcher {
 
 impl GlobMatcher {
     /// Whether `path` (absolute, or relative to the workspace) matches any glob.
-    pub fn is_match(&self, path: &Path) -> bool {
+    pub(crate) fn is_match(&self, path: &Path) -> bool {
         match self.compiled() {
             Some(set) => self.relative(path).is_some_and(|rel| set.is_match(rel)),
             None => false,
@@ -59,7 +59,7 @@ impl GlobMatcher {
     }
 
     /// Index (into the rule's globs) of the first glob matching `path`.
-    pub fn matching(&self, path: &Path) -> Option<usize> {
+    pub(crate) fn matching(&self, path: &Path) -> Option<usize> {
         let set = self.compiled()?;
         let rel = self.relative(path)?;
         set.matches(rel)
@@ -179,7 +179,7 @@ pub(crate) fn compile_globs(
 }
 
 /// `a/./b/../c` → `a/c`, without touching the disk.
-pub fn lexical(path: &Path) -> PathBuf {
+pub(crate) fn lexical(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {

@@ -19,7 +19,7 @@ use super::frontmatter::normalize_text;
 use super::glob::lexical;
 
 /// How many import hops are followed (Claude Code's documented limit).
-pub const MAX_HOPS: usize = 5;
+pub(crate) const MAX_HOPS: usize = 5;
 
 /// A memory file with its imports expanded.
 #[derive(Debug, Default)]

@@ -48,10 +48,8 @@ pub use diagnostic::DiagnosticKind;
 pub use diagnostic::Severity;
 pub use discover::MAX_RULE_FILE;
 pub use discover::git_root;
-pub use glob::GlobMatcher;
-pub use glob::lexical as lexical_path;
+pub(crate) use glob::lexical as lexical_path;
 pub use prompt::Attachment;
-pub use prompt::render_attachments;
 pub use prompt::render_interruption;
 pub use rule::Activation;
 pub use rule::Delivery;
@@ -65,9 +63,8 @@ pub use rule::StreamKind;
 pub use rule::StreamRule;
 pub use rule::StreamScope;
 pub use stream_rules::Fired;
-pub use stream_rules::MAX_INTERRUPTS_PER_TURN;
 pub use stream_rules::StreamWatch;
 
 /// The paths a tool call's arguments name; it lives with the Cursor events
 /// ([`crate::cursor::events::paths_in_args`]) and is re-exported here for its older callers.
-pub use crate::cursor::events::paths_in_args;
+pub(crate) use crate::cursor::events::paths_in_args;

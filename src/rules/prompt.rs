@@ -31,9 +31,9 @@ use super::rule::Rule;
 use super::stream_rules::Fired;
 
 /// Longest body sent inline (bytes); the rest is read from the file.
-pub const MAX_INLINE_BODY: usize = 16 * 1024;
+pub(crate) const MAX_INLINE_BODY: usize = 16 * 1024;
 /// Longest first-prompt section (bytes) before bodies are replaced by pointers.
-pub const MAX_SECTION: usize = 64 * 1024;
+pub(crate) const MAX_SECTION: usize = 64 * 1024;
 
 /// A glob rule attached by a touched path.
 #[derive(Debug, Clone)]
@@ -191,7 +191,7 @@ pub(crate) fn attach_for_paths<'a>(
 
 /// The section attaching `rules` (glob rules a touched path matched, stream rules fired without
 /// an interrupt, manual rules a prompt mentioned). `None` when `rules` is empty.
-pub fn render_attachments(rules: &[&Rule]) -> Option<String> {
+pub(crate) fn render_attachments(rules: &[&Rule]) -> Option<String> {
     if rules.is_empty() {
         return None;
     }

@@ -159,7 +159,7 @@ fn diagnostic_line(book: &Rulebook, d: &Diagnostic) -> String {
 }
 
 /// The text listing.
-pub fn to_text(book: &Rulebook, files: &[PathBuf], explain: bool) -> String {
+fn to_text(book: &Rulebook, files: &[PathBuf], explain: bool) -> String {
     let mut out = String::new();
     let _ = write!(out, "Rulebook of {}", book.workspace().display());
     match book.git_root() {

@@ -47,7 +47,7 @@ use crate::cursor::events::ToolCall;
 
 /// Interrupts one Claude turn may cause at most; later matches are delivered with the next
 /// turn instead (no interrupt).
-pub const MAX_INTERRUPTS_PER_TURN: usize = 3;
+pub(crate) const MAX_INTERRUPTS_PER_TURN: usize = 3;
 
 /// `\b` → `(?-u:\b)`, `\B` → `(?-u:\B)` outside classes; everything else unchanged.
 fn ascii_word_boundaries(pattern: &str) -> String {
@@ -419,7 +419,7 @@ impl<'a> StreamWatch<'a> {
     }
 
     /// The thinking text ended.
-    pub fn end_thinking(&mut self) -> Vec<Fired<'a>> {
+    fn end_thinking(&mut self) -> Vec<Fired<'a>> {
         match self.thinking.take() {
             Some(state) => {
                 self.feed(Some(state), StreamKind::Thinking, None, b"", true)

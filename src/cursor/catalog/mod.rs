@@ -73,17 +73,17 @@ pub use routes::extra_models_from_env;
 pub use routes::parse_extra_models;
 
 /// Prefix of every Cursor route Claude Code can ask for.
-pub const ROUTE_PREFIX: &str = "multi/cursor/";
+pub(crate) const ROUTE_PREFIX: &str = "multi/cursor/";
 
 /// The route of Cursor's Auto model (catalog id [`AUTO_ID`]).
-pub const AUTO_ROUTE: &str = "multi/cursor/default";
+pub(crate) const AUTO_ROUTE: &str = "multi/cursor/default";
 
 /// Cursor's id for Auto, as `agent --list-models` prints it and `agent --model` takes it.
 pub(crate) const AUTO_ID: &str = "auto";
 
 /// Environment variable with extra picker ids (comma-separated), read by
 /// [`extra_models_from_env`].
-pub const EXTRA_MODELS_ENV: &str = "MULTI_CURSOR_EXTRA_MODELS";
+pub(crate) const EXTRA_MODELS_ENV: &str = "MULTI_CURSOR_EXTRA_MODELS";
 
 /// The line `agent --list-models` prints for an account without models.
 const NO_MODELS_TEXT: &str = "No models available for this account";

@@ -153,7 +153,7 @@ impl Catalog {
     }
 
     /// Whether `id` is a listed Cursor id.
-    pub fn has_id(&self, id: &str) -> bool {
+    pub(crate) fn has_id(&self, id: &str) -> bool {
         self.models.iter().any(|m| m.id == id)
     }
 
