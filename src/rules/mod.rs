@@ -19,7 +19,7 @@
 //!
 //! Anything Cursor loads by itself — `.cursor/rules` of the workspace, `.cursorrules`, the root
 //! `CLAUDE.md` — is listed but never sent again.
-
+//!
 //! Modules, each using only those listed before it (no cycles): `frontmatter` and `diagnostic`
 //! (leaves), `glob` (matching), `rule` (the shared types), `reader` (lenient values), `discover`
 //! (which files), `memory` (`CLAUDE.md` imports), `stream_rules` (conditions and the watch),
