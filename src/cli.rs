@@ -1,4 +1,6 @@
-//! The command-line surface (DESIGN §3). Parsing only; `main.rs` dispatches.
+//! The command-line surface: `multi-cursor [--cursor-login|--cursor-status|--cursor-models]
+//! [-- claude args]` and the subcommands `serve`, `hook`, `status`, `rules`, `doctor`. Parsing
+//! only; `main.rs` dispatches.
 
 use std::ffi::OsString;
 use std::net::SocketAddr;
@@ -7,6 +9,8 @@ use std::path::PathBuf;
 use clap::Args;
 use clap::Parser;
 use clap::Subcommand;
+
+use crate::policy::ClaudeMode;
 
 /// Use Cursor's agent as a native coding worker inside Claude Code.
 ///
@@ -32,29 +36,69 @@ pub struct Cli {
     pub claude_args: Vec<OsString>,
 }
 
-/// The account flags that act instead of launching Claude Code.
+/// The account flags that act instead of launching Claude Code, as clap parses them; read them
+/// through [`CursorFlags::action`].
 #[derive(Debug, Args, Default)]
 pub struct CursorFlags {
     /// Log in to Cursor in the browser (`agent login`); with NO_OPEN_BROWSER=1 the URL to open is printed.
     #[arg(long, conflicts_with_all = ["cursor_status", "cursor_models"])]
-    pub cursor_login: bool,
+    cursor_login: bool,
 
     /// Say who is logged in to Cursor, or that CURSOR_API_KEY is in use (never the key).
     #[arg(long, conflicts_with = "cursor_models")]
-    pub cursor_status: bool,
+    cursor_status: bool,
 
     /// List every Cursor model route this account can run (always asks Cursor).
     #[arg(long)]
-    pub cursor_models: bool,
+    cursor_models: bool,
 
     /// With --cursor-models: print the routes as a JSON array.
     #[arg(long, requires = "cursor_models")]
-    pub json: bool,
+    json: bool,
 
     /// With --cursor-login: print the link to open and return at once (NO_OPEN_BROWSER=1); the
     /// login finishes in the background once approved. Used by /multi-cursor:login.
     #[arg(long, requires = "cursor_login")]
-    pub no_wait: bool,
+    no_wait: bool,
+}
+
+impl CursorFlags {
+    /// The account action the flags ask for; `None` when none was given (launch Claude Code or
+    /// run the subcommand). The flags conflict with one another, so at most one applies.
+    pub fn action(&self) -> Option<AccountAction> {
+        if self.cursor_login {
+            Some(if self.no_wait {
+                AccountAction::LoginNoWait
+            } else {
+                AccountAction::Login
+            })
+        } else if self.cursor_status {
+            Some(AccountAction::Status)
+        } else if self.cursor_models {
+            Some(if self.json {
+                AccountAction::ModelsJson
+            } else {
+                AccountAction::ModelsTable
+            })
+        } else {
+            None
+        }
+    }
+}
+
+/// What an account flag asks for instead of launching Claude Code; `main` dispatches on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccountAction {
+    /// `--cursor-login`: `agent login`, waiting until the browser login is approved.
+    Login,
+    /// `--cursor-login --no-wait`: start the login, print the link, return at once.
+    LoginNoWait,
+    /// `--cursor-status`: who is logged in to Cursor, and which agent answers.
+    Status,
+    /// `--cursor-models`: the routes as a table for people.
+    ModelsTable,
+    /// `--cursor-models --json`: the routes as a JSON array.
+    ModelsJson,
 }
 
 /// Subcommands.
@@ -90,8 +134,8 @@ pub struct ServeArgs {
     #[arg(long)]
     pub ready_file: Option<PathBuf>,
     /// Permission mode for sessions no hook has reported a mode for.
-    #[arg(long)]
-    pub permission_mode: Option<String>,
+    #[arg(long, value_enum)]
+    pub permission_mode: Option<ClaudeMode>,
 }
 
 /// `multi-cursor rules`.
@@ -125,20 +169,70 @@ mod tests {
         assert_eq!(cli.claude_args.len(), 4);
         let cli = parse(&["--", "--cursor-models"]);
         assert_eq!(cli.claude_args, [OsString::from("--cursor-models")]);
-        assert!(!cli.cursor.cursor_models);
+        assert_eq!(cli.cursor.action(), None);
     }
 
     #[test]
     fn our_flags_and_subcommands() {
+        assert_eq!(parse(&[]).cursor.action(), None);
         let cli = parse(&["--cursor-models", "--json"]);
-        assert!(cli.cursor.cursor_models && cli.cursor.json);
+        assert_eq!(cli.cursor.action(), Some(AccountAction::ModelsJson));
+        let cli = parse(&["--cursor-models"]);
+        assert_eq!(cli.cursor.action(), Some(AccountAction::ModelsTable));
+        let cli = parse(&["--cursor-status"]);
+        assert_eq!(cli.cursor.action(), Some(AccountAction::Status));
         let cli = parse(&["serve", "--permission-mode", "plan"]);
         assert!(matches!(cli.command, Some(Command::Serve(_))));
         let cli = parse(&["--cursor-login", "--no-wait"]);
-        assert!(cli.cursor.cursor_login && cli.cursor.no_wait);
+        assert_eq!(cli.cursor.action(), Some(AccountAction::LoginNoWait));
+        let cli = parse(&["--cursor-login"]);
+        assert_eq!(cli.cursor.action(), Some(AccountAction::Login));
         assert!(
             Cli::try_parse_from(["multi-cursor", "--no-wait"]).is_err(),
             "--no-wait only with --cursor-login"
+        );
+        assert!(
+            Cli::try_parse_from(["multi-cursor", "--cursor-login", "--cursor-status"]).is_err(),
+            "one account action at a time"
+        );
+    }
+
+    fn serve_mode(mode: &str) -> Option<ClaudeMode> {
+        match parse(&["serve", "--permission-mode", mode]).command {
+            Some(Command::Serve(args)) => args.permission_mode,
+            other => panic!("not serve: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn permission_modes_keep_claude_spellings() {
+        for (spelling, mode) in [
+            ("default", ClaudeMode::Default),
+            ("manual", ClaudeMode::Default),
+            ("acceptEdits", ClaudeMode::AcceptEdits),
+            ("plan", ClaudeMode::Plan),
+            ("dontAsk", ClaudeMode::DontAsk),
+            ("bypassPermissions", ClaudeMode::BypassPermissions),
+            ("auto", ClaudeMode::Auto),
+        ] {
+            assert_eq!(serve_mode(spelling), Some(mode), "{spelling}");
+            assert_eq!(ClaudeMode::parse(spelling), Some(mode), "{spelling}");
+        }
+        assert_eq!(ClaudeMode::parse("bypasspermissions"), None);
+    }
+
+    #[test]
+    fn a_bad_permission_mode_lists_the_valid_ones() {
+        let error = Cli::try_parse_from(["multi-cursor", "serve", "--permission-mode", "yolo"])
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(error.contains("'yolo'"), "{error}");
+        assert!(
+            error.contains(
+                "[possible values: default, acceptEdits, plan, dontAsk, bypassPermissions, auto]"
+            ),
+            "{error}"
         );
     }
 }

@@ -6,21 +6,21 @@ use std::path::Path;
 use std::path::PathBuf;
 
 /// The first runnable `name` in the folders of `path_var` (a PATH value).
-pub fn search_path(name: &OsStr, path_var: Option<&OsStr>) -> Option<PathBuf> {
+pub(crate) fn search_path(name: &OsStr, path_var: Option<&OsStr>) -> Option<PathBuf> {
     std::env::split_paths(path_var?)
         .map(|dir| dir.join(name))
         .find(|p| is_executable(p))
 }
 
 /// A regular file with an execute bit.
-pub fn is_executable(path: &Path) -> bool {
+pub(crate) fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 /// A user-configured program: a path (anything with a folder in it) that must be runnable, or
 /// a bare name looked up on `path_var`.
-pub fn resolve_configured(configured: &OsStr, path_var: Option<&OsStr>) -> Option<PathBuf> {
+pub(crate) fn resolve_configured(configured: &OsStr, path_var: Option<&OsStr>) -> Option<PathBuf> {
     let candidate = PathBuf::from(configured);
     if candidate.components().count() > 1 {
         is_executable(&candidate).then_some(candidate)

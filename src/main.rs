@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Parser;
+use multi_cursor::cli::AccountAction;
 use multi_cursor::cli::Cli;
 use multi_cursor::cli::Command;
 use multi_cursor::cursor::account;
@@ -46,17 +47,13 @@ fn init_tracing() {
 }
 
 async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
-    if cli.cursor.cursor_login && cli.cursor.no_wait {
-        return cursor_login_no_wait().await;
-    }
-    if cli.cursor.cursor_login {
-        return cursor_login().await;
-    }
-    if cli.cursor.cursor_status {
-        return cursor_status().await;
-    }
-    if cli.cursor.cursor_models {
-        return cursor_models(cli.cursor.json).await;
+    match cli.cursor.action() {
+        Some(AccountAction::Login) => return cursor_login().await,
+        Some(AccountAction::LoginNoWait) => return cursor_login_no_wait().await,
+        Some(AccountAction::Status) => return cursor_status().await,
+        Some(AccountAction::ModelsTable) => return cursor_models(false).await,
+        Some(AccountAction::ModelsJson) => return cursor_models(true).await,
+        None => {}
     }
     match cli.command {
         None => multi_cursor::launch::run(cli.claude_args).await,

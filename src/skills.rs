@@ -25,7 +25,7 @@ use crate::rules::frontmatter::normalize_text;
 pub const EXCLUDE_BEGIN: &str =
     "# >>> multi-cursor: Claude skills linked into .cursor/skills (managed; edits are overwritten)";
 /// Last line of our block in `info/exclude`.
-pub const EXCLUDE_END: &str = "# <<< multi-cursor";
+const EXCLUDE_END: &str = "# <<< multi-cursor";
 
 /// Why skills could not be synchronised at all (single skills that cannot be linked are
 /// reported in [`SkillSync::skipped`] instead).

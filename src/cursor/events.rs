@@ -1,8 +1,14 @@
 //! The typed events one Cursor turn produces, after the stream parser has turned the agent's
-//! stream-json lines into meaning (DESIGN §5, reference/cursor-cli.md §2).
+//! stream-json lines into meaning. The agent prints one JSON object per line, of the types
+//! `system` (its `init` carries the chat's `session_id` first), `user`, `thinking`, `assistant`,
+//! `tool_call` and `result` (unknown types are ignored); a tool's name is the key ending in
+//! `ToolCall`, or the `function` form's `name`; a tool result is `success`, `error` or
+//! `rejected`; `result` carries `session_id`, `duration_ms` and a camelCase `usage`.
 //!
 //! These are what the rest of the program consumes: the gateway turns them into SSE, the
 //! display module into rows and the closing summary, the session module into record commits.
+
+use std::path::PathBuf;
 
 use serde::Deserialize;
 use serde::Serialize;
@@ -51,6 +57,13 @@ pub struct ToolCall {
     pub args: Value,
 }
 
+impl ToolCall {
+    /// The file paths the call names in its arguments (see [`paths_in_args`]).
+    pub fn paths(&self) -> Vec<PathBuf> {
+        paths_in_args(&self.args)
+    }
+}
+
 /// How a native tool call ended.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
@@ -96,4 +109,87 @@ pub struct Usage {
     pub cache_read_tokens: Option<u64>,
     #[serde(default)]
     pub cache_write_tokens: Option<u64>,
+}
+
+/// Argument keys (folded: lowercase, no `_`/`-`) that name files in Cursor's tool calls.
+const PATH_KEYS: &[&str] = &[
+    "path",
+    "paths",
+    "filepath",
+    "filepaths",
+    "file",
+    "files",
+    "filename",
+    "targetfile",
+    "targetfiles",
+    "targetpath",
+    "relativeworkspacepath",
+];
+
+/// The file paths one Cursor tool call names in its arguments `args`: `read`/`edit`/`write`/
+/// `ls`/`delete` carry `path`; other shapes `filePath`, `targetFile`, `paths[]`, … Shell
+/// commands are not parsed (a path in a command line is not reliably a path). Borrows the
+/// arguments: an edit's carry the whole file text.
+pub(crate) fn paths_in_args(args: &Value) -> Vec<PathBuf> {
+    let Value::Object(args) = args else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (key, value) in args {
+        if !PATH_KEYS.contains(&fold_key(key).as_str()) {
+            continue;
+        }
+        match value {
+            Value::String(s) if !s.is_empty() => out.push(PathBuf::from(s)),
+            Value::Array(items) => out.extend(
+                items
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .filter(|s| !s.is_empty())
+                    .map(PathBuf::from),
+            ),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// An argument key folded for comparison: lowercase, without `_` and `-` (`target_file`,
+/// `targetFile` and `target-file` are one key).
+fn fold_key(key: &str) -> String {
+    key.chars()
+        .filter(|c| *c != '-' && *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tool_call_paths() {
+        let args = serde_json::json!({"path": "/ws/a.rs", "streamContent": "x", "paths": ["b", ""], "target_file": "c"});
+        let mut paths = paths_in_args(&args);
+        paths.sort();
+        assert_eq!(
+            paths,
+            vec![
+                PathBuf::from("/ws/a.rs"),
+                PathBuf::from("b"),
+                PathBuf::from("c")
+            ]
+        );
+    }
+
+    #[test]
+    fn a_tool_call_names_its_paths() {
+        let call = ToolCall {
+            call_id: String::from("c1"),
+            tool: String::from("edit"),
+            args: serde_json::json!({"filePath": "src/a.rs", "streamContent": "src/b.rs"}),
+        };
+        assert_eq!(call.paths(), vec![PathBuf::from("src/a.rs")]);
+        assert!(paths_in_args(&Value::Null).is_empty());
+    }
 }

@@ -416,16 +416,7 @@ pub async fn shutdown_signal() {
 
 /// `multi-cursor serve`: the gateway alone, with its ready file.
 pub async fn run_serve(args: &crate::cli::ServeArgs) -> anyhow::Result<()> {
-    let default_mode = args
-        .permission_mode
-        .as_deref()
-        .map(|m| {
-            ClaudeMode::parse(m).with_context(|| {
-                format!("unknown --permission-mode {m:?}; use plan, dontAsk, bypassPermissions, auto, acceptEdits or default")
-            })
-        })
-        .transpose()?;
-    let config = GatewayConfig::from_env(default_mode)?;
+    let config = GatewayConfig::from_env(args.permission_mode)?;
     let catalog = crate::cursor::catalog::load_cached_from(&config.state_dir).map(|c| c.catalog);
     let token = config.token.clone();
     let gateway = Gateway::new(config, catalog)?;

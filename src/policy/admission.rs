@@ -291,7 +291,7 @@ impl Admitted {
 
     /// The warning that Cursor's own config widens plan or dontAsk, if it does: the first line
     /// of every answer in that state.
-    pub fn widening_notice(&self) -> Option<String> {
+    pub(crate) fn widening_notice(&self) -> Option<String> {
         let mode = self.mode?;
         if self.widening.is_empty() {
             return None;
@@ -306,7 +306,7 @@ impl Admitted {
 
     /// The once-per-session notice that Claude's tool hooks and MCP servers do not see Cursor's
     /// native actions, if the session has any.
-    pub fn session_notice(&self) -> Option<String> {
+    pub(crate) fn session_notice(&self) -> Option<String> {
         let mut parts = Vec::new();
         if !self.tool_hooks.is_empty() {
             let mut events: Vec<&str> = self.tool_hooks.iter().map(|(e, _)| e.as_str()).collect();
@@ -543,7 +543,7 @@ pub fn admit(
 
 /// [`admit`] on tokio's blocking pool (it reads files, `~/.claude.json` possibly large), for
 /// the gateway's request handler.
-pub async fn admit_request(
+pub(crate) async fn admit_request(
     inputs: &PolicyInputs,
     mode: ClaudeMode,
     workspace: &Path,
@@ -557,7 +557,7 @@ pub async fn admit_request(
 }
 
 /// One line for `multi-cursor status`: the admitted policy, or the refusal's first item.
-pub fn status_text(result: &Result<Admitted, SettingsRefusal>) -> String {
+pub(crate) fn status_text(result: &Result<Admitted, SettingsRefusal>) -> String {
     match result {
         Ok(admitted) => admitted.description(),
         Err(refusal) => {

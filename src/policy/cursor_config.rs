@@ -1,5 +1,7 @@
 //! Cursor's own permission configuration, read (never written) to see which Claude rules Cursor
-//! already enforces and whether it would widen plan or dontAsk (reference/cursor-cli.md §5).
+//! already enforces and whether it would widen plan or dontAsk. Only `permissions` may be set at
+//! project level; the global file also has `approvalMode` (`allowlist`, `auto-review`,
+//! `unrestricted`). Deny beats allow.
 //!
 //! Global: `$CURSOR_CONFIG_DIR/cli-config.json`, else `$XDG_CONFIG_HOME/cursor/cli-config.json`
 //! (Linux/BSD, when that variable is set), else `~/.cursor/cli-config.json`. Project:
@@ -41,7 +43,7 @@ pub struct BrokenConfig {
 }
 
 /// Cursor's global config file for these inputs.
-pub fn global_path(inputs: &PolicyInputs) -> Option<PathBuf> {
+pub(crate) fn global_path(inputs: &PolicyInputs) -> Option<PathBuf> {
     if let Some(dir) = &inputs.cursor_config_dir {
         return Some(dir.join("cli-config.json"));
     }
@@ -57,7 +59,7 @@ pub fn global_path(inputs: &PolicyInputs) -> Option<PathBuf> {
 }
 
 /// The workspace's project config file.
-pub fn project_path(workspace: &Path) -> PathBuf {
+pub(crate) fn project_path(workspace: &Path) -> PathBuf {
     workspace.join(".cursor/cli.json")
 }
 
@@ -116,7 +118,7 @@ pub fn read(path: &Path) -> Result<Option<CursorConfig>, BrokenConfig> {
 /// The Cursor configuration a turn in `workspace` runs under: the project file first, then the
 /// global one, and any that could not be used.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct CursorConfigs {
+pub(crate) struct CursorConfigs {
     /// Files read.
     pub files: Vec<CursorConfig>,
     /// Files present but unusable.
@@ -149,7 +151,7 @@ impl CursorConfigs {
 
 /// Cursor allow entries that let everything of a kind through (a shell, write, fetch or MCP
 /// catch-all). Read catch-alls are left out: both plan and dontAsk let Claude read.
-pub fn is_catch_all_allow(entry: &str) -> bool {
+pub(crate) fn is_catch_all_allow(entry: &str) -> bool {
     let entry = entry.trim();
     let Some(open) = entry.find('(') else {
         return false;

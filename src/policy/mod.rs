@@ -1,4 +1,4 @@
-//! Claude Code's permission modes and settings, and what they allow Cursor to do (DESIGN §5;
+//! Claude Code's permission modes and settings, and what they allow Cursor to do (see also
 //! ARCHITECTURE.md "Policy parity").
 //!
 //! Cursor's print mode cannot ask the user anything, so only modes whose meaning Cursor can
@@ -19,8 +19,8 @@ pub mod translate;
 pub use admission::Admitted;
 pub use admission::SettingsRefusal;
 pub use admission::admit;
-pub use admission::admit_request;
-pub use admission::status_text;
+pub(crate) use admission::admit_request;
+pub(crate) use admission::status_text;
 pub use settings::FlagSettings;
 pub use settings::PolicyInputs;
 
@@ -33,38 +33,38 @@ use thiserror::Error;
 use crate::cursor::command::CursorMode;
 
 /// Environment variable opting in to Cursor's configured MCP servers.
-pub const APPROVE_MCPS_ENV: &str = "MULTI_CURSOR_APPROVE_MCPS";
+pub(crate) const APPROVE_MCPS_ENV: &str = "MULTI_CURSOR_APPROVE_MCPS";
 
-/// A Claude Code permission mode, as hooks report it in `permission_mode`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+/// A Claude Code permission mode, as hooks report it in `permission_mode` and as `multi-cursor
+/// serve --permission-mode` takes it (the same camelCase spellings; `manual` is Claude's CLI
+/// spelling of `default`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
 pub enum ClaudeMode {
     #[serde(rename = "default")]
+    #[value(name = "default", alias = "manual")]
     Default,
     #[serde(rename = "acceptEdits")]
+    #[value(name = "acceptEdits")]
     AcceptEdits,
     #[serde(rename = "plan")]
+    #[value(name = "plan")]
     Plan,
     #[serde(rename = "dontAsk")]
+    #[value(name = "dontAsk")]
     DontAsk,
     #[serde(rename = "bypassPermissions")]
+    #[value(name = "bypassPermissions")]
     BypassPermissions,
     #[serde(rename = "auto")]
+    #[value(name = "auto")]
     Auto,
 }
 
 impl ClaudeMode {
-    /// Parses a hook's `permission_mode` (or `--permission-mode`; `manual` is Claude's CLI
-    /// spelling of `default`).
+    /// Parses a hook's `permission_mode`: exactly the spellings `--permission-mode` accepts
+    /// (case matters, as in Claude Code).
     pub fn parse(value: &str) -> Option<Self> {
-        Some(match value {
-            "default" | "manual" => ClaudeMode::Default,
-            "acceptEdits" => ClaudeMode::AcceptEdits,
-            "plan" => ClaudeMode::Plan,
-            "dontAsk" => ClaudeMode::DontAsk,
-            "bypassPermissions" => ClaudeMode::BypassPermissions,
-            "auto" => ClaudeMode::Auto,
-            _ => return None,
-        })
+        <ClaudeMode as clap::ValueEnum>::from_str(value, false).ok()
     }
 
     /// The spelling Claude Code uses.
@@ -82,7 +82,7 @@ impl ClaudeMode {
 
 /// Why Cursor may not run under the session's current settings. Messages name the fix.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum PolicyRefusal {
+pub(crate) enum PolicyRefusal {
     #[error(
         "Cursor cannot run in Claude's \"{0}\" permission mode: Cursor's approval prompts cannot reach you from inside Claude Code. Modes that work with Cursor: plan (read-only), dontAsk (Cursor's own allowlist decides), bypassPermissions (everything but Cursor's deny rules) and auto (Cursor's auto review). Switch with Shift+Tab, or start with `multi-cursor --permission-mode <mode>`, then send your message again."
     )]
@@ -132,7 +132,7 @@ pub fn describe(
 }
 
 /// The Cursor flags for `mode`, or why it cannot run.
-pub fn cursor_mode(
+pub(crate) fn cursor_mode(
     mode: ClaudeMode,
     supports_auto_review: bool,
     cli_version: &str,
@@ -153,7 +153,7 @@ pub fn cursor_mode(
 
 /// Cursor MCP configuration files that exist for `workspace`: the project's
 /// `.cursor/mcp.json` and the user's `~/.cursor/mcp.json`.
-pub fn mcp_config_files(workspace: &Path, home: Option<&Path>) -> Vec<PathBuf> {
+pub(crate) fn mcp_config_files(workspace: &Path, home: Option<&Path>) -> Vec<PathBuf> {
     let mut candidates = vec![workspace.join(".cursor/mcp.json")];
     if let Some(home) = home {
         candidates.push(home.join(".cursor/mcp.json"));
@@ -162,7 +162,7 @@ pub fn mcp_config_files(workspace: &Path, home: Option<&Path>) -> Vec<PathBuf> {
 }
 
 /// Refuses before spawning when MCP servers are configured and the user has not opted in.
-pub fn check_mcp(
+pub(crate) fn check_mcp(
     workspace: &Path,
     home: Option<&Path>,
     approved: bool,

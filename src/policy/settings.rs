@@ -17,15 +17,15 @@ use serde_json::Value;
 /// Claude Code's own variable naming the managed-settings folder in place of the OS one. The
 /// gateway honours it exactly as Claude Code does, so both read the same policy (tests point it
 /// at a fixture folder so they never read the machine's).
-pub const MANAGED_SETTINGS_ENV: &str = "CLAUDE_CODE_MANAGED_SETTINGS_PATH";
+pub(crate) const MANAGED_SETTINGS_ENV: &str = "CLAUDE_CODE_MANAGED_SETTINGS_PATH";
 
 /// Claude Code's variable relocating `~/.claude` (and `~/.claude.json`).
-pub const CLAUDE_CONFIG_DIR_ENV: &str = "CLAUDE_CONFIG_DIR";
+pub(crate) const CLAUDE_CONFIG_DIR_ENV: &str = "CLAUDE_CONFIG_DIR";
 
 /// Where Claude Code caches server-managed settings, in its user folder (name found in the
 /// 2.1.328 binary beside `remote-settings.json.signature.json`; its layout is inferred). Read as
 /// a managed layer: its `settings` object when it has one, else the whole object.
-pub const REMOTE_SETTINGS_FILE: &str = "remote-settings.json";
+pub(crate) const REMOTE_SETTINGS_FILE: &str = "remote-settings.json";
 
 /// Largest settings file read; a bigger one is refused as unreadable rather than skipped.
 const MAX_SETTINGS_BYTES: u64 = 4 * 1024 * 1024;
@@ -36,7 +36,7 @@ const MAX_CLAUDE_JSON_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Where a settings layer comes from, in Claude Code's precedence order (highest first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Scope {
+pub(crate) enum Scope {
     /// Administrator policy: `managed-settings.json` and `managed-settings.d/*.json`.
     Managed,
     /// A `--settings` value given to the launcher.
@@ -94,7 +94,7 @@ pub struct FlagSettings {
 impl FlagSettings {
     /// A launcher `--settings` value (`arg`, a file or inline JSON) and its parsed object. A
     /// file is named by its absolute path, as it was when the launcher read it.
-    pub fn from_arg(arg: &OsStr, settings: Map<String, Value>) -> FlagSettings {
+    pub(crate) fn from_arg(arg: &OsStr, settings: Map<String, Value>) -> FlagSettings {
         let text = arg.to_string_lossy();
         let origin = if text.trim_start().starts_with('{') {
             "--settings (inline JSON)".to_string()
@@ -110,13 +110,13 @@ impl FlagSettings {
 }
 
 /// The origin named for rules given on Claude Code's command line.
-pub const DISALLOWED_TOOLS_ORIGIN: &str = "--disallowedTools (command line)";
+pub(crate) const DISALLOWED_TOOLS_ORIGIN: &str = "--disallowedTools (command line)";
 
 /// The deny rules of `--disallowedTools`/`--disallowed-tools` in the user's `claude` arguments
 /// (as the launcher passes them on), as one `--settings`-like layer, or `None` without any.
 /// Like Claude Code, the option takes the following words up to the next option (or `=VALUE`),
 /// each a comma- or space-separated list; separators inside parentheses belong to the rule.
-pub fn disallowed_tools(args: &[std::ffi::OsString]) -> Option<FlagSettings> {
+pub(crate) fn disallowed_tools(args: &[std::ffi::OsString]) -> Option<FlagSettings> {
     let mut rules = Vec::new();
     let mut words = args.iter().map(|a| a.to_string_lossy());
     while let Some(word) = words.next() {
@@ -229,7 +229,7 @@ impl PolicyInputs {
     }
 
     /// Claude Code's user folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
-    pub fn claude_dir(&self) -> Option<PathBuf> {
+    pub(crate) fn claude_dir(&self) -> Option<PathBuf> {
         self.claude_config_dir
             .clone()
             .or_else(|| self.home.as_ref().map(|h| h.join(".claude")))
@@ -237,7 +237,7 @@ impl PolicyInputs {
 
     /// Claude Code's state file with user- and local-scope MCP servers:
     /// `$CLAUDE_CONFIG_DIR/.claude.json`, else `~/.claude.json`.
-    pub fn claude_json(&self) -> Option<PathBuf> {
+    pub(crate) fn claude_json(&self) -> Option<PathBuf> {
         match &self.claude_config_dir {
             Some(dir) => Some(dir.join(".claude.json")),
             None => self.home.as_ref().map(|h| h.join(".claude.json")),
@@ -246,7 +246,7 @@ impl PolicyInputs {
 
     /// Every settings file Claude Code would read for `workspace`, in precedence order, with
     /// its scope (the `--settings` values are not files and are not listed).
-    pub fn settings_files(&self, workspace: &Path) -> Vec<(Scope, PathBuf)> {
+    pub(crate) fn settings_files(&self, workspace: &Path) -> Vec<(Scope, PathBuf)> {
         let mut files = vec![(
             Scope::Managed,
             self.managed_dir.join("managed-settings.json"),
@@ -290,7 +290,7 @@ fn drop_ins(dir: &Path) -> Vec<PathBuf> {
 
 /// One settings layer: what one file (or `--settings` value) says, and where it came from.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Layer {
+pub(crate) struct Layer {
     /// Which of Claude Code's sources it is.
     pub scope: Scope,
     /// The file (absolute path) or `--settings (inline JSON)`.
@@ -311,7 +311,10 @@ pub struct Unreadable {
 
 /// Reads every layer Claude Code would read for `workspace`. Missing files are simply absent;
 /// a file that exists but cannot be read or is not a JSON object is reported in the second list.
-pub fn read_layers(inputs: &PolicyInputs, workspace: &Path) -> (Vec<Layer>, Vec<Unreadable>) {
+pub(crate) fn read_layers(
+    inputs: &PolicyInputs,
+    workspace: &Path,
+) -> (Vec<Layer>, Vec<Unreadable>) {
     let mut layers = Vec::new();
     let mut problems = Vec::new();
     let files = inputs.settings_files(workspace);
@@ -365,7 +368,10 @@ fn unwrap_remote(path: &Path, mut settings: Map<String, Value>) -> Map<String, V
 
 /// A JSON object from `path`: `Ok(None)` when there is no such file, `Err` (the reason) when it
 /// exists but cannot be used.
-pub fn read_object(path: &Path, max_bytes: u64) -> Result<Option<Map<String, Value>>, String> {
+pub(crate) fn read_object(
+    path: &Path,
+    max_bytes: u64,
+) -> Result<Option<Map<String, Value>>, String> {
     let metadata = match std::fs::metadata(path) {
         Ok(metadata) => metadata,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -405,7 +411,7 @@ pub struct McpServer {
 /// `~/.claude.json` (top-level and under `projects.<workspace>`), project scope in
 /// `<workspace>/.mcp.json`, and `managed-mcp.json`. Unreadable files add nothing (this only
 /// feeds a notice). Plugin-provided servers are not listed.
-pub fn claude_mcp_servers(inputs: &PolicyInputs, workspace: &Path) -> Vec<McpServer> {
+pub(crate) fn claude_mcp_servers(inputs: &PolicyInputs, workspace: &Path) -> Vec<McpServer> {
     let mut servers = Vec::new();
     let mut add = |file: &Path, object: Option<&Value>| {
         if let Some(Value::Object(map)) = object {

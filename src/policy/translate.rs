@@ -1,4 +1,5 @@
-//! Claude permission rules in Cursor's permission tokens (reference/cursor-cli.md §5).
+//! Claude permission rules in Cursor's permission tokens (the `permissions.allow`/`deny` entries
+//! of Cursor's `cli-config.json` and `.cursor/cli.json`).
 //!
 //! Claude: `Tool` or `Tool(specifier)` — `Bash(git:*)`, `Bash(npm run *)`, `Read(.env)`,
 //! `Edit(/src/**)`, `WebFetch(domain:x)`, `mcp__srv__tool`. Cursor: `Shell(commandBase)` or

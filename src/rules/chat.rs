@@ -5,19 +5,18 @@ use std::collections::BTreeSet;
 use serde::Deserialize;
 use serde::Serialize;
 
-use super::Rule;
-use super::Rulebook;
 use super::prompt::Attachment;
-use super::prompt::render_attachments;
-use super::ttsr::Fired;
+use super::stream_rules::Fired;
 
-/// Per-chat rule state, stored in the session record next to the chat id (DESIGN §6:
-/// `rulebookDigest`, `attachedRules`, `firedRules`; `pendingRules` holds what the next prompt
-/// must carry so a restart does not lose it). Serialises with those camelCase names.
+/// Per-chat rule state, stored in the session record next to the chat id (the record's
+/// `rulebookDigest`, `attachedRules` and `firedRules` fields; `pendingRules` holds what the next
+/// prompt must carry so a restart does not lose it). Serialises with those camelCase names;
+/// [`Rulebook::prompt_preamble`](super::book::Rulebook::prompt_preamble) reads and updates it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ChatRules {
-    /// Digest of the rulebook the chat last received ([`Rulebook::digest`]).
+    /// Digest of the rulebook the chat last received
+    /// ([`Rulebook::digest`](super::book::Rulebook::digest)).
     pub rulebook_digest: Option<String>,
     /// Glob (and mentioned manual) rules already attached in this chat: never attached again.
     pub attached_rules: BTreeSet<String>,
@@ -29,7 +28,8 @@ pub struct ChatRules {
 }
 
 impl ChatRules {
-    /// Records glob attachments seen during a turn (from [`Rulebook::attach_for_tool_call`]):
+    /// Records glob attachments seen during a turn (from
+    /// [`Rulebook::attach_for_tool_call`](super::book::Rulebook::attach_for_tool_call)):
     /// they go with the next prompt and are never attached again in this chat.
     pub fn note_attachments(&mut self, attachments: &[Attachment<'_>]) {
         for attachment in attachments {
@@ -60,7 +60,8 @@ pub struct FiredRule {
     /// The rule's name.
     pub name: String,
     /// Whether the rule already reached Cursor, in the prompt that resumed the run it
-    /// interrupted ([`super::render_interruption`]); otherwise it goes with the next prompt.
+    /// interrupted ([`render_interruption`](super::prompt::render_interruption)); otherwise it
+    /// goes with the next prompt.
     pub delivered: bool,
 }
 
@@ -72,44 +73,4 @@ impl From<&Fired<'_>> for FiredRule {
             delivered: fired.interrupt,
         }
     }
-}
-
-pub(crate) fn prompt_preamble(
-    book: &Rulebook,
-    chat: &mut ChatRules,
-    first_turn: bool,
-    user_prompt: &str,
-) -> Option<String> {
-    let mut parts = Vec::new();
-    if first_turn {
-        // A new Cursor chat remembers nothing of an older one.
-        chat.attached_rules.clear();
-        chat.fired_rules.clear();
-    }
-    let changed = chat.rulebook_digest.as_deref() != Some(book.digest());
-    if (first_turn || changed)
-        && let Some(section) = book.first_prompt_section()
-    {
-        parts.push(section);
-    }
-    chat.rulebook_digest = Some(book.digest().to_string());
-
-    let mut attach: Vec<&Rule> = Vec::new();
-    for name in chat.pending_rules.drain(..) {
-        if let Some(rule) = book.get(&name)
-            && !attach.iter().any(|r| r.name == rule.name)
-        {
-            attach.push(rule);
-        }
-    }
-    for rule in book.mentioned_in(user_prompt, &chat.attached_rules) {
-        chat.attached_rules.insert(rule.name.clone());
-        if !attach.iter().any(|r| r.name == rule.name) {
-            attach.push(rule);
-        }
-    }
-    if let Some(section) = render_attachments(&attach) {
-        parts.push(section);
-    }
-    (!parts.is_empty()).then(|| parts.join("\n\n"))
 }

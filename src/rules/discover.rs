@@ -10,24 +10,24 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::path::PathBuf;
 
-use super::Diagnostic;
-use super::DiagnosticKind;
-use super::Level;
-use super::Provider;
-use super::Severity;
-use super::activation::Dialect;
+use super::diagnostic::Diagnostic;
+use super::diagnostic::DiagnosticKind;
+use super::diagnostic::Severity;
+use super::rule::Dialect;
+use super::rule::Level;
+use super::rule::Provider;
 
 /// Deepest folder level read inside a rules folder.
-pub const MAX_DEPTH: usize = 16;
+pub(crate) const MAX_DEPTH: usize = 16;
 /// Most files read from one rules folder.
-pub const MAX_FILES: usize = 10_000;
+pub(crate) const MAX_FILES: usize = 10_000;
 
 /// A file that may hold a rule, before it is read.
 #[derive(Debug, Clone)]
 pub(crate) struct Candidate {
     /// The file (absolute, not canonicalised so messages show the user's spelling).
     pub path: PathBuf,
-    /// Its rule name (see [`super::Rule::name`]).
+    /// Its rule name (see [`Rule::name`](super::rule::Rule::name)).
     pub name: String,
     /// The tool it belongs to.
     pub provider: Provider,
@@ -58,7 +58,7 @@ pub const MAX_RULE_FILE: u64 = 1024 * 1024;
 
 /// Why a rule or memory file was not read.
 #[derive(Debug, thiserror::Error)]
-pub enum ReadError {
+pub(crate) enum ReadError {
     /// A FIFO, socket, device (`/dev/zero`) or folder under a rule's name or behind an `@path`
     /// import: reading it could block forever or never end.
     #[error("it is not a regular file")]

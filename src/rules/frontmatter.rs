@@ -3,7 +3,7 @@
 //! Real rule files are often not valid YAML: Cursor writes `globs: **/*.ts` unquoted, and a
 //! leading `*` starts a YAML alias, so a strict parser rejects the whole block. Such files go
 //! through a line reader that keeps every value as a string (quotes stripped, `[a, b]` lists
-//! and `- item` lists understood); the typed layer in `activation.rs` then coerces `"true"`
+//! and `- item` lists understood); the lenient reader (`reader.rs`) then coerces `"true"`
 //! and splits comma lists, so the rule means what its author wrote. Every fallback and every
 //! line the reader could not use is reported. HTML comments are removed from the frontmatter
 //! only, never from the body (code samples in a body may contain them).

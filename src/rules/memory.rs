@@ -9,17 +9,17 @@
 //! already included (a cycle, a repeat) is not inserted again.
 
 use std::collections::HashSet;
-use std::path::Component;
 use std::path::Path;
 use std::path::PathBuf;
 
-use super::Diagnostic;
-use super::DiagnosticKind;
-use super::Severity;
+use super::diagnostic::Diagnostic;
+use super::diagnostic::DiagnosticKind;
+use super::diagnostic::Severity;
 use super::frontmatter::normalize_text;
+use super::glob::lexical;
 
 /// How many import hops are followed (Claude Code's documented limit).
-pub const MAX_HOPS: usize = 5;
+pub(crate) const MAX_HOPS: usize = 5;
 
 /// A memory file with its imports expanded.
 #[derive(Debug, Default)]
@@ -224,23 +224,6 @@ fn resolve(dir: &Path, token: &str, home: Option<&Path>) -> PathBuf {
     }
 }
 
-/// `a/./b/../c` → `a/c`, without touching the disk.
-pub fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,10 +236,5 @@ mod tests {
         );
         assert_eq!(import_tokens("Read @README.md."), vec!["README.md"]);
         assert_eq!(import_tokens("@~/notes.md"), vec!["~/notes.md"]);
-    }
-
-    #[test]
-    fn lexical_cleanup() {
-        assert_eq!(lexical(Path::new("/a/./b/../c")), PathBuf::from("/a/c"));
     }
 }

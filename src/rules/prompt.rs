@@ -21,20 +21,19 @@ use std::path::PathBuf;
 use sha2::Digest as _;
 use sha2::Sha256;
 
-use super::Activation;
-use super::Delivery;
-use super::Diagnostic;
-use super::DiagnosticKind;
-use super::Level;
-use super::Rule;
-use super::Rulebook;
-use super::Severity;
-use super::ttsr::Fired;
+use super::diagnostic::Diagnostic;
+use super::diagnostic::DiagnosticKind;
+use super::diagnostic::Severity;
+use super::rule::Activation;
+use super::rule::Delivery;
+use super::rule::Level;
+use super::rule::Rule;
+use super::stream_rules::Fired;
 
 /// Longest body sent inline (bytes); the rest is read from the file.
-pub const MAX_INLINE_BODY: usize = 16 * 1024;
+pub(crate) const MAX_INLINE_BODY: usize = 16 * 1024;
 /// Longest first-prompt section (bytes) before bodies are replaced by pointers.
-pub const MAX_SECTION: usize = 64 * 1024;
+pub(crate) const MAX_SECTION: usize = 64 * 1024;
 
 /// A glob rule attached by a touched path.
 #[derive(Debug, Clone)]
@@ -99,9 +98,8 @@ fn quoted_globs(rule: &Rule) -> String {
 }
 
 /// Always rules multi-cursor sends, in Claude Code's load order.
-fn always_rules(book: &Rulebook) -> Vec<&Rule> {
-    let mut rules: Vec<(usize, &Rule)> = book
-        .active()
+fn always_rules(rules: &[Rule]) -> Vec<&Rule> {
+    let mut rules: Vec<(usize, &Rule)> = active(rules)
         .filter(|r| r.delivery() == Delivery::FirstPrompt)
         .enumerate()
         .collect();
@@ -115,10 +113,19 @@ fn always_rules(book: &Rulebook) -> Vec<&Rule> {
     rules.into_iter().map(|(_, r)| r).collect()
 }
 
-pub(crate) fn first_prompt_section(book: &Rulebook) -> Option<String> {
-    let always = always_rules(book);
-    let index: Vec<&Rule> = book
-        .active()
+/// The active rules of `rules` (a rulebook's, in precedence order).
+fn active(rules: &[Rule]) -> impl Iterator<Item = &Rule> {
+    rules.iter().filter(|r| r.is_active())
+}
+
+/// [`Rulebook::first_prompt_section`](super::book::Rulebook::first_prompt_section) of a rulebook's
+/// `rules`; `display_path` names a file for people.
+pub(crate) fn first_prompt_section(
+    rules: &[Rule],
+    display_path: impl Fn(&Path) -> String,
+) -> Option<String> {
+    let always = always_rules(rules);
+    let index: Vec<&Rule> = active(rules)
         .filter(|r| matches!(r.delivery(), Delivery::Index | Delivery::OnPaths))
         .collect();
     if always.is_empty() && index.is_empty() {
@@ -143,7 +150,7 @@ pub(crate) fn first_prompt_section(book: &Rulebook) -> Option<String> {
                     out,
                     "\n### {} ({})\n{}\n",
                     rule.name,
-                    book.display_path(&rule.path),
+                    display_path(&rule.path),
                     body
                 );
             }
@@ -163,12 +170,12 @@ pub(crate) fn first_prompt_section(book: &Rulebook) -> Option<String> {
 }
 
 pub(crate) fn attach_for_paths<'a>(
-    book: &'a Rulebook,
+    rules: &'a [Rule],
     paths: &[PathBuf],
     already: &BTreeSet<String>,
 ) -> Vec<Attachment<'a>> {
     let mut out = Vec::new();
-    for rule in book.active() {
+    for rule in active(rules) {
         if rule.delivery() != Delivery::OnPaths || already.contains(&rule.name) {
             continue;
         }
@@ -184,7 +191,7 @@ pub(crate) fn attach_for_paths<'a>(
 
 /// The section attaching `rules` (glob rules a touched path matched, stream rules fired without
 /// an interrupt, manual rules a prompt mentioned). `None` when `rules` is empty.
-pub fn render_attachments(rules: &[&Rule]) -> Option<String> {
+pub(crate) fn render_attachments(rules: &[&Rule]) -> Option<String> {
     if rules.is_empty() {
         return None;
     }
@@ -243,11 +250,11 @@ pub fn render_interruption(fired: &[Fired<'_>]) -> String {
 }
 
 pub(crate) fn mentioned_in<'a>(
-    book: &'a Rulebook,
+    rules: &'a [Rule],
     prompt: &str,
     already: &BTreeSet<String>,
 ) -> Vec<&'a Rule> {
-    book.active()
+    active(rules)
         .filter(|r| r.delivery() == Delivery::OnMention && !already.contains(&r.name))
         .filter(|r| mentions(prompt, &r.name))
         .collect()
@@ -333,20 +340,6 @@ pub(crate) fn note_truncation(rules: &mut [Rule], diagnostics: &mut Vec<Diagnost
                 "the always-apply rules total {total} bytes; past {MAX_SECTION} bytes the first prompt lists their files instead of their text"
             ),
         ));
-    }
-}
-
-impl Rulebook {
-    /// `path` for people: relative to the workspace when inside it, `~/…` in the home folder,
-    /// absolute otherwise.
-    pub fn display_path(&self, path: &Path) -> String {
-        if let Ok(rel) = path.strip_prefix(&self.workspace) {
-            return rel.display().to_string();
-        }
-        if let Some(rest) = self.home.as_deref().and_then(|h| path.strip_prefix(h).ok()) {
-            return format!("~/{}", rest.display());
-        }
-        path.display().to_string()
     }
 }
 

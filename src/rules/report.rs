@@ -1,4 +1,4 @@
-//! `multi-cursor rules [--json] [--explain] [--workspace DIR] [FILE…]` (DESIGN §3): the
+//! `multi-cursor rules [--json] [--explain] [--workspace DIR] [FILE…]`: the
 //! rulebook of a workspace as the Cursor worker receives it, with sources, activations,
 //! shadowing and diagnostics; with FILEs, which glob rules those files attach. Exit status 1
 //! when any diagnostic is an error.
@@ -13,12 +13,14 @@ use anyhow::Context;
 use serde_json::Value;
 use serde_json::json;
 
-use super::Delivery;
-use super::Diagnostic;
-use super::Rule;
-use super::RuleStatus;
-use super::Rulebook;
-use super::Severity;
+use super::book::Rulebook;
+use super::diagnostic::Diagnostic;
+use super::diagnostic::Severity;
+use super::rule::Activation;
+use super::rule::Delivery;
+use super::rule::Level;
+use super::rule::Rule;
+use super::rule::RuleStatus;
 use crate::cli::RulesArgs;
 
 /// Runs the command: loads the rulebook of `--workspace` (default: the current folder) with
@@ -94,7 +96,7 @@ fn rule_json(rule: &Rule) -> Value {
 /// Glob rules (active; Cursor's own included) that `file` attaches, with the glob that matched.
 fn attached_by<'a>(book: &'a Rulebook, file: &Path) -> Vec<(&'a Rule, &'a str)> {
     book.active()
-        .filter(|r| r.activation == super::Activation::Globs)
+        .filter(|r| r.activation == Activation::Globs)
         .filter_map(|r| r.matching_glob(file).map(|g| (r, g)))
         .collect()
 }
@@ -157,7 +159,7 @@ fn diagnostic_line(book: &Rulebook, d: &Diagnostic) -> String {
 }
 
 /// The text listing.
-pub fn to_text(book: &Rulebook, files: &[PathBuf], explain: bool) -> String {
+fn to_text(book: &Rulebook, files: &[PathBuf], explain: bool) -> String {
     let mut out = String::new();
     let _ = write!(out, "Rulebook of {}", book.workspace().display());
     match book.git_root() {
@@ -267,8 +269,8 @@ fn explain_rule(book: &Rulebook, rule: &Rule, out: &mut String) {
         "      source:     {} ({}, priority {}{})",
         rule.source.provider.display(),
         match rule.source.level {
-            super::Level::Project => "project",
-            super::Level::User => "user",
+            Level::Project => "project",
+            Level::User => "user",
         },
         rule.source.priority,
         if rule.source.distance > 0 {

@@ -31,104 +31,23 @@ use regex_automata::hybrid::LazyStateID;
 use regex_automata::hybrid::dfa::Cache;
 use regex_automata::hybrid::dfa::DFA;
 use regex_automata::util::start;
-use serde::Serialize;
 use serde_json::Value as Json;
 
-use super::DiagnosticKind;
-use super::Rule;
-use super::Rulebook;
-use super::activation::Reader;
+use super::diagnostic::Diagnostic;
+use super::diagnostic::DiagnosticKind;
+use super::diagnostic::Severity;
+use super::reader::Reader;
+use super::rule::InterruptMode;
+use super::rule::Rule;
+use super::rule::StreamKind;
+use super::rule::StreamRule;
+use super::rule::StreamScope;
 use crate::cursor::events::RunEvent;
 use crate::cursor::events::ToolCall;
 
 /// Interrupts one Claude turn may cause at most; later matches are delivered with the next
 /// turn instead (no interrupt).
-pub const MAX_INTERRUPTS_PER_TURN: usize = 3;
-
-/// Where a stream rule looks.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct StreamScope {
-    /// Cursor's answer text.
-    pub text: bool,
-    /// Cursor's thinking text.
-    pub thinking: bool,
-    /// Every tool call's arguments.
-    pub all_tools: bool,
-    /// Only these tools' arguments (`tool:shell`, `tool:edit`), when `all_tools` is false.
-    pub tools: Vec<String>,
-}
-
-impl Default for StreamScope {
-    fn default() -> StreamScope {
-        StreamScope {
-            text: true,
-            thinking: false,
-            all_tools: true,
-            tools: Vec::new(),
-        }
-    }
-}
-
-impl StreamScope {
-    fn covers(&self, kind: StreamKind, tool: Option<&str>) -> bool {
-        match kind {
-            StreamKind::Text => self.text,
-            StreamKind::Thinking => self.thinking,
-            StreamKind::Tool => {
-                self.all_tools
-                    || tool.is_some_and(|t| self.tools.iter().any(|s| s.eq_ignore_ascii_case(t)))
-            }
-        }
-    }
-}
-
-/// Whether a match interrupts the run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum InterruptMode {
-    /// Interrupt on any match (default).
-    Always,
-    /// Never interrupt: deliver the rule with the next turn.
-    Never,
-    /// Interrupt only for matches in text or thinking.
-    ProseOnly,
-    /// Interrupt only for matches in tool arguments.
-    ToolOnly,
-}
-
-impl InterruptMode {
-    fn interrupts(self, kind: StreamKind) -> bool {
-        match self {
-            InterruptMode::Always => true,
-            InterruptMode::Never => false,
-            InterruptMode::ProseOnly => kind != StreamKind::Tool,
-            InterruptMode::ToolOnly => kind == StreamKind::Tool,
-        }
-    }
-}
-
-/// A rule's stream condition (only valid conditions are kept).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct StreamRule {
-    /// The regexes as written.
-    pub conditions: Vec<String>,
-    /// Where to look.
-    pub scope: StreamScope,
-    /// Whether a match interrupts.
-    pub interrupt: InterruptMode,
-}
-
-/// Which stream a match was found in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum StreamKind {
-    /// Cursor's answer text.
-    Text,
-    /// Cursor's thinking text.
-    Thinking,
-    /// A tool call's arguments.
-    Tool,
-}
+pub(crate) const MAX_INTERRUPTS_PER_TURN: usize = 3;
 
 /// `\b` → `(?-u:\b)`, `\B` → `(?-u:\B)` outside classes; everything else unchanged.
 fn ascii_word_boundaries(pattern: &str) -> String {
@@ -323,8 +242,8 @@ impl StreamMatcher {
                 // every stream rule: none of them can be watched.
                 for index in owners.iter().copied().collect::<BTreeSet<_>>() {
                     if let Some(rule) = rules.get_mut(index) {
-                        rule.diagnostics.push(super::Diagnostic::new(
-                            super::Severity::Error,
+                        rule.diagnostics.push(Diagnostic::new(
+                            Severity::Error,
                             DiagnosticKind::BadRegex,
                             Some(&rule.path.clone()),
                             format!("the stream conditions of the rulebook could not be compiled together: {error}"),
@@ -380,7 +299,8 @@ impl Fired<'_> {
 /// Watches the streams of one Claude turn (which may span several Cursor runs when a rule
 /// interrupts one). See the module docs.
 pub struct StreamWatch<'a> {
-    book: &'a Rulebook,
+    /// The rulebook's rules (pattern owners index into them).
+    rules: &'a [Rule],
     matcher: &'a StreamMatcher,
     cache: Option<Cache>,
     text: Option<LazyStateID>,
@@ -397,15 +317,11 @@ pub struct StreamWatch<'a> {
 
 impl<'a> StreamWatch<'a> {
     pub(crate) fn new(
-        book: &'a Rulebook,
+        rules: &'a [Rule],
         matcher: &'a StreamMatcher,
         already: &BTreeSet<String>,
     ) -> StreamWatch<'a> {
-        let done: Vec<bool> = book
-            .rules()
-            .iter()
-            .map(|r| already.contains(&r.name))
-            .collect();
+        let done: Vec<bool> = rules.iter().map(|r| already.contains(&r.name)).collect();
         let live = matcher
             .owners
             .iter()
@@ -415,7 +331,7 @@ impl<'a> StreamWatch<'a> {
             .filter(|&i| !done.get(i).copied().unwrap_or(true))
             .count();
         StreamWatch {
-            book,
+            rules,
             matcher,
             cache: matcher.dfa.as_ref().map(DFA::create_cache),
             text: None,
@@ -503,7 +419,7 @@ impl<'a> StreamWatch<'a> {
     }
 
     /// The thinking text ended.
-    pub fn end_thinking(&mut self) -> Vec<Fired<'a>> {
+    fn end_thinking(&mut self) -> Vec<Fired<'a>> {
         match self.thinking.take() {
             Some(state) => {
                 self.feed(Some(state), StreamKind::Thinking, None, b"", true)
@@ -570,7 +486,7 @@ impl<'a> StreamWatch<'a> {
             if self.done.get(index).copied().unwrap_or(true) {
                 continue;
             }
-            let Some(rule) = self.book.rules().get(index) else {
+            let Some(rule) = self.rules.get(index) else {
                 continue;
             };
             let Some(stream) = &rule.ttsr else {
