@@ -249,46 +249,46 @@ pub enum RunFailure {
     /// `ActionRequiredError: …`, `You're out of usage…`, `hard limit`, `spendLimitHit: true`,
     /// `reached your monthly limit`, `set a new on-demand limit`). 429 `rate_limit_error`.
     #[error(
-        "Cursor's usage limit is reached; Cursor said: “{said}”. To go on: switch to Cursor's Auto (`Auto via Cursor` in /model), which draws on a separate pool and may still have usage; raise the spend or on-demand limit in Cursor's dashboard (cursor.com/dashboard); or wait until the limit resets.{}",
+        "Cursor's usage limit is reached (Cursor said: “{said}”). To go on: switch to Cursor's Auto (`Auto via Cursor` in /model), which draws on a separate pool and may still have usage; raise the spend or on-demand limit in Cursor's dashboard (cursor.com/dashboard); or wait until the limit resets.{}",
         .reached.sentence()
     )]
     UsageLimit { said: String, reached: Reached },
     /// Temporary capacity trouble on Cursor's side (`resource_exhausted`, high load or demand,
     /// a rate limit). 429 `rate_limit_error`.
     #[error(
-        "Cursor is short of capacity for now (high load or a rate limit, not your usage limit); Cursor said: “{said}”. This is temporary: wait a minute and send your message again, or pick another Cursor model in /model.{}",
+        "Cursor is short of capacity for now: high load or a rate limit, not your usage limit (Cursor said: “{said}”). This is temporary: wait a minute and send your message again, or pick another Cursor model in /model.{}",
         .reached.sentence()
     )]
     Capacity { said: String, reached: Reached },
     /// The key in `CURSOR_API_KEY` was refused (`⚠ Warning: The provided API key is invalid.`).
     /// 403 `permission_error`.
     #[error(
-        "Cursor refused the API key in CURSOR_API_KEY as invalid; Cursor said: “{said}”. Set CURSOR_API_KEY to a valid key from Cursor's dashboard, or unset it and run `multi-cursor --cursor-login`.{}",
+        "Cursor refused the API key in CURSOR_API_KEY as invalid (Cursor said: “{said}”). Set CURSOR_API_KEY to a valid key from Cursor's dashboard, or unset it and run `multi-cursor --cursor-login`.{}",
         .reached.sentence()
     )]
     InvalidApiKey { said: String, reached: Reached },
     /// Not logged in (both `Authentication required` wordings). 403 `permission_error`, worded
     /// like every other logged-out answer.
-    #[error("{}.{}", CliFailure::AuthRequired(.said.clone()), .reached.sentence())]
+    #[error("{}{}", with_period(CliFailure::AuthRequired(.said.clone())), .reached.sentence())]
     LoggedOut { said: String, reached: Reached },
     /// `Cannot use this model: <id>. Available models: …`. 400 `invalid_request_error`.
     #[error(
-        "{}. Pick a model from `multi-cursor --cursor-models`.{}",
-        CliFailure::BadModel(.said.clone()),
+        "{} Pick a model from `multi-cursor --cursor-models`.{}",
+        with_period(CliFailure::BadModel(.said.clone())),
         .reached.sentence()
     )]
     BadModel { said: String, reached: Reached },
     /// The workspace-trust gate (`⚠ Workspace Trust Required …`). 400 `invalid_request_error`.
     #[error(
-        "{}. Run `agent` once in this folder and trust it.{}",
-        CliFailure::WorkspaceTrust(.said.clone()),
+        "{} Run `agent` once in this folder and trust it.{}",
+        with_period(CliFailure::WorkspaceTrust(.said.clone())),
         .reached.sentence()
     )]
     WorkspaceTrust { said: String, reached: Reached },
     /// Cursor's server refused the request, after the CLI reconnected and retried
     /// (`RetriableError: [invalid_argument] …`). 502 `api_error`.
     #[error(
-        "Cursor's server refused the request after reconnecting; Cursor said: “{reason}”. Sending the same message again will fail the same way: try another Cursor model, or update the CLI with `agent update`.{}",
+        "Cursor's server refused the request after reconnecting (Cursor said: “{reason}”). Sending the same message again will fail the same way: try another Cursor model, or update the CLI with `agent update`.{}",
         .reached.sentence()
     )]
     ServerRefused { reason: String, reached: Reached },
@@ -296,7 +296,7 @@ pub enum RunFailure {
     /// naming the chat before the run started). The turn starts a fresh chat instead
     /// ([`Recovery::FreshChat`]); the message is for when that is not possible. 502 `api_error`.
     #[error(
-        "Cursor could not resume {}; Cursor said: “{said}”.{}",
+        "Cursor could not resume {} (Cursor said: “{said}”).{}",
         chat_name(.chat_id.as_deref()),
         .reached.sentence()
     )]
@@ -308,7 +308,7 @@ pub enum RunFailure {
     /// `Error: Session ID "<id>" is already in use.`: a lingering agent process holds the chat
     /// ([`Recovery::ReclaimChat`]). 409 `conflict_error`.
     #[error(
-        "Cursor's {} is held by another Cursor agent that is still running; Cursor said: “{said}”. Wait for it to end (or end it), then send your message again.{}",
+        "Cursor's {} is held by another Cursor agent that is still running (Cursor said: “{said}”). Wait for it to end (or end it), then send your message again.{}",
         chat_name(.chat_id.as_deref()),
         .reached.sentence()
     )]
@@ -325,7 +325,7 @@ pub enum RunFailure {
     )]
     Killed { exit: Exit, reached: Reached },
     /// Anything else: the exit status and the last stderr lines. 502 `api_error`.
-    #[error("Cursor ended without a result ({exit}){}.{}", last_words(.last_lines), .reached.sentence())]
+    #[error("Cursor ended without a result ({exit}{}.{}", last_words(.last_lines), .reached.sentence())]
     Other {
         exit: Exit,
         last_lines: String,
@@ -337,11 +337,21 @@ fn chat_name(chat_id: Option<&str>) -> String {
     chat_id.map_or_else(|| "the chat".to_owned(), |id| format!("chat {id}"))
 }
 
+/// A message part as a sentence: a full stop added unless it already ends one.
+fn with_period(part: impl fmt::Display) -> String {
+    let text = part.to_string();
+    if text.ends_with(['.', '…', '!', '?']) {
+        text
+    } else {
+        format!("{text}.")
+    }
+}
+
 fn last_words(lines: &str) -> String {
     if lines.is_empty() {
-        " and printed no error".to_owned()
+        ") and printed no error".to_owned()
     } else {
-        format!("; its last words: “{lines}”")
+        format!("; its last words: “{lines}”)")
     }
 }
 
