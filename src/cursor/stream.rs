@@ -26,14 +26,14 @@
 //!   carries nothing a turn can act on; what it costs (a missing `result`, a tool that never
 //!   completes) is already visible to the supervisor as an absence. Fields with an unexpected
 //!   type (a float `duration_ms`, a string `usage`) only lose that field, not the event.
-//! - **Assistant text** follows the accumulator rule (see [`RunEvent::Text`]): the text
-//!   accumulated since the last flush or tool event; an assistant event whose whole text equals
-//!   it is a flush and is skipped. Two refinements, both tested: (1) when the segment so far is
-//!   a single delta and the new event is also delta-shaped (`timestamp_ms` without
-//!   `model_call_id`), equal text is new text (a model streaming `-` then `-`), not a flush;
-//!   (2) a segment built only from deltas that a tool event cut before its flush is remembered,
-//!   so a pre-tool flush arriving after `tool_call started` is still recognised and skipped.
-//!   Empty text never produces an event and never resets the accumulator.
+//! - **Assistant text** goes through the accumulator rule (see [`RunEvent::Text`] and the
+//!   `text` submodule): every word exactly once, whether or not the CLI streamed partial output
+//!   and whether a flush arrives before or after the tool call that cut its segment.
+//! - **Tool calls** are decoded by the `tool_call` submodule, whichever of the CLI's three
+//!   payload forms they come in.
+
+mod text;
+mod tool_call;
 
 use std::mem;
 
@@ -41,18 +41,19 @@ use serde::Deserialize;
 use serde::Deserializer;
 use serde::de::DeserializeOwned;
 use serde::de::IgnoredAny;
-use serde_json::Map;
 use serde_json::Value;
 use thiserror::Error;
 
 use super::CliFailure;
 use super::events::RunEvent;
 use super::events::RunResult;
-use super::events::ToolCall;
-use super::events::ToolOutcome;
 use super::events::Usage;
 use super::failure::TrustBlock;
 use super::strip_ansi;
+use text::Shape;
+use text::TextAccumulator;
+use tool_call::tool_call;
+use tool_call::tool_outcome;
 
 /// The plain-text line classifier, re-exported where callers have always found it.
 pub use super::failure::classify_plain_text;
@@ -69,9 +70,6 @@ const RETAINED_CAPACITY: usize = 4 * 1024 * 1024;
 
 /// How much of a skipped line goes into the log.
 const LOG_PREVIEW_BYTES: usize = 160;
-
-/// Suffix of the key naming a tool inside `tool_call` (`shellToolCall`, `readToolCall`, …).
-const TOOL_KEY_SUFFIX: &str = "ToolCall";
 
 /// One thing the parser recognised in the agent's output, in stream order.
 #[derive(Debug, Clone, PartialEq)]
@@ -390,76 +388,6 @@ fn find_newline(haystack: &[u8]) -> Option<usize> {
     memchr::memchr(b'\n', haystack)
 }
 
-/// How an `assistant` event looks: a streaming delta (`timestamp_ms` without `model_call_id`)
-/// or a whole segment (a flush, or a segment without partial output).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Shape {
-    Delta,
-    Whole,
-}
-
-/// Text of one segment as accumulated from assistant events.
-#[derive(Debug, Default)]
-struct Segment {
-    text: String,
-    /// Events appended since the last flush or tool event.
-    pieces: usize,
-    /// Every appended event was a delta.
-    only_deltas: bool,
-}
-
-impl Segment {
-    fn push(&mut self, text: &str, shape: Shape) {
-        self.only_deltas = (self.pieces == 0 || self.only_deltas) && shape == Shape::Delta;
-        self.pieces += 1;
-        self.text.push_str(text);
-    }
-
-    /// Does an event with `text` repeat this whole segment (a flush) rather than continue it?
-    /// A single delta followed by an equal delta is the model repeating itself, not a flush.
-    fn is_repeated_by(&self, text: &str, shape: Shape) -> bool {
-        !self.text.is_empty()
-            && self.text == text
-            && (shape == Shape::Whole || self.pieces >= 2 || !self.only_deltas)
-    }
-}
-
-/// The accumulator rule for assistant text (module docs): no duplicated and no lost text, with
-/// and without `--stream-partial-output`.
-#[derive(Debug, Default)]
-struct TextAccumulator {
-    current: Segment,
-    /// A delta-built segment a tool event ended before its flush arrived.
-    cut: Option<Segment>,
-}
-
-impl TextAccumulator {
-    /// The new text this assistant event adds, if any.
-    fn on_assistant(&mut self, text: String, shape: Shape) -> Option<String> {
-        if text.is_empty() {
-            return None;
-        }
-        let cut = self.cut.take();
-        if cut.is_some_and(|segment| segment.is_repeated_by(&text, shape)) {
-            return None;
-        }
-        if self.current.is_repeated_by(&text, shape) {
-            self.current = Segment::default();
-            return None;
-        }
-        self.current.push(&text, shape);
-        Some(text)
-    }
-
-    /// A tool event ends the segment.
-    fn on_tool(&mut self) {
-        let finished = mem::take(&mut self.current);
-        if finished.pieces > 0 {
-            self.cut = finished.only_deltas.then_some(finished);
-        }
-    }
-}
-
 /// One stream-json line. Unknown fields are ignored; fields with an unexpected type become
 /// `None` instead of failing the line.
 #[derive(Debug, Default, Deserialize)]
@@ -543,157 +471,6 @@ fn run_result(event: WireEvent) -> RunResult {
         usage: event.usage,
         request_id: event.request_id,
     }
-}
-
-/// The parts of a `tool_call` object, whatever form it came in.
-struct ToolParts {
-    tool: String,
-    args: Value,
-    result: Option<Value>,
-}
-
-/// Build the [`ToolCall`] of a `tool_call` event and return its raw `result`, if any.
-fn tool_call(event_call_id: Option<String>, tool_call: Option<Value>) -> (ToolCall, Option<Value>) {
-    let mut outer = match tool_call {
-        Some(Value::Object(outer)) => outer,
-        _ => Map::new(),
-    };
-    let sibling_id = take_string(&mut outer, "toolCallId");
-    let parts = function_form(&mut outer)
-        .or_else(|| keyed_form(&mut outer))
-        .or_else(|| case_form(&mut outer))
-        .unwrap_or_else(|| ToolParts {
-            tool: "unknown".to_owned(),
-            args: Value::Null,
-            result: None,
-        });
-    let args_id = parts.args.get("toolCallId").and_then(Value::as_str);
-    let call_id = event_call_id
-        .filter(|id| !id.is_empty())
-        .or(sibling_id.filter(|id| !id.is_empty()))
-        .or_else(|| args_id.map(str::to_owned))
-        .unwrap_or_default();
-    let call = ToolCall {
-        call_id,
-        tool: parts.tool,
-        args: parts.args,
-    };
-    (call, parts.result)
-}
-
-/// `{"function":{"name","arguments":"<json string>","result"?}}`.
-fn function_form(outer: &mut Map<String, Value>) -> Option<ToolParts> {
-    let Some(Value::Object(mut function)) = outer.remove("function") else {
-        return None;
-    };
-    let tool = take_string(&mut function, "name").unwrap_or_else(|| "unknown".to_owned());
-    let args = match function.remove("arguments") {
-        Some(Value::String(text)) => serde_json::from_str(&text).unwrap_or(Value::String(text)),
-        Some(other) => other,
-        None => Value::Null,
-    };
-    Some(ToolParts {
-        tool,
-        args,
-        result: function.remove("result"),
-    })
-}
-
-/// `{"<name>ToolCall":{"args":{…},"result"?:{…}}, …siblings}`, or the older flat form where the
-/// arguments sit beside `result` without an `args` wrapper.
-fn keyed_form(outer: &mut Map<String, Value>) -> Option<ToolParts> {
-    let key = outer
-        .keys()
-        .find(|key| key.len() > TOOL_KEY_SUFFIX.len() && key.ends_with(TOOL_KEY_SUFFIX))?
-        .clone();
-    let inner = outer.remove(&key)?;
-    Some(named_parts(&key, inner))
-}
-
-/// `{"tool":{"case":"<name>ToolCall","value":{…}}}` (a protobuf-style rendering seen in a test).
-fn case_form(outer: &mut Map<String, Value>) -> Option<ToolParts> {
-    let Some(Value::Object(mut tool)) = outer.remove("tool") else {
-        return None;
-    };
-    let key = take_string(&mut tool, "case")?;
-    let inner = tool.remove("value").unwrap_or(Value::Null);
-    Some(named_parts(&key, inner))
-}
-
-fn named_parts(key: &str, inner: Value) -> ToolParts {
-    let tool = key.strip_suffix(TOOL_KEY_SUFFIX).unwrap_or(key).to_owned();
-    let Value::Object(mut inner) = inner else {
-        return ToolParts {
-            tool,
-            args: Value::Null,
-            result: None,
-        };
-    };
-    let result = inner.remove("result");
-    let args = match inner.remove("args") {
-        Some(args) => args,
-        None if inner.is_empty() => Value::Null,
-        None => Value::Object(inner),
-    };
-    ToolParts { tool, args, result }
-}
-
-fn take_string(map: &mut Map<String, Value>, key: &str) -> Option<String> {
-    match map.remove(key) {
-        Some(Value::String(text)) => Some(text),
-        _ => None,
-    }
-}
-
-/// Map a completed call's `result` one-of to its outcome.
-fn tool_outcome(result: Option<Value>) -> ToolOutcome {
-    let mut result = match result {
-        Some(Value::Object(result)) => result,
-        Some(other) => return ToolOutcome::Unknown { value: other },
-        None => return ToolOutcome::Unknown { value: Value::Null },
-    };
-    if let Some(value) = result.remove("success") {
-        ToolOutcome::Success { value }
-    } else if let Some(error) = result.remove("error") {
-        ToolOutcome::Error {
-            message: error_message(error),
-        }
-    } else if let Some(value) = result
-        .remove("rejected")
-        .or_else(|| result.remove("permissionDenied"))
-    {
-        ToolOutcome::Rejected {
-            reason: reason_of(&value),
-            value,
-        }
-    } else {
-        ToolOutcome::Unknown {
-            value: Value::Object(result),
-        }
-    }
-}
-
-/// `{"error":"<msg>"}`, `{"message":"<msg>"}`, a bare string, or the JSON text as a last resort.
-fn error_message(error: Value) -> String {
-    match error {
-        Value::String(message) => message,
-        Value::Object(mut fields) => take_string(&mut fields, "error")
-            .or_else(|| take_string(&mut fields, "message"))
-            .unwrap_or_else(|| Value::Object(fields).to_string()),
-        other => other.to_string(),
-    }
-}
-
-/// The refusal's `reason` (often empty), or its `message`, or a bare string.
-fn reason_of(value: &Value) -> String {
-    let text = match value {
-        Value::String(reason) => Some(reason.as_str()),
-        _ => value
-            .get("reason")
-            .and_then(Value::as_str)
-            .or_else(|| value.get("message").and_then(Value::as_str)),
-    };
-    text.unwrap_or_default().to_owned()
 }
 
 #[cfg(test)]

@@ -1,4 +1,6 @@
 use super::*;
+use crate::cursor::events::ToolCall;
+use crate::cursor::events::ToolOutcome;
 
 fn parse(input: &str) -> Vec<StreamItem> {
     parse_all(input.as_bytes()).expect("parse")
