@@ -2,7 +2,7 @@
 //!
 //! Two levels, both pure (no I/O, no clock):
 //! - [`classify_plain_text`] reads ONE plain-text line (stdout or stderr) and recognises the
-//!   failures the stream parser reports as they arrive ([`CliFailure`]); [`TrustBlock`] joins the
+//!   failures the stream parser reports as they arrive ([`CliFailure`]); `TrustBlock` joins the
 //!   multi-line workspace-trust banner into one failure.
 //! - [`classify_run`] reads everything a run left behind when it ended **without** a `result`
 //!   ([`RunEnd`]: the stderr tail, stdout's plain-text lines, the exit status, how far the run
@@ -43,7 +43,7 @@ const LAST_LINES: usize = 5;
 ///
 /// Recognised (case-insensitive): `Authentication required`, `Cannot use this model`,
 /// `Workspace Trust Required` (the header line only; the stream parser joins the block with a
-/// [`TrustBlock`]), and rate limits (`rate limit`, `rate-limit`, `too many requests`).
+/// `TrustBlock`), and rate limits (`rate limit`, `rate-limit`, `too many requests`).
 pub fn classify_plain_text(line: &str) -> Option<CliFailure> {
     let cleaned = strip_ansi(line);
     let words = cleaned.trim();
