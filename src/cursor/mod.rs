@@ -5,6 +5,7 @@ pub mod account;
 pub mod catalog;
 pub mod command;
 pub mod events;
+pub mod failure;
 pub mod locate;
 pub mod process;
 pub mod stream;

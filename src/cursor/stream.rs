@@ -1,8 +1,12 @@
 //! The stream-json parser: raw bytes from the agent's stdout in, typed [`RunEvent`]s and
-//! plain-text [`CliFailure`]s out (DESIGN §5, reference/cursor-cli.md §2 and §4).
+//! plain-text [`CliFailure`]s out. `agent --print --output-format stream-json` writes one JSON
+//! object per line (`system/init`, `user`, `thinking`, `assistant`, `tool_call`, `result`; the
+//! 2026.09–2026.10 builds add `interaction_query`, `connection` and `retry`). Its failures come
+//! as plain text.
 //!
 //! The process supervisor feeds every stdout read to [`StreamParser::feed`] and calls
-//! [`StreamParser::finish`] at EOF; it runs each stderr line through [`classify_plain_text`].
+//! [`StreamParser::finish`] at EOF; it runs each stderr line through [`classify_plain_text`]
+//! (which lives in [`super::failure`] with the rest of the failure classification).
 //!
 //! Decisions worth knowing:
 //! - **Lines.** Split on `\n`; a trailing `\r` and surrounding ASCII whitespace are trimmed. Only
@@ -22,14 +26,14 @@
 //!   carries nothing a turn can act on; what it costs (a missing `result`, a tool that never
 //!   completes) is already visible to the supervisor as an absence. Fields with an unexpected
 //!   type (a float `duration_ms`, a string `usage`) only lose that field, not the event.
-//! - **Assistant text** follows the accumulator rule (see [`RunEvent::Text`] and DESIGN §5): text
-//!   accumulated since the last flush or tool event; an assistant event whose whole text equals
-//!   it is a flush and is skipped. Two refinements, both tested: (1) when the segment so far is
-//!   a single delta and the new event is also delta-shaped (`timestamp_ms` without
-//!   `model_call_id`), equal text is new text (a model streaming `-` then `-`), not a flush;
-//!   (2) a segment built only from deltas that a tool event cut before its flush is remembered,
-//!   so a pre-tool flush arriving after `tool_call started` is still recognised and skipped.
-//!   Empty text never produces an event and never resets the accumulator.
+//! - **Assistant text** goes through the accumulator rule (see [`RunEvent::Text`] and the
+//!   `text` submodule): every word exactly once, whether or not the CLI streamed partial output
+//!   and whether a flush arrives before or after the tool call that cut its segment.
+//! - **Tool calls** are decoded by the `tool_call` submodule, whichever of the CLI's three
+//!   payload forms they come in.
+
+mod text;
+mod tool_call;
 
 use std::mem;
 
@@ -37,17 +41,22 @@ use serde::Deserialize;
 use serde::Deserializer;
 use serde::de::DeserializeOwned;
 use serde::de::IgnoredAny;
-use serde_json::Map;
 use serde_json::Value;
 use thiserror::Error;
 
 use super::CliFailure;
 use super::events::RunEvent;
 use super::events::RunResult;
-use super::events::ToolCall;
-use super::events::ToolOutcome;
 use super::events::Usage;
+use super::failure::TrustBlock;
 use super::strip_ansi;
+use text::Shape;
+use text::TextAccumulator;
+use tool_call::tool_call;
+use tool_call::tool_outcome;
+
+/// The plain-text line classifier, re-exported where callers have always found it.
+pub use super::failure::classify_plain_text;
 
 /// The line limit the supervisor uses for the agent's stdout. Lines over 1 MB are normal (a
 /// `readToolCall` result embeds the whole file), so the limit only guards against runaway output.
@@ -59,17 +68,8 @@ pub const DEFAULT_MAX_LINE: usize = 64 * 1024 * 1024;
 /// line is parsed, so it does not pin the memory for the rest of the run.
 const RETAINED_CAPACITY: usize = 4 * 1024 * 1024;
 
-/// Most lines (blank ones included) a workspace-trust block may collect.
-const TRUST_BLOCK_MAX_LINES: usize = 16;
-
 /// How much of a skipped line goes into the log.
 const LOG_PREVIEW_BYTES: usize = 160;
-
-/// Suffix of the key naming a tool inside `tool_call` (`shellToolCall`, `readToolCall`, …).
-const TOOL_KEY_SUFFIX: &str = "ToolCall";
-
-/// Lower-case wordings of a rate limit, matched anywhere in a plain-text line.
-const RATE_LIMIT_WORDS: [&str; 3] = ["rate limit", "rate-limit", "too many requests"];
 
 /// One thing the parser recognised in the agent's output, in stream order.
 #[derive(Debug, Clone, PartialEq)]
@@ -284,7 +284,7 @@ impl StreamParser {
 
     fn end_trust_block(&mut self, out: &mut Vec<StreamItem>) {
         if let Some(block) = self.trust.take() {
-            out.push(StreamItem::Failure(CliFailure::WorkspaceTrust(block.words)));
+            out.push(StreamItem::Failure(block.into_failure()));
         }
     }
 
@@ -376,33 +376,6 @@ pub fn parse_all(input: &[u8]) -> Result<Vec<StreamItem>, StreamError> {
     Ok(out)
 }
 
-/// Classify one plain-text (non-JSON) line from the agent, stdout or stderr: `Some` failure
-/// carrying the CLI's words (ANSI colours stripped, whitespace trimmed), or `None` for noise.
-///
-/// Recognised (case-insensitive): `Authentication required`, `Cannot use this model`,
-/// `Workspace Trust Required` (the header line only; [`StreamParser`] joins the block), and
-/// rate limits (`rate limit`, `rate-limit`, `too many requests`).
-pub fn classify_plain_text(line: &str) -> Option<CliFailure> {
-    let cleaned = strip_ansi(line);
-    let words = cleaned.trim();
-    if words.is_empty() {
-        return None;
-    }
-    let lower = words.to_ascii_lowercase();
-    let failure: fn(String) -> CliFailure = if lower.contains("workspace trust required") {
-        CliFailure::WorkspaceTrust
-    } else if lower.contains("authentication required") {
-        CliFailure::AuthRequired
-    } else if lower.contains("cannot use this model") {
-        CliFailure::BadModel
-    } else if RATE_LIMIT_WORDS.iter().any(|w| lower.contains(w)) {
-        CliFailure::RateLimited
-    } else {
-        return None;
-    };
-    Some(failure(words.to_owned()))
-}
-
 /// Record the first error of a feed and keep going.
 fn keep_first_error(status: &mut Result<(), StreamError>, next: Result<(), StreamError>) {
     if status.is_ok() {
@@ -410,123 +383,9 @@ fn keep_first_error(status: &mut Result<(), StreamError>, next: Result<(), Strea
     }
 }
 
-/// Position of the first `\n`, eight bytes at a time (no dependency on the `memchr` crate).
+/// Position of the first `\n` (SIMD-accelerated by `memchr`).
 fn find_newline(haystack: &[u8]) -> Option<usize> {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
-    const NEWLINES: u64 = u64::from_ne_bytes([b'\n'; 8]);
-    let (words, tail) = haystack.as_chunks::<8>();
-    for (index, word) in words.iter().enumerate() {
-        let x = u64::from_le_bytes(*word) ^ NEWLINES;
-        let zero_bytes = x.wrapping_sub(ONES) & !x & HIGHS;
-        if zero_bytes != 0 {
-            // The lowest flagged byte is exact (a borrow can only flag bytes above a real zero).
-            return Some(index * 8 + (zero_bytes.trailing_zeros() / 8) as usize);
-        }
-    }
-    let start = words.len() * 8;
-    tail.iter().position(|&b| b == b'\n').map(|p| start + p)
-}
-
-/// The workspace-trust block being collected (header first, then its indented lines).
-#[derive(Debug)]
-struct TrustBlock {
-    words: String,
-    lines: usize,
-}
-
-impl TrustBlock {
-    fn new(header: String) -> Self {
-        Self {
-            words: header,
-            lines: 1,
-        }
-    }
-
-    /// Indented lines continue the block; blank lines are tolerated inside it.
-    fn accepts(&self, line: &str) -> bool {
-        self.lines < TRUST_BLOCK_MAX_LINES
-            && (line.trim().is_empty() || line.starts_with(char::is_whitespace))
-    }
-
-    fn push(&mut self, line: &str) {
-        self.lines += 1;
-        let words = line.trim();
-        if !words.is_empty() {
-            self.words.push(' ');
-            self.words.push_str(words);
-        }
-    }
-}
-
-/// How an `assistant` event looks: a streaming delta (`timestamp_ms` without `model_call_id`)
-/// or a whole segment (a flush, or a segment without partial output).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Shape {
-    Delta,
-    Whole,
-}
-
-/// Text of one segment as accumulated from assistant events.
-#[derive(Debug, Default)]
-struct Segment {
-    text: String,
-    /// Events appended since the last flush or tool event.
-    pieces: usize,
-    /// Every appended event was a delta.
-    only_deltas: bool,
-}
-
-impl Segment {
-    fn push(&mut self, text: &str, shape: Shape) {
-        self.only_deltas = (self.pieces == 0 || self.only_deltas) && shape == Shape::Delta;
-        self.pieces += 1;
-        self.text.push_str(text);
-    }
-
-    /// Does an event with `text` repeat this whole segment (a flush) rather than continue it?
-    /// A single delta followed by an equal delta is the model repeating itself, not a flush.
-    fn is_repeated_by(&self, text: &str, shape: Shape) -> bool {
-        !self.text.is_empty()
-            && self.text == text
-            && (shape == Shape::Whole || self.pieces >= 2 || !self.only_deltas)
-    }
-}
-
-/// The accumulator rule for assistant text (module docs): no duplicated and no lost text, with
-/// and without `--stream-partial-output`.
-#[derive(Debug, Default)]
-struct TextAccumulator {
-    current: Segment,
-    /// A delta-built segment a tool event ended before its flush arrived.
-    cut: Option<Segment>,
-}
-
-impl TextAccumulator {
-    /// The new text this assistant event adds, if any.
-    fn on_assistant(&mut self, text: String, shape: Shape) -> Option<String> {
-        if text.is_empty() {
-            return None;
-        }
-        let cut = self.cut.take();
-        if cut.is_some_and(|segment| segment.is_repeated_by(&text, shape)) {
-            return None;
-        }
-        if self.current.is_repeated_by(&text, shape) {
-            self.current = Segment::default();
-            return None;
-        }
-        self.current.push(&text, shape);
-        Some(text)
-    }
-
-    /// A tool event ends the segment.
-    fn on_tool(&mut self) {
-        let finished = mem::take(&mut self.current);
-        if finished.pieces > 0 {
-            self.cut = finished.only_deltas.then_some(finished);
-        }
-    }
+    memchr::memchr(b'\n', haystack)
 }
 
 /// One stream-json line. Unknown fields are ignored; fields with an unexpected type become
@@ -614,399 +473,5 @@ fn run_result(event: WireEvent) -> RunResult {
     }
 }
 
-/// The parts of a `tool_call` object, whatever form it came in.
-struct ToolParts {
-    tool: String,
-    args: Value,
-    result: Option<Value>,
-}
-
-/// Build the [`ToolCall`] of a `tool_call` event and return its raw `result`, if any.
-fn tool_call(event_call_id: Option<String>, tool_call: Option<Value>) -> (ToolCall, Option<Value>) {
-    let mut outer = match tool_call {
-        Some(Value::Object(outer)) => outer,
-        _ => Map::new(),
-    };
-    let sibling_id = take_string(&mut outer, "toolCallId");
-    let parts = function_form(&mut outer)
-        .or_else(|| keyed_form(&mut outer))
-        .or_else(|| case_form(&mut outer))
-        .unwrap_or_else(|| ToolParts {
-            tool: "unknown".to_owned(),
-            args: Value::Null,
-            result: None,
-        });
-    let args_id = parts.args.get("toolCallId").and_then(Value::as_str);
-    let call_id = event_call_id
-        .filter(|id| !id.is_empty())
-        .or(sibling_id.filter(|id| !id.is_empty()))
-        .or_else(|| args_id.map(str::to_owned))
-        .unwrap_or_default();
-    let call = ToolCall {
-        call_id,
-        tool: parts.tool,
-        args: parts.args,
-    };
-    (call, parts.result)
-}
-
-/// `{"function":{"name","arguments":"<json string>","result"?}}`.
-fn function_form(outer: &mut Map<String, Value>) -> Option<ToolParts> {
-    let Some(Value::Object(mut function)) = outer.remove("function") else {
-        return None;
-    };
-    let tool = take_string(&mut function, "name").unwrap_or_else(|| "unknown".to_owned());
-    let args = match function.remove("arguments") {
-        Some(Value::String(text)) => serde_json::from_str(&text).unwrap_or(Value::String(text)),
-        Some(other) => other,
-        None => Value::Null,
-    };
-    Some(ToolParts {
-        tool,
-        args,
-        result: function.remove("result"),
-    })
-}
-
-/// `{"<name>ToolCall":{"args":{…},"result"?:{…}}, …siblings}`, or the older flat form where the
-/// arguments sit beside `result` without an `args` wrapper.
-fn keyed_form(outer: &mut Map<String, Value>) -> Option<ToolParts> {
-    let key = outer
-        .keys()
-        .find(|key| key.len() > TOOL_KEY_SUFFIX.len() && key.ends_with(TOOL_KEY_SUFFIX))?
-        .clone();
-    let inner = outer.remove(&key)?;
-    Some(named_parts(&key, inner))
-}
-
-/// `{"tool":{"case":"<name>ToolCall","value":{…}}}` (a protobuf-style rendering seen in a test).
-fn case_form(outer: &mut Map<String, Value>) -> Option<ToolParts> {
-    let Some(Value::Object(mut tool)) = outer.remove("tool") else {
-        return None;
-    };
-    let key = take_string(&mut tool, "case")?;
-    let inner = tool.remove("value").unwrap_or(Value::Null);
-    Some(named_parts(&key, inner))
-}
-
-fn named_parts(key: &str, inner: Value) -> ToolParts {
-    let tool = key.strip_suffix(TOOL_KEY_SUFFIX).unwrap_or(key).to_owned();
-    let Value::Object(mut inner) = inner else {
-        return ToolParts {
-            tool,
-            args: Value::Null,
-            result: None,
-        };
-    };
-    let result = inner.remove("result");
-    let args = match inner.remove("args") {
-        Some(args) => args,
-        None if inner.is_empty() => Value::Null,
-        None => Value::Object(inner),
-    };
-    ToolParts { tool, args, result }
-}
-
-fn take_string(map: &mut Map<String, Value>, key: &str) -> Option<String> {
-    match map.remove(key) {
-        Some(Value::String(text)) => Some(text),
-        _ => None,
-    }
-}
-
-/// Map a completed call's `result` one-of to its outcome.
-fn tool_outcome(result: Option<Value>) -> ToolOutcome {
-    let mut result = match result {
-        Some(Value::Object(result)) => result,
-        Some(other) => return ToolOutcome::Unknown { value: other },
-        None => return ToolOutcome::Unknown { value: Value::Null },
-    };
-    if let Some(value) = result.remove("success") {
-        ToolOutcome::Success { value }
-    } else if let Some(error) = result.remove("error") {
-        ToolOutcome::Error {
-            message: error_message(error),
-        }
-    } else if let Some(value) = result
-        .remove("rejected")
-        .or_else(|| result.remove("permissionDenied"))
-    {
-        ToolOutcome::Rejected {
-            reason: reason_of(&value),
-            value,
-        }
-    } else {
-        ToolOutcome::Unknown {
-            value: Value::Object(result),
-        }
-    }
-}
-
-/// `{"error":"<msg>"}`, `{"message":"<msg>"}`, a bare string, or the JSON text as a last resort.
-fn error_message(error: Value) -> String {
-    match error {
-        Value::String(message) => message,
-        Value::Object(mut fields) => take_string(&mut fields, "error")
-            .or_else(|| take_string(&mut fields, "message"))
-            .unwrap_or_else(|| Value::Object(fields).to_string()),
-        other => other.to_string(),
-    }
-}
-
-/// The refusal's `reason` (often empty), or its `message`, or a bare string.
-fn reason_of(value: &Value) -> String {
-    let text = match value {
-        Value::String(reason) => Some(reason.as_str()),
-        _ => value
-            .get("reason")
-            .and_then(Value::as_str)
-            .or_else(|| value.get("message").and_then(Value::as_str)),
-    };
-    text.unwrap_or_default().to_owned()
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(input: &str) -> Vec<StreamItem> {
-        parse_all(input.as_bytes()).expect("parse")
-    }
-
-    fn texts(items: &[StreamItem]) -> Vec<String> {
-        items
-            .iter()
-            .filter_map(|item| match item {
-                StreamItem::Event(RunEvent::Text { text }) => Some(text.clone()),
-                _ => None,
-            })
-            .collect()
-    }
-
-    fn delta(text: &str) -> String {
-        format!(
-            r#"{{"type":"assistant","message":{{"role":"assistant","content":[{{"type":"text","text":{}}}]}},"session_id":"s","timestamp_ms":1}}"#,
-            Value::String(text.to_owned())
-        )
-    }
-
-    fn flush_before_tool(text: &str) -> String {
-        format!(
-            r#"{{"type":"assistant","message":{{"content":[{{"type":"text","text":{}}}]}},"model_call_id":"m","timestamp_ms":2}}"#,
-            Value::String(text.to_owned())
-        )
-    }
-
-    fn whole(text: &str) -> String {
-        format!(
-            r#"{{"type":"assistant","message":{{"content":[{{"type":"text","text":{}}}]}}}}"#,
-            Value::String(text.to_owned())
-        )
-    }
-
-    const STARTED: &str = r#"{"type":"tool_call","subtype":"started","call_id":"c1","tool_call":{"readToolCall":{"args":{"path":"a"}}}}"#;
-    const COMPLETED: &str = r#"{"type":"tool_call","subtype":"completed","call_id":"c1","tool_call":{"readToolCall":{"args":{"path":"a"},"result":{"success":{"content":"x"}}}}}"#;
-
-    #[test]
-    fn find_newline_matches_a_plain_scan() {
-        let mut data = vec![b'a'; 40];
-        assert_eq!(find_newline(&data), None);
-        for at in 0..data.len() {
-            data[at] = b'\n';
-            assert_eq!(find_newline(&data), Some(at));
-            assert_eq!(find_newline(&data[..at]), None);
-            data[at] = 0x8a; // a byte whose low bits equal '\n' must not match
-            assert_eq!(find_newline(&data), None);
-            data[at] = b'a';
-        }
-        assert_eq!(find_newline(b"\x0b\x09\n"), Some(2));
-    }
-
-    #[test]
-    fn deltas_then_flushes_give_each_text_once() {
-        let stream = [
-            delta("Check"),
-            delta("ing."),
-            flush_before_tool("Checking."),
-            STARTED.to_owned(),
-            COMPLETED.to_owned(),
-            delta("Do"),
-            delta("ne."),
-            whole("Done."),
-        ]
-        .join("\n");
-        assert_eq!(texts(&parse(&stream)), ["Check", "ing.", "Do", "ne."]);
-    }
-
-    #[test]
-    fn segments_without_partial_output_are_kept() {
-        let stream = [
-            flush_before_tool("First."),
-            STARTED.to_owned(),
-            COMPLETED.to_owned(),
-            whole("Second."),
-        ]
-        .join("\n");
-        assert_eq!(texts(&parse(&stream)), ["First.", "Second."]);
-    }
-
-    #[test]
-    fn a_pre_tool_flush_arriving_after_the_tool_started_is_skipped() {
-        let stream = [
-            delta("Look"),
-            delta("ing."),
-            STARTED.to_owned(),
-            flush_before_tool("Looking."),
-            COMPLETED.to_owned(),
-            delta("Ok"),
-        ]
-        .join("\n");
-        assert_eq!(texts(&parse(&stream)), ["Look", "ing.", "Ok"]);
-    }
-
-    #[test]
-    fn a_late_flush_after_the_tool_completed_is_skipped() {
-        let stream = [
-            delta("Look"),
-            delta("ing."),
-            STARTED.to_owned(),
-            COMPLETED.to_owned(),
-            flush_before_tool("Looking."),
-        ]
-        .join("\n");
-        assert_eq!(texts(&parse(&stream)), ["Look", "ing."]);
-    }
-
-    #[test]
-    fn the_same_whole_segment_after_a_tool_without_partial_output_is_new_text() {
-        let stream = [
-            flush_before_tool("Again."),
-            STARTED.to_owned(),
-            COMPLETED.to_owned(),
-            flush_before_tool("Again."),
-        ]
-        .join("\n");
-        assert_eq!(texts(&parse(&stream)), ["Again.", "Again."]);
-    }
-
-    #[test]
-    fn a_delta_repeating_a_single_delta_is_new_text() {
-        let stream = [delta("-"), delta("-"), delta("-"), whole("---")].join("\n");
-        assert_eq!(texts(&parse(&stream)), ["-", "-", "-"]);
-    }
-
-    #[test]
-    fn a_delta_shaped_resend_of_several_deltas_is_a_flush() {
-        let stream = [delta("Which"), delta(" one?"), delta("Which one?")].join("\n");
-        assert_eq!(texts(&parse(&stream)), ["Which", " one?"]);
-    }
-
-    #[test]
-    fn empty_text_neither_emits_nor_resets() {
-        let stream = [whole(""), delta("a"), delta(""), delta("b"), whole("ab")].join("\n");
-        assert_eq!(texts(&parse(&stream)), ["a", "b"]);
-    }
-
-    #[test]
-    fn tool_forms_are_recognised() {
-        let function = r#"{"type":"tool_call","subtype":"completed","call_id":"f1","tool_call":{"function":{"name":"AskQuestion","arguments":"{\"q\":1}","result":{"rejected":{"reason":"Questions skipped"}}}}}"#;
-        let case = r#"{"type":"tool_call","subtype":"started","tool_call":{"tool":{"case":"grepToolCall","value":{"args":{"pattern":"x","toolCallId":"g1"}}}}}"#;
-        let error = r#"{"type":"tool_call","subtype":"completed","tool_call":{"hookAdditionalContexts":[],"toolCallId":"e1","shellToolCall":{"args":{},"result":{"error":{"error":"spawn nope ENOENT"}}}}}"#;
-        let items = parse(&[function, case, error].join("\n"));
-        let expected = [
-            StreamItem::Event(RunEvent::ToolCompleted {
-                call: ToolCall {
-                    call_id: "f1".into(),
-                    tool: "AskQuestion".into(),
-                    args: serde_json::json!({"q": 1}),
-                },
-                outcome: ToolOutcome::Rejected {
-                    reason: "Questions skipped".into(),
-                    value: serde_json::json!({"reason": "Questions skipped"}),
-                },
-            }),
-            StreamItem::Event(RunEvent::ToolStarted {
-                call: ToolCall {
-                    call_id: "g1".into(),
-                    tool: "grep".into(),
-                    args: serde_json::json!({"pattern": "x", "toolCallId": "g1"}),
-                },
-            }),
-            StreamItem::Event(RunEvent::ToolCompleted {
-                call: ToolCall {
-                    call_id: "e1".into(),
-                    tool: "shell".into(),
-                    args: serde_json::json!({}),
-                },
-                outcome: ToolOutcome::Error {
-                    message: "spawn nope ENOENT".into(),
-                },
-            }),
-        ];
-        assert_eq!(items, expected);
-    }
-
-    #[test]
-    fn outcomes_cover_every_form() {
-        let outcome = |v: Value| tool_outcome(Some(v));
-        assert_eq!(
-            tool_outcome(None),
-            ToolOutcome::Unknown { value: Value::Null }
-        );
-        assert_eq!(
-            outcome(serde_json::json!({"permissionDenied": {}})),
-            ToolOutcome::Rejected {
-                reason: String::new(),
-                value: serde_json::json!({})
-            }
-        );
-        assert_eq!(
-            outcome(serde_json::json!({"error": "boom"})),
-            ToolOutcome::Error {
-                message: "boom".into()
-            }
-        );
-        assert_eq!(
-            outcome(serde_json::json!({"weird": 1})),
-            ToolOutcome::Unknown {
-                value: serde_json::json!({"weird": 1})
-            }
-        );
-    }
-
-    #[test]
-    fn fields_of_the_wrong_type_only_lose_themselves() {
-        let line = r#"{"type":"result","subtype":"success","duration_ms":1.5,"usage":"n/a","result":"ok","session_id":"s"}"#;
-        let items = parse(line);
-        let expected = StreamItem::Event(RunEvent::Result(RunResult {
-            success: true,
-            text: "ok".into(),
-            chat_id: Some("s".into()),
-            duration_ms: None,
-            usage: None,
-            request_id: None,
-        }));
-        assert_eq!(items, [expected]);
-    }
-
-    #[test]
-    fn malformed_json_is_counted_and_skipped() {
-        let mut parser = StreamParser::default();
-        let mut out = Vec::new();
-        parser
-            .feed(
-                b"{\"type\":\"user\"\n{\"type\":\"system\",\"subtype\":\"init\"}\n",
-                &mut out,
-            )
-            .expect("feed");
-        assert!(out.is_empty());
-        assert_eq!(parser.malformed_lines(), 2);
-    }
-
-    #[test]
-    fn ansi_is_stripped() {
-        assert_eq!(strip_ansi("\u{1b}[1;33m⚠ Trust\u{1b}[0m"), "⚠ Trust");
-        assert_eq!(strip_ansi("\u{1b}]0;title\u{7}x"), "x");
-        assert_eq!(strip_ansi("plain"), "plain");
-    }
-}
+mod tests;
