@@ -25,6 +25,7 @@ mod launch_exit_code;
 mod launch_extra_models_refused;
 mod launch_no_login_claude;
 mod launch_no_login_contract;
+mod launch_other_gateway;
 mod launch_passthrough_upstream;
 mod launch_picker_effort;
 mod launch_settings_file;
