@@ -365,7 +365,9 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
 
     let exe = std::env::current_exe().context("finding the multi-cursor executable for hooks")?;
     let ours = settings::our_settings(&picker, catalog.as_ref(), &exe);
-    let mut merged_settings = settings::merge_settings(user_settings, ours)?;
+    let mut theirs = user_settings;
+    theirs.extend(settings::file_pickers(&layers));
+    let mut merged_settings = settings::merge_settings(theirs, ours)?;
     let agents = settings::merge_agents(user_agents, settings::our_agents(&picker))?;
 
     let login_inputs = claude::LoginInputs::from_env(merged_settings.get("apiKeyHelper").is_some());

@@ -32,6 +32,7 @@ mod launch_settings_file;
 mod launch_sigterm;
 mod launch_temp_cleanup;
 mod launch_user_agents_merge;
+mod launch_user_picker_rows;
 mod launch_user_settings_merge;
 mod launch_version_cache;
 mod launch_version_refused;
