@@ -45,6 +45,7 @@ mod plugin_command_rules;
 mod plugin_command_status;
 mod plugin_manifest_version;
 mod plugin_offline_install;
+mod plugin_saved_cursor_model;
 mod plugin_session_start_message;
 mod plugin_shim;
 mod plugin_validate_strict;
