@@ -21,6 +21,7 @@ pub mod args;
 pub mod claude;
 pub mod settings;
 pub mod upstream;
+pub mod wrap;
 
 use std::ffi::OsString;
 use std::path::Path;

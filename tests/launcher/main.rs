@@ -50,3 +50,5 @@ mod plugin_session_start_message;
 mod plugin_shim;
 mod plugin_validate_strict;
 mod skills_links;
+mod wrap_lifecycle;
+mod wrap_sdk_stream;
