@@ -154,3 +154,53 @@ fn a_managed_base_url_stops_the_launch() {
     );
     assert!(launch.claude_argv().is_none(), "Claude Code never started");
 }
+
+#[test]
+fn the_layers_are_read_as_claude_code_reads_them() {
+    // CLAUDE_CONFIG_DIR moves the user settings: their env is read from there.
+    let launch = Launch::scripted();
+    let config = launch.dir.path().canonicalize().unwrap().join("config");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(
+        config.join("settings.json"),
+        r#"{"env": {"ANTHROPIC_BASE_URL": "http://127.0.0.1:9/moved"}}"#,
+    )
+    .unwrap();
+    let mut moved = launch
+        .env("CLAUDE_CONFIG_DIR", &config)
+        .env_remove("MULTI_CURSOR_UPSTREAM")
+        .args(["-p", "hi"]);
+    assert_eq!(moved.run().status, Some(0));
+    assert_eq!(
+        moved.claude_env()["MULTI_CURSOR_UPSTREAM"],
+        "http://127.0.0.1:9/moved"
+    );
+    assert!(moved.claude_settings()["env"]["ANTHROPIC_BASE_URL"].is_string());
+
+    // A project layer outranks the user's; --setting-sources without `user` hides the user's.
+    let launch = with_decoy(Launch::scripted(), "http://127.0.0.1:9/user");
+    std::fs::create_dir_all(launch.project.join(".claude")).unwrap();
+    std::fs::write(
+        launch.project.join(".claude/settings.json"),
+        r#"{"env": {"ANTHROPIC_BASE_URL": "http://127.0.0.1:9/project"}}"#,
+    )
+    .unwrap();
+    let mut project = launch.args(["-p", "hi"]);
+    assert_eq!(project.run().status, Some(0));
+    assert_eq!(
+        project.claude_env()["MULTI_CURSOR_UPSTREAM"],
+        "http://127.0.0.1:9/project"
+    );
+    let mut local_only = project
+        .clear_args()
+        .args(["--setting-sources", "local", "-p", "hi"]);
+    assert_eq!(local_only.run().status, Some(0));
+    assert_eq!(
+        local_only.claude_env()["MULTI_CURSOR_UPSTREAM"],
+        "https://api.anthropic.com"
+    );
+    assert!(
+        local_only.claude_settings().get("env").is_none(),
+        "no layer read routes: no token in the file"
+    );
+}
