@@ -4,7 +4,8 @@
 //! `--settings` row (inline JSON, and a file given as `--settings=`), the user's own row and
 //! the `multi-cursor` agent; a Cursor turn is answered by the fake agent in
 //! `bypassPermissions` and refused in `default`; the gateway token is in no argv; the wrapper
-//! exits 0 on stdin EOF, leaving no Claude Code and no temporary folder.
+//! exits with Claude Code's code on stdin EOF, leaving no Claude Code and no temporary folder,
+//! having written nothing of its own to stderr.
 
 use std::ffi::OsString;
 use std::time::Duration;
@@ -60,6 +61,12 @@ fn finish(mut wrapped: Wrapped, launch: &Launch, claude: i32, code: i32) {
     wrapped.close_stdin();
     let exited = wrapped.wait(Duration::from_secs(10));
     assert_eq!(exited, Some(code), "exit on stdin EOF");
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut wrapped.child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(
+        !stderr.contains("multi-cursor"),
+        "the wrapper wrote to the host's stderr: {stderr}"
+    );
     assert!(!wrapper::alive(claude), "Claude Code is gone");
     let ours: Vec<_> = launch
         .tmp_entries()
