@@ -20,6 +20,8 @@
 pub mod args;
 pub mod claude;
 pub mod settings;
+pub mod upstream;
+pub mod wrap;
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -345,6 +347,8 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|v| settings::read_json_arg("--agents", v))
         .collect::<Result<Vec<_>, _>>()?;
+    let layers = upstream::launch_layers(&flag_settings, &user.rest);
+    let routing = upstream::resolve(&layers, &upstream::ProcessRouting::from_env())?;
 
     let (catalog, refresh_from) = launch_catalog(&state_dir).await;
     let extra = catalog::extra_models_from_env();
@@ -362,7 +366,9 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
 
     let exe = std::env::current_exe().context("finding the multi-cursor executable for hooks")?;
     let ours = settings::our_settings(&picker, catalog.as_ref(), &exe);
-    let merged_settings = settings::merge_settings(user_settings, ours)?;
+    let mut theirs = user_settings;
+    theirs.extend(settings::file_pickers(&layers));
+    let mut merged_settings = settings::merge_settings(theirs, ours)?;
     let agents = settings::merge_agents(user_agents, settings::our_agents(&picker))?;
 
     let login_inputs = claude::LoginInputs::from_env(merged_settings.get("apiKeyHelper").is_some());
@@ -379,6 +385,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
         .flag_settings
         .extend(crate::policy::settings::disallowed_tools(&user.rest));
     let token = config.token.clone();
+    config.upstream = routing.upstream.clone();
     let upstream = config.upstream.clone();
     let gateway = gateway::Gateway::new(config, catalog)?;
     let (listener, url) = gateway::bind(std::net::SocketAddr::from(([127, 0, 0, 1], 0))).await?;
@@ -389,6 +396,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
 
     let temp = PrivateTemp::create()?;
     let settings_path = temp.path().join("settings.json");
+    upstream::put_routing_env(&mut merged_settings, &routing, &url, &token);
     let settings_bytes =
         serde_json::to_vec_pretty(&merged_settings).context("encoding the settings")?;
     crate::state::write_private_atomic(&settings_path, &settings_bytes)
@@ -408,7 +416,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
         // Started inside a launched, signed-out session: its placeholder is no credential here.
         command.env_remove("ANTHROPIC_AUTH_TOKEN");
     }
-    let custom_headers = std::env::var("ANTHROPIC_CUSTOM_HEADERS").ok();
+    let custom_headers = routing.custom_headers.clone();
     let api_timeout = std::env::var("API_TIMEOUT_MS").ok();
     let tool_search = std::env::var("ENABLE_TOOL_SEARCH").ok();
     command.envs(child_env(&EnvInputs {

@@ -1,5 +1,7 @@
-//! The `--settings` and `--agents` JSON the launcher gives Claude Code (DESIGN §3 "Workers",
-//! §4; reference/claude-code-interface.md §3–§4), merged with the user's own.
+//! The `--settings` and `--agents` JSON the launcher gives Claude Code, merged with the user's
+//! own. Claude Code takes one `--settings` and one `--agents` (a second flag replaces the
+//! first), and a higher settings layer's `modelPicker` replaces a lower one's, so everything
+//! the user gave or saved is merged into the one value the launcher passes.
 //!
 //! Settings: one `modelPicker.options` row per picker route (`model`, `label`, `description`,
 //! `behavesAs`) and a command hook running `<this exe> hook` on SessionStart, UserPromptSubmit
@@ -18,6 +20,8 @@ use crate::cursor::catalog::AUTO_ROUTE;
 use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::Picker;
 use crate::cursor::catalog::Route;
+use crate::policy::settings::Layer;
+use crate::policy::settings::Scope;
 
 /// The Agent type the launcher defines.
 pub const WORKER_TYPE: &str = "multi-cursor";
@@ -248,6 +252,27 @@ fn settings_shape(reason: &str) -> LaunchError {
     }
 }
 
+/// The `modelPicker.options` rows of the user's settings files (local, project, then user
+/// settings, as Claude Code ranks them), each as a `{"modelPicker": {"options": […]}}` object
+/// to merge after the `--settings` values and before our rows. A higher layer's
+/// `modelPicker` replaces a lower one's in Claude Code (measured on 2.1.328), so without this
+/// our flag-layer picker would hide the user's own rows. A misshapen picker is left out.
+pub fn file_pickers(layers: &[Layer]) -> Vec<Map<String, Value>> {
+    layers
+        .iter()
+        .filter(|l| matches!(l.scope, Scope::Local | Scope::Project | Scope::User))
+        .filter_map(|l| {
+            let rows = l.settings.get("modelPicker")?.get("options")?.as_array()?;
+            let mut picker = Map::new();
+            picker.insert(
+                "modelPicker".to_string(),
+                json!({"options": rows.iter().filter(|r| r.is_object()).collect::<Vec<_>>()}),
+            );
+            Some(picker)
+        })
+        .collect()
+}
+
 /// The user's agents (each `--agents` in order) with our worker added; a user agent named
 /// [`WORKER_TYPE`] is refused.
 pub fn merge_agents(user: Vec<Map<String, Value>>, ours: Value) -> Result<Value, LaunchError> {
@@ -311,6 +336,43 @@ mod tests {
         assert_eq!(start[0]["hooks"][0]["command"], "theirs");
         assert_eq!(start[1]["hooks"][0]["command"], "mc hook");
         assert!(merged["hooks"]["Stop"].is_array());
+    }
+
+    #[test]
+    fn rows_of_the_settings_files_come_before_ours() {
+        let layer = |scope, settings: Value| Layer {
+            scope,
+            file: String::new(),
+            settings: obj(settings),
+        };
+        let layers = [
+            layer(
+                Scope::Flag,
+                json!({"modelPicker": {"options": [{"model": "flag"}]}}),
+            ),
+            layer(
+                Scope::Project,
+                json!({"modelPicker": {"options": [{"model": "project"}, 7]}}),
+            ),
+            layer(
+                Scope::User,
+                json!({"modelPicker": {"options": [{"model": "user"}]}}),
+            ),
+            layer(Scope::Local, json!({"modelPicker": "bad"})),
+        ];
+        let mut user = vec![obj(
+            json!({"modelPicker": {"options": [{"model": "flag"}]}}),
+        )];
+        user.extend(file_pickers(&layers));
+        let ours = json!({"modelPicker": {"options": [{"model": "multi/cursor/default"}]}});
+        let merged = merge_settings(user, ours).unwrap();
+        let models: Vec<&str> = merged["modelPicker"]["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["model"].as_str().unwrap())
+            .collect();
+        assert_eq!(models, ["flag", "project", "user", "multi/cursor/default"]);
     }
 
     #[test]

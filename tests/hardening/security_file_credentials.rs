@@ -6,6 +6,12 @@
 //! folder after the launcher exited: none holds the Cursor key, the Anthropic key or token, or
 //! the gateway token. (`multi-cursor serve` writes its token to the ready file, 0600, on
 //! purpose: that file is how a caller learns it.)
+//!
+//! That is the promise when no settings layer sets `ANTHROPIC_BASE_URL` or
+//! `ANTHROPIC_CUSTOM_HEADERS`, as here. When one does (a user of another gateway), the launcher
+//! must put the gateway's URL and token header in its `--settings` `env` to outrank it: the
+//! token is then in that one file, 0600 inside the launcher's 0700 temporary folder and removed
+//! at exit, which `launcher::launch_other_gateway` checks.
 
 use multi_cursor_test_support::security;
 

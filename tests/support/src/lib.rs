@@ -31,6 +31,7 @@ pub mod scenario;
 pub mod security;
 pub mod stream;
 pub mod stream_lines;
+pub mod wrapper;
 
 /// The repository's root (this crate lives in `tests/support/`): where `tests/fixtures/`,
 /// the plugin's marketplace and `Cargo.toml` are.
