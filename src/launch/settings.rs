@@ -257,7 +257,7 @@ fn settings_shape(reason: &str) -> LaunchError {
 /// to merge after the `--settings` values and before our rows. A higher layer's
 /// `modelPicker` replaces a lower one's in Claude Code (measured on 2.1.328), so without this
 /// our flag-layer picker would hide the user's own rows. A misshapen picker is left out.
-pub fn file_pickers(layers: &[Layer]) -> Vec<Map<String, Value>> {
+pub(crate) fn file_pickers(layers: &[Layer]) -> Vec<Map<String, Value>> {
     layers
         .iter()
         .filter(|l| matches!(l.scope, Scope::Local | Scope::Project | Scope::User))

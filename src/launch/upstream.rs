@@ -97,7 +97,7 @@ impl SettingSources {
     }
 
     /// Whether Claude Code reads layers of `scope`.
-    pub fn reads(&self, scope: Scope) -> bool {
+    pub(crate) fn reads(&self, scope: Scope) -> bool {
         match (&self.listed, scope) {
             (_, Scope::Managed | Scope::Flag) => true,
             (None, _) => true,
@@ -109,7 +109,7 @@ impl SettingSources {
 /// Every settings layer Claude Code will read for a session in `workspace`, in precedence
 /// order (highest first): managed, the `--settings` values, local, project, user, filtered by
 /// `sources`. Unreadable files are left out (the gateway reports them per request).
-pub fn session_layers(
+pub(crate) fn session_layers(
     inputs: &PolicyInputs,
     flag: Vec<FlagSettings>,
     workspace: &Path,
@@ -129,7 +129,7 @@ pub fn session_layers(
 /// [`session_layers`] for a session started here: this process's environment names the
 /// folders, the working directory is the workspace, `args` are Claude Code's arguments (for
 /// `--setting-sources`).
-pub fn launch_layers(flag: &[FlagSettings], args: &[OsString]) -> Vec<Layer> {
+pub(crate) fn launch_layers(flag: &[FlagSettings], args: &[OsString]) -> Vec<Layer> {
     let workspace = std::env::current_dir().unwrap_or_default();
     session_layers(
         &PolicyInputs::from_env(),
@@ -190,7 +190,10 @@ fn non_blank(value: Option<&str>) -> Option<&str> {
 
 /// Resolves the session's routing from `layers` (as [`session_layers`] returns them) and the
 /// process environment. A managed layer setting either routing variable is refused.
-pub fn resolve(layers: &[Layer], process: &ProcessRouting) -> Result<Routing, UpstreamError> {
+pub(crate) fn resolve(
+    layers: &[Layer],
+    process: &ProcessRouting,
+) -> Result<Routing, UpstreamError> {
     for layer in layers.iter().filter(|l| l.scope == Scope::Managed) {
         for variable in [BASE_URL_VAR, HEADERS_VAR] {
             if layer_var(layer, variable).is_some() {
