@@ -3,10 +3,12 @@
 
 pub mod account;
 pub mod catalog;
+pub mod child_env;
 pub mod command;
 pub mod events;
 pub mod locate;
 pub mod process;
+pub mod spawn;
 pub mod stream;
 
 use std::borrow::Cow;
