@@ -4,11 +4,15 @@
 //! it is in use.
 
 use std::path::Path;
-use std::process::Stdio;
 use std::time::Duration;
 
 use thiserror::Error;
 
+use super::spawn::AgentCommand;
+use super::spawn::CaptureLimits;
+use super::spawn::Kind;
+use super::spawn::SpawnError;
+use super::spawn::signal_group;
 use super::strip_ansi;
 
 /// Environment variable holding a Cursor API key.
@@ -94,11 +98,9 @@ pub async fn login_state(agent: &Path) -> Result<LoginState, AccountError> {
 /// Runs `agent login` with the terminal attached (the CLI opens the browser, or prints the URL
 /// to open when `NO_OPEN_BROWSER` is set), then confirms with `agent status`.
 pub async fn login(agent: &Path) -> Result<LoginState, AccountError> {
-    let status = tokio::process::Command::new(agent)
+    let status = AgentCommand::new(agent, Kind::Interactive)
         .arg("login")
-        .stdin(Stdio::inherit())
-        .stdout(Stdio::inherit())
-        .stderr(Stdio::inherit())
+        .command()
         .status()
         .await
         .map_err(|source| AccountError::Run {
@@ -114,21 +116,17 @@ pub async fn login(agent: &Path) -> Result<LoginState, AccountError> {
 
 /// What `agent status` says (stdout and stderr both read), within [`STATUS_TIMEOUT`].
 async fn agent_status(agent: &Path) -> Result<LoginState, AccountError> {
-    let mut command = tokio::process::Command::new(agent);
-    command
+    let output = AgentCommand::new(agent, Kind::Captured)
         .arg("status")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .kill_on_drop(true);
-    let output = tokio::time::timeout(STATUS_TIMEOUT, command.output())
+        .capture(CaptureLimits::new(STATUS_TIMEOUT))
         .await
-        .map_err(|_| AccountError::Timeout)?
-        .map_err(|source| AccountError::Run {
-            path: agent.display().to_string(),
-            what: "status",
-            source,
+        .map_err(|error| match error {
+            SpawnError::Timeout { .. } => AccountError::Timeout,
+            SpawnError::Spawn { source, .. } => AccountError::Run {
+                path: agent.display().to_string(),
+                what: "status",
+                source,
+            },
         })?;
     let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
     text.push('\n');
@@ -263,19 +261,17 @@ async fn run_detached_login(
     path: &Path,
     file: std::fs::File,
 ) -> Result<Option<LoginStart>, StartLoginError> {
-    use std::os::unix::process::CommandExt;
     let output_error = |source| StartLoginError::Output {
         path: path.to_path_buf(),
         source,
     };
     let stderr = file.try_clone().map_err(output_error)?;
-    let mut child = std::process::Command::new(agent)
+    let mut child = AgentCommand::new(agent, Kind::Detached)
         .arg("login")
         .env("NO_OPEN_BROWSER", "1")
-        .stdin(Stdio::null())
+        .std_command()
         .stdout(file)
         .stderr(stderr)
-        .process_group(0)
         .spawn()
         .map_err(|source| StartLoginError::Spawn {
             path: agent.display().to_string(),
@@ -294,10 +290,9 @@ async fn run_detached_login(
             return Ok(None);
         }
         if tokio::time::Instant::now() >= deadline {
-            let _ = nix::sys::signal::killpg(
-                nix::unistd::Pid::from_raw(child.id() as i32),
-                nix::sys::signal::Signal::SIGKILL,
-            );
+            if let Ok(pgid) = i32::try_from(child.id()) {
+                signal_group(pgid, nix::sys::signal::Signal::SIGKILL);
+            }
             let _ = child.wait();
             let said = strip_ansi(&said).trim().to_string();
             return Err(StartLoginError::NoLink {

@@ -1,9 +1,10 @@
-//! The invocation of one Cursor turn (DESIGN §5): argv, environment and stdin.
+//! The invocation of one Cursor turn: argv, environment and stdin.
 //!
 //! `agent -p --output-format stream-json --stream-partial-output --trust --workspace <dir>
 //! --model <id> [--resume <chatId>] <mode flags>`; the prompt goes on stdin, which is then
 //! closed. Credentials never appear in argv: `CURSOR_API_KEY` reaches the child only through
-//! the environment it inherits, and other programs' credentials are removed from it.
+//! the environment it inherits, and other programs' credentials are removed from it
+//! (`cursor::child_env`, applied to every agent child by `cursor::spawn`).
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -54,13 +55,19 @@ pub struct TurnSpec {
     pub prompt: String,
 }
 
-/// Environment variables a Cursor child must not inherit: other programs' credentials and our
-/// own gateway token (Claude Code's custom headers carry it).
+/// Credentials a Cursor child must not inherit, by name: other programs' credentials and our
+/// own gateway token (Claude Code's custom headers carry it). The environment builder
+/// (`cursor::child_env::is_denied`) removes these and everything of their shape; this list
+/// names them for tests and readers.
 pub const SCRUBBED_ENV: &[&str] = &[
     "ANTHROPIC_API_KEY",
     "ANTHROPIC_AUTH_TOKEN",
     "ANTHROPIC_CUSTOM_HEADERS",
+    "ANTHROPIC_FOUNDRY_API_KEY",
+    "AWS_BEARER_TOKEN_BEDROCK",
     "CLAUDE_CODE_OAUTH_TOKEN",
+    "CLAUDE_CODE_OAUTH_REFRESH_TOKEN",
+    "CLAUDE_CODE_SESSION_ACCESS_TOKEN",
     "MULTI_CURSOR_GATEWAY_TOKEN",
     "OPENAI_API_KEY",
     "XAI_API_KEY",
@@ -134,6 +141,16 @@ mod tests {
                 "--force"
             ]
         );
+    }
+
+    #[test]
+    fn every_named_credential_is_denied_by_the_builder() {
+        for name in SCRUBBED_ENV {
+            assert!(
+                crate::cursor::child_env::is_denied(std::ffi::OsStr::new(name)),
+                "{name}"
+            );
+        }
     }
 
     #[test]
