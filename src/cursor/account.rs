@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
+use super::sanitize::sanitize;
 use super::spawn::AgentCommand;
 use super::spawn::CaptureLimits;
 use super::spawn::Kind;
@@ -69,7 +70,8 @@ pub enum AccountError {
 
 /// Reads `agent status` output into a [`LoginState`].
 pub fn parse_status(output: &str) -> LoginState {
-    let clean = strip_ansi(output);
+    // Cursor's words end up in messages Claude Code shows: no control characters.
+    let clean = sanitize(&strip_ansi(output));
     for line in clean.lines() {
         if let Some(idx) = line.find("Logged in as") {
             let who = line[idx + "Logged in as".len()..].trim();
@@ -251,7 +253,7 @@ pub async fn start_login(agent: &Path) -> Result<LoginStart, StartLoginError> {
 
 /// `agent login`'s words for a message: colours removed, on one line, at most 500 characters.
 fn bounded_said(said: &str) -> String {
-    super::bounded_line(&strip_ansi(said), 500)
+    super::bounded_line(&sanitize(&strip_ansi(said)), 500)
 }
 
 /// Spawns `agent login` writing to `file` and watches `path` for the link; `None` when the
@@ -294,7 +296,7 @@ async fn run_detached_login(
                 signal_group(pgid, nix::sys::signal::Signal::SIGKILL);
             }
             let _ = child.wait();
-            let said = strip_ansi(&said).trim().to_string();
+            let said = sanitize(&strip_ansi(&said)).trim().to_string();
             return Err(StartLoginError::NoLink {
                 said: if said.is_empty() {
                     "nothing".to_string()

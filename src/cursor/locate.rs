@@ -155,7 +155,7 @@ pub fn classify(path: &Path, version: &str, help: &str) -> Result<AgentInfo, Loc
             path: path.to_path_buf(),
             looks_like: format!(
                 "another program (its --version said {:?})",
-                first_line(version)
+                super::sanitize::sanitize(first_line(version))
             ),
         });
     }

@@ -8,6 +8,7 @@ pub mod command;
 pub mod events;
 pub mod locate;
 pub mod process;
+pub mod sanitize;
 pub mod spawn;
 pub mod stream;
 

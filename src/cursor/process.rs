@@ -33,6 +33,7 @@ use super::bounded;
 pub use super::child_env::RUN_MARKER_ENV;
 use super::command::TurnSpec;
 use super::events::RunEvent;
+use super::sanitize::sanitize;
 use super::spawn::AgentCommand;
 use super::spawn::Kind;
 use super::spawn::group_alive;
@@ -459,7 +460,7 @@ impl Supervisor {
             {
                 return RunError::ResumeRejected {
                     chat_id: chat_id.clone(),
-                    message: bounded(&said, 2000),
+                    message: bounded(&sanitize(&said), 2000),
                 };
             }
         }
@@ -469,7 +470,7 @@ impl Supervisor {
         }
         RunError::NoResult {
             status: exit.map_or_else(|| "still running".to_string(), describe_status),
-            stderr: bounded(stderr.trim(), 2000),
+            stderr: bounded(sanitize(&stderr).trim(), 2000),
         }
     }
 }
