@@ -1,4 +1,5 @@
-//! The launcher: `multi-cursor [--] [claude args…]` (DESIGN §1, §3).
+//! The launcher: `multi-cursor [--] [claude args…]` starts Claude Code with an in-process
+//! gateway answering the `multi/cursor/*` models.
 //!
 //! In order: split the user's arguments ([`args`]); find Claude Code and check its version
 //! (cached per executable, [`claude`]); read the Cursor catalog from the cache (refreshed in the

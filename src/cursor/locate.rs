@@ -1,5 +1,6 @@
-//! Finding Cursor's agent executable (DESIGN §3 `MULTI_CURSOR_AGENT`) and making sure it really
-//! is Cursor's: xAI's Grok CLI installs a binary named `agent` too.
+//! Finding Cursor's agent executable (`MULTI_CURSOR_AGENT`, else `agent` or `cursor-agent` on
+//! PATH, else `~/.local/bin/agent`) and making sure it really is Cursor's: xAI's Grok CLI
+//! installs a binary named `agent` too.
 //!
 //! The identity check runs `--version` and `--help` once per executable per process; later
 //! lookups reuse the answer.

@@ -1,4 +1,4 @@
-//! The loopback gateway Claude Code talks to (DESIGN §3): it answers `multi/cursor/*` models by
+//! The loopback gateway Claude Code talks to: it answers `multi/cursor/*` models by
 //! running Cursor turns and passes every other request through to Anthropic byte for byte.
 //!
 //! It listens on 127.0.0.1 only, checks a random token in constant time on every route but

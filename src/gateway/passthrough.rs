@@ -1,4 +1,6 @@
-//! Passthrough to the real Anthropic upstream (DESIGN §3 "upstream error", `MULTI_CURSOR_UPSTREAM`).
+//! Passthrough to the real Anthropic upstream (`MULTI_CURSOR_UPSTREAM`, else
+//! `ANTHROPIC_BASE_URL`, else `https://api.anthropic.com`); an upstream that cannot be reached
+//! is answered with 502 "upstream could not be reached", its URL shown without user-info.
 //!
 //! Every request whose model is not a `multi/cursor/*` route is forwarded here, byte for byte:
 //! the method, the path and query string (appended to the upstream base, which may carry a path

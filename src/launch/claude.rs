@@ -23,8 +23,7 @@ use super::LaunchError;
 pub const CLAUDE_ENV: &str = "MULTI_CURSOR_CLAUDE";
 
 /// The oldest Claude Code the launcher runs: the version whose settings (`modelPicker` rows
-/// with `behavesAs`), `--agents`, hook payloads and worker requests were measured
-/// (reference/claude-code-interface.md).
+/// with `behavesAs`), `--agents`, hook payloads and worker requests were measured.
 pub const MIN_VERSION: Version = Version(2, 1, 328);
 
 /// How to install Claude Code, quoted when it is missing or too old.

@@ -1,5 +1,5 @@
-//! The `--settings` and `--agents` JSON the launcher gives Claude Code (DESIGN §3 "Workers",
-//! §4; reference/claude-code-interface.md §3–§4), merged with the user's own.
+//! The `--settings` and `--agents` JSON the launcher gives Claude Code (picker rows, hooks, the
+//! `multi-cursor` worker type; as measured on Claude Code 2.1.328), merged with the user's own.
 //!
 //! Settings: one `modelPicker.options` row per picker route (`model`, `label`, `description`,
 //! `behavesAs`) and a command hook running `<this exe> hook` on SessionStart, UserPromptSubmit
