@@ -1,10 +1,12 @@
 //! The invocation of one Cursor turn: argv, environment and stdin.
 //!
 //! `agent -p --output-format stream-json --stream-partial-output --trust --workspace <dir>
-//! --model <id> [--resume <chatId>] <mode flags>`; the prompt goes on stdin, which is then
+//! --model=<id> [--resume=<chatId>] <mode flags>`; the prompt goes on stdin, which is then
 //! closed. Credentials never appear in argv: `CURSOR_API_KEY` reaches the child only through
 //! the environment it inherits, and other programs' credentials are removed from it
-//! (`cursor::child_env`, applied to every agent child by `cursor::spawn`).
+//! (`cursor::child_env`, applied to every agent child by `cursor::spawn`). Values that come
+//! from elsewhere (a model id from Cursor's own list, a chat id from a record) are attached
+//! with `=`, so one that looks like an option (`--force`) can never become a flag.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -88,11 +90,9 @@ impl TurnSpec {
         .map(OsString::from)
         .collect();
         args.push(self.workspace.clone().into_os_string());
-        args.push("--model".into());
-        args.push(self.model.clone().into());
+        args.push(format!("--model={}", self.model).into());
         if let Some(chat) = &self.chat_id {
-            args.push("--resume".into());
-            args.push(chat.clone().into());
+            args.push(format!("--resume={chat}").into());
         }
         args.extend(self.mode.flags().iter().map(OsString::from));
         if self.approve_mcps {
@@ -136,8 +136,7 @@ mod tests {
                 "--trust",
                 "--workspace",
                 "/w",
-                "--model",
-                "composer-2.5",
+                "--model=composer-2.5",
                 "--force"
             ]
         );
@@ -156,7 +155,17 @@ mod tests {
     #[test]
     fn resume_and_plan() {
         let args = strings(&spec(CursorMode::Plan, Some("c1")));
-        assert_eq!(args[9..], ["--resume", "c1", "--mode", "plan"]);
+        assert_eq!(args[8..], ["--resume=c1", "--mode", "plan"]);
         assert!(!args.iter().any(|a| a == "hi"), "prompt never in argv");
+    }
+
+    #[test]
+    fn option_looking_values_stay_values() {
+        let mut spec = spec(CursorMode::Allowlist, Some("--force"));
+        spec.model = "-p".into();
+        let args = strings(&spec);
+        assert_eq!(args[7..], ["--model=-p", "--resume=--force"]);
+        assert!(!args.contains(&"--force".to_string()), "{args:?}");
+        assert_eq!(args.iter().filter(|a| *a == "-p").count(), 1, "{args:?}");
     }
 }
