@@ -240,7 +240,7 @@ pub async fn start_login(agent: &Path) -> Result<LoginStart, StartLoginError> {
             .map_err(output_error)?
     };
     let result = run_detached_login(agent, &path, file).await;
-    let said = std::fs::read_to_string(&path).unwrap_or_default();
+    let said = read_login_output(&path);
     let _ = std::fs::remove_file(&path);
     match result? {
         Some(started) => Ok(started),
@@ -249,6 +249,15 @@ pub async fn start_login(agent: &Path) -> Result<LoginStart, StartLoginError> {
             said: bounded_said(&said),
         }),
     }
+}
+
+/// What `agent login` wrote to its output file so far (never through a link; at most 64 KiB).
+fn read_login_output(path: &Path) -> String {
+    crate::state::read_state_file(path, 64 * 1024)
+        .ok()
+        .flatten()
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .unwrap_or_default()
 }
 
 /// `agent login`'s words for a message: colours removed, on one line, at most 500 characters.
@@ -281,7 +290,7 @@ async fn run_detached_login(
         })?;
     let deadline = tokio::time::Instant::now() + LINK_WAIT;
     loop {
-        let said = std::fs::read_to_string(path).unwrap_or_default();
+        let said = read_login_output(path);
         if let Some(url) = login_link(&said) {
             return Ok(Some(LoginStart::Started {
                 url,

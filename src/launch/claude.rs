@@ -131,8 +131,10 @@ fn fingerprint(claude: &Path) -> Option<(String, i128, u64)> {
 pub async fn version(claude: &Path, state_dir: &Path) -> Result<Version, LaunchError> {
     let cache_path = state_dir.join(VERSION_CACHE_FILE);
     let print = fingerprint(claude);
-    let mut cache: VersionCache = std::fs::read(&cache_path)
+    // A cache that is a link, not ours, or oddly large is ignored (and replaced on write).
+    let mut cache: VersionCache = crate::state::read_state_file(&cache_path, 1024 * 1024)
         .ok()
+        .flatten()
         .and_then(|bytes| serde_json::from_slice(&bytes).ok())
         .filter(|c: &VersionCache| c.version == 1)
         .unwrap_or_default();
