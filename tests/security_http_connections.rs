@@ -260,3 +260,41 @@ fn a_streamed_turn_quiet_for_seventy_seconds_completes() {
         "{body}"
     );
 }
+
+#[test]
+fn agent_children_get_the_original_descriptor_limit_back() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("nofile.txt");
+    let wrapper = dir.path().join("agent");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\necho \"$1 $(ulimit -Sn)\" >> '{}'\nexec '{}' \"$@\"\n",
+            out.display(),
+            gateway::fake_agent().display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let gw = TestGateway::start(GatewayOptions {
+        permission_mode: Some("bypassPermissions".into()),
+        nofile: Some("1024:4096".into()),
+        agent: Some(wrapper),
+        ..GatewayOptions::default()
+    });
+    assert_eq!(soft_limit(gw.pid), "4096");
+    let (status, body) = gw.ask(
+        "s-limit",
+        &cursor_request("multi/cursor/composer-2.5", "hello", false),
+    );
+    assert_eq!(status, 200, "{body}");
+    let seen = std::fs::read_to_string(&out).unwrap();
+    // `--list-models` is spawned by cursor/catalog.rs, which moves to cursor::spawn next.
+    let checked: Vec<&str> = seen
+        .lines()
+        .filter(|l| !l.starts_with("--list-models"))
+        .collect();
+    assert!(checked.len() >= 3, "probes and the turn: {seen:?}");
+    assert!(checked.iter().all(|l| l.ends_with(" 1024")), "{seen:?}");
+}
