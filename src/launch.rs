@@ -1,4 +1,5 @@
-//! The launcher: `multi-cursor [--] [claude args…]` (DESIGN §1, §3).
+//! The launcher: `multi-cursor [--] [claude args…]` starts Claude Code with an in-process
+//! gateway answering the `multi/cursor/*` models.
 //!
 //! In order: split the user's arguments ([`args`]); find Claude Code and check its version
 //! (cached per executable, [`claude`]); read the Cursor catalog from the cache (refreshed in the
@@ -412,6 +413,9 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
         command.arg("--model").arg(AUTO_ROUTE);
     }
     command.args(&user.rest);
+    // The gateway raised our descriptor limit (see `gateway::bind`); Claude Code gets the one
+    // we started with.
+    crate::cursor::spawn::restore_descriptor_limit(command.as_std_mut());
     if login_inputs.inherited_placeholder() {
         // Started inside a launched, signed-out session: its placeholder is no credential here.
         command.env_remove("ANTHROPIC_AUTH_TOKEN");

@@ -3,6 +3,10 @@
 //! Every file we write here is 0600 inside a 0700 folder, written to a temporary file, fsynced,
 //! renamed over the target and the folder fsynced, so a crash leaves either the old or the new
 //! bytes, never a mix.
+//!
+//! Files in the state folder are never read or written through a symlink: they are opened
+//! with `O_NOFOLLOW` ([`open_state_file`], [`read_state_file`], [`check_state_file`]) and
+//! refused, with their path, unless they are a regular file of this user.
 
 use std::fs;
 use std::io::Write;
@@ -37,6 +41,22 @@ pub enum StateError {
         "state folder {path} belongs to uid {owner}, not to you (uid {me}); its records and tokens would be another user's to read or replace. Point {STATE_DIR_ENV} at a folder you own"
     )]
     ForeignOwner { path: PathBuf, owner: u32, me: u32 },
+    #[error(
+        "{path} is a symlink or not a regular file; multi-cursor never reads or writes a state file through a link. Move it out of the state folder"
+    )]
+    NotAFile { path: PathBuf },
+    #[error(
+        "{path} belongs to uid {owner}, not to you (uid {me}); multi-cursor only uses state files of its own user. Move it out of the state folder"
+    )]
+    ForeignFile { path: PathBuf, owner: u32, me: u32 },
+    #[error(
+        "{path} is {size} bytes, more than the {limit} bytes multi-cursor reads from such a file; it was left untouched. Move it out of the state folder"
+    )]
+    TooLarge {
+        path: PathBuf,
+        size: u64,
+        limit: u64,
+    },
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> StateError + '_ {
@@ -104,6 +124,93 @@ pub fn ensure_private_dir(dir: &Path) -> Result<(), StateError> {
     Ok(())
 }
 
+/// Opens the state file `path` with `options` (plus `O_NOFOLLOW`, and `O_NONBLOCK` so a FIFO
+/// cannot hang us) and checks that it is a regular file of this user. A symlink is refused
+/// without being followed; so is any other kind of file, or another user's.
+pub fn open_state_file(path: &Path, options: &mut fs::OpenOptions) -> Result<fs::File, StateError> {
+    let file = options
+        .custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|error| match error.raw_os_error() {
+            Some(code) if code == nix::libc::ELOOP => StateError::NotAFile {
+                path: path.to_path_buf(),
+            },
+            _ => StateError::Io {
+                path: path.to_path_buf(),
+                source: error,
+            },
+        })?;
+    let meta = file.metadata().map_err(io_err(path))?;
+    if !meta.is_file() {
+        return Err(StateError::NotAFile {
+            path: path.to_path_buf(),
+        });
+    }
+    let me = nix::unistd::geteuid().as_raw();
+    if meta.uid() != me {
+        return Err(StateError::ForeignFile {
+            path: path.to_path_buf(),
+            owner: meta.uid(),
+            me,
+        });
+    }
+    Ok(file)
+}
+
+/// Checks, without following a link, that the state file `path` is a regular file of this
+/// user of at most `limit` bytes; `Ok(None)` when there is none, else its size.
+pub fn check_state_file(path: &Path, limit: u64) -> Result<Option<u64>, StateError> {
+    let file = match open_state_file(path, fs::OpenOptions::new().read(true)) {
+        Ok(file) => file,
+        Err(StateError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(None);
+        }
+        Err(error) => return Err(error),
+    };
+    let size = file.metadata().map_err(io_err(path))?.len();
+    if size > limit {
+        return Err(StateError::TooLarge {
+            path: path.to_path_buf(),
+            size,
+            limit,
+        });
+    }
+    Ok(Some(size))
+}
+
+/// The bytes of the state file `path` (see [`check_state_file`]), read from the descriptor
+/// that was checked; `Ok(None)` when there is none.
+pub fn read_state_file(path: &Path, limit: u64) -> Result<Option<Vec<u8>>, StateError> {
+    use std::io::Read;
+    let file = match open_state_file(path, fs::OpenOptions::new().read(true)) {
+        Ok(file) => file,
+        Err(StateError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(None);
+        }
+        Err(error) => return Err(error),
+    };
+    let size = file.metadata().map_err(io_err(path))?.len();
+    if size > limit {
+        return Err(StateError::TooLarge {
+            path: path.to_path_buf(),
+            size,
+            limit,
+        });
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(io_err(path))?;
+    if bytes.len() as u64 > limit {
+        return Err(StateError::TooLarge {
+            path: path.to_path_buf(),
+            size: bytes.len() as u64,
+            limit,
+        });
+    }
+    Ok(Some(bytes))
+}
+
 /// Writes `bytes` to `path` atomically with mode 0600: temp file in the same folder, fsync,
 /// rename, folder fsync. The temp file is removed when any step fails.
 pub fn write_private_atomic(path: &Path, bytes: &[u8]) -> Result<(), StateError> {
@@ -118,10 +225,13 @@ pub fn write_private_atomic(path: &Path, bytes: &[u8]) -> Result<(), StateError>
         rand::random::<u64>()
     ));
     let result = (|| {
+        // create_new never follows a link (O_EXCL), and the rename replaces a link at `path`
+        // itself, never its target.
         let mut file = fs::OpenOptions::new()
             .write(true)
             .create_new(true)
             .mode(0o600)
+            .custom_flags(nix::libc::O_NOFOLLOW)
             .open(&tmp)?;
         file.write_all(bytes)?;
         file.sync_all()?;
@@ -221,6 +331,39 @@ mod tests {
         );
         let mode = fs::metadata(&foreign).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o755, "another user's folder was changed");
+    }
+
+    #[test]
+    fn state_files_are_never_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.json");
+        fs::write(&real, b"{}").unwrap();
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let refused = read_state_file(&link, 1024);
+        assert!(
+            matches!(refused, Err(StateError::NotAFile { .. })),
+            "{refused:?}"
+        );
+        assert!(refused.unwrap_err().to_string().contains("link.json"));
+        assert!(matches!(
+            check_state_file(dir.path(), 1024),
+            Err(StateError::NotAFile { .. })
+        ));
+        assert_eq!(read_state_file(&real, 1024).unwrap().unwrap(), b"{}");
+        assert_eq!(
+            read_state_file(&dir.path().join("none"), 1024).unwrap(),
+            None
+        );
+        assert!(matches!(
+            read_state_file(&real, 1),
+            Err(StateError::TooLarge {
+                size: 2,
+                limit: 1,
+                ..
+            })
+        ));
+        assert_eq!(check_state_file(&real, 2).unwrap(), Some(2));
     }
 
     #[test]

@@ -4,11 +4,16 @@
 //! it is in use.
 
 use std::path::Path;
-use std::process::Stdio;
 use std::time::Duration;
 
 use thiserror::Error;
 
+use super::sanitize::sanitize;
+use super::spawn::AgentCommand;
+use super::spawn::CaptureLimits;
+use super::spawn::Kind;
+use super::spawn::SpawnError;
+use super::spawn::signal_group;
 use super::strip_ansi;
 
 /// Environment variable holding a Cursor API key.
@@ -65,7 +70,8 @@ pub enum AccountError {
 
 /// Reads `agent status` output into a [`LoginState`].
 pub fn parse_status(output: &str) -> LoginState {
-    let clean = strip_ansi(output);
+    // Cursor's words end up in messages Claude Code shows: no control characters.
+    let clean = sanitize(&strip_ansi(output));
     for line in clean.lines() {
         if let Some(idx) = line.find("Logged in as") {
             let who = line[idx + "Logged in as".len()..].trim();
@@ -94,11 +100,9 @@ pub async fn login_state(agent: &Path) -> Result<LoginState, AccountError> {
 /// Runs `agent login` with the terminal attached (the CLI opens the browser, or prints the URL
 /// to open when `NO_OPEN_BROWSER` is set), then confirms with `agent status`.
 pub async fn login(agent: &Path) -> Result<LoginState, AccountError> {
-    let status = tokio::process::Command::new(agent)
+    let status = AgentCommand::new(agent, Kind::Interactive)
         .arg("login")
-        .stdin(Stdio::inherit())
-        .stdout(Stdio::inherit())
-        .stderr(Stdio::inherit())
+        .command()
         .status()
         .await
         .map_err(|source| AccountError::Run {
@@ -114,21 +118,17 @@ pub async fn login(agent: &Path) -> Result<LoginState, AccountError> {
 
 /// What `agent status` says (stdout and stderr both read), within [`STATUS_TIMEOUT`].
 async fn agent_status(agent: &Path) -> Result<LoginState, AccountError> {
-    let mut command = tokio::process::Command::new(agent);
-    command
+    let output = AgentCommand::new(agent, Kind::Captured)
         .arg("status")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .kill_on_drop(true);
-    let output = tokio::time::timeout(STATUS_TIMEOUT, command.output())
+        .capture(CaptureLimits::new(STATUS_TIMEOUT))
         .await
-        .map_err(|_| AccountError::Timeout)?
-        .map_err(|source| AccountError::Run {
-            path: agent.display().to_string(),
-            what: "status",
-            source,
+        .map_err(|error| match error {
+            SpawnError::Timeout { .. } => AccountError::Timeout,
+            SpawnError::Spawn { source, .. } => AccountError::Run {
+                path: agent.display().to_string(),
+                what: "status",
+                source,
+            },
         })?;
     let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
     text.push('\n');
@@ -240,7 +240,7 @@ pub async fn start_login(agent: &Path) -> Result<LoginStart, StartLoginError> {
             .map_err(output_error)?
     };
     let result = run_detached_login(agent, &path, file).await;
-    let said = std::fs::read_to_string(&path).unwrap_or_default();
+    let said = read_login_output(&path);
     let _ = std::fs::remove_file(&path);
     match result? {
         Some(started) => Ok(started),
@@ -251,9 +251,18 @@ pub async fn start_login(agent: &Path) -> Result<LoginStart, StartLoginError> {
     }
 }
 
+/// What `agent login` wrote to its output file so far (never through a link; at most 64 KiB).
+fn read_login_output(path: &Path) -> String {
+    crate::state::read_state_file(path, 64 * 1024)
+        .ok()
+        .flatten()
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .unwrap_or_default()
+}
+
 /// `agent login`'s words for a message: colours removed, on one line, at most 500 characters.
 fn bounded_said(said: &str) -> String {
-    super::bounded_line(&strip_ansi(said), 500)
+    super::bounded_line(&sanitize(&strip_ansi(said)), 500)
 }
 
 /// Spawns `agent login` writing to `file` and watches `path` for the link; `None` when the
@@ -263,19 +272,17 @@ async fn run_detached_login(
     path: &Path,
     file: std::fs::File,
 ) -> Result<Option<LoginStart>, StartLoginError> {
-    use std::os::unix::process::CommandExt;
     let output_error = |source| StartLoginError::Output {
         path: path.to_path_buf(),
         source,
     };
     let stderr = file.try_clone().map_err(output_error)?;
-    let mut child = std::process::Command::new(agent)
+    let mut child = AgentCommand::new(agent, Kind::Detached)
         .arg("login")
         .env("NO_OPEN_BROWSER", "1")
-        .stdin(Stdio::null())
+        .std_command()
         .stdout(file)
         .stderr(stderr)
-        .process_group(0)
         .spawn()
         .map_err(|source| StartLoginError::Spawn {
             path: agent.display().to_string(),
@@ -283,7 +290,7 @@ async fn run_detached_login(
         })?;
     let deadline = tokio::time::Instant::now() + LINK_WAIT;
     loop {
-        let said = std::fs::read_to_string(path).unwrap_or_default();
+        let said = read_login_output(path);
         if let Some(url) = login_link(&said) {
             return Ok(Some(LoginStart::Started {
                 url,
@@ -294,12 +301,11 @@ async fn run_detached_login(
             return Ok(None);
         }
         if tokio::time::Instant::now() >= deadline {
-            let _ = nix::sys::signal::killpg(
-                nix::unistd::Pid::from_raw(child.id() as i32),
-                nix::sys::signal::Signal::SIGKILL,
-            );
+            if let Ok(pgid) = i32::try_from(child.id()) {
+                signal_group(pgid, nix::sys::signal::Signal::SIGKILL);
+            }
             let _ = child.wait();
-            let said = strip_ansi(&said).trim().to_string();
+            let said = sanitize(&strip_ansi(&said)).trim().to_string();
             return Err(StartLoginError::NoLink {
                 said: if said.is_empty() {
                     "nothing".to_string()

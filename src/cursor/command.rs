@@ -1,9 +1,12 @@
-//! The invocation of one Cursor turn (DESIGN §5): argv, environment and stdin.
+//! The invocation of one Cursor turn: argv, environment and stdin.
 //!
 //! `agent -p --output-format stream-json --stream-partial-output --trust --workspace <dir>
-//! --model <id> [--resume <chatId>] <mode flags>`; the prompt goes on stdin, which is then
+//! --model=<id> [--resume=<chatId>] <mode flags>`; the prompt goes on stdin, which is then
 //! closed. Credentials never appear in argv: `CURSOR_API_KEY` reaches the child only through
-//! the environment it inherits, and other programs' credentials are removed from it.
+//! the environment it inherits, and other programs' credentials are removed from it
+//! (`cursor::child_env`, applied to every agent child by `cursor::spawn`). Values that come
+//! from elsewhere (a model id from Cursor's own list, a chat id from a record) are attached
+//! with `=`, so one that looks like an option (`--force`) can never become a flag.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -54,13 +57,19 @@ pub struct TurnSpec {
     pub prompt: String,
 }
 
-/// Environment variables a Cursor child must not inherit: other programs' credentials and our
-/// own gateway token (Claude Code's custom headers carry it).
+/// Credentials a Cursor child must not inherit, by name: other programs' credentials and our
+/// own gateway token (Claude Code's custom headers carry it). The environment builder
+/// (`cursor::child_env::is_denied`) removes these and everything of their shape; this list
+/// names them for tests and readers.
 pub const SCRUBBED_ENV: &[&str] = &[
     "ANTHROPIC_API_KEY",
     "ANTHROPIC_AUTH_TOKEN",
     "ANTHROPIC_CUSTOM_HEADERS",
+    "ANTHROPIC_FOUNDRY_API_KEY",
+    "AWS_BEARER_TOKEN_BEDROCK",
     "CLAUDE_CODE_OAUTH_TOKEN",
+    "CLAUDE_CODE_OAUTH_REFRESH_TOKEN",
+    "CLAUDE_CODE_SESSION_ACCESS_TOKEN",
     "MULTI_CURSOR_GATEWAY_TOKEN",
     "OPENAI_API_KEY",
     "XAI_API_KEY",
@@ -81,11 +90,9 @@ impl TurnSpec {
         .map(OsString::from)
         .collect();
         args.push(self.workspace.clone().into_os_string());
-        args.push("--model".into());
-        args.push(self.model.clone().into());
+        args.push(format!("--model={}", self.model).into());
         if let Some(chat) = &self.chat_id {
-            args.push("--resume".into());
-            args.push(chat.clone().into());
+            args.push(format!("--resume={chat}").into());
         }
         args.extend(self.mode.flags().iter().map(OsString::from));
         if self.approve_mcps {
@@ -129,17 +136,36 @@ mod tests {
                 "--trust",
                 "--workspace",
                 "/w",
-                "--model",
-                "composer-2.5",
+                "--model=composer-2.5",
                 "--force"
             ]
         );
     }
 
     #[test]
+    fn every_named_credential_is_denied_by_the_builder() {
+        for name in SCRUBBED_ENV {
+            assert!(
+                crate::cursor::child_env::is_denied(std::ffi::OsStr::new(name)),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
     fn resume_and_plan() {
         let args = strings(&spec(CursorMode::Plan, Some("c1")));
-        assert_eq!(args[9..], ["--resume", "c1", "--mode", "plan"]);
+        assert_eq!(args[8..], ["--resume=c1", "--mode", "plan"]);
         assert!(!args.iter().any(|a| a == "hi"), "prompt never in argv");
+    }
+
+    #[test]
+    fn option_looking_values_stay_values() {
+        let mut spec = spec(CursorMode::Allowlist, Some("--force"));
+        spec.model = "-p".into();
+        let args = strings(&spec);
+        assert_eq!(args[7..], ["--model=-p", "--resume=--force"]);
+        assert!(!args.contains(&"--force".to_string()), "{args:?}");
+        assert_eq!(args.iter().filter(|a| *a == "-p").count(), 1, "{args:?}");
     }
 }

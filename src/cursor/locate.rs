@@ -1,5 +1,6 @@
-//! Finding Cursor's agent executable (DESIGN §3 `MULTI_CURSOR_AGENT`) and making sure it really
-//! is Cursor's: xAI's Grok CLI installs a binary named `agent` too.
+//! Finding Cursor's agent executable (`MULTI_CURSOR_AGENT`, else `agent` or `cursor-agent` on
+//! PATH, else `~/.local/bin/agent`) and making sure it really is Cursor's: xAI's Grok CLI
+//! installs a binary named `agent` too.
 //!
 //! The identity check runs `--version` and `--help` once per executable per process; later
 //! lookups reuse the answer.
@@ -7,17 +8,21 @@
 use std::collections::HashMap;
 use std::ffi::OsStr;
 
-use crate::exec::is_executable;
-use crate::exec::resolve_configured;
-use crate::exec::search_path;
 use std::path::Path;
 use std::path::PathBuf;
-use std::process::Stdio;
 use std::sync::Mutex;
 use std::sync::OnceLock;
 use std::time::Duration;
 
 use thiserror::Error;
+
+use super::spawn::AgentCommand;
+use super::spawn::CaptureLimits;
+use super::spawn::Kind;
+use super::spawn::SpawnError;
+use crate::exec::is_executable;
+use crate::exec::resolve_configured;
+use crate::exec::search_path;
 
 /// Environment variable naming the agent executable.
 pub const AGENT_ENV: &str = "MULTI_CURSOR_AGENT";
@@ -151,7 +156,7 @@ pub fn classify(path: &Path, version: &str, help: &str) -> Result<AgentInfo, Loc
             path: path.to_path_buf(),
             looks_like: format!(
                 "another program (its --version said {:?})",
-                first_line(version)
+                super::sanitize::sanitize(first_line(version))
             ),
         });
     }
@@ -184,19 +189,18 @@ fn looks_like_cursor_version(version: &str) -> bool {
 }
 
 async fn run_probe(path: &Path, arg: &str) -> Result<String, String> {
-    let mut command = tokio::process::Command::new(path);
-    command
+    // Identifying the executable needs no account: the key stays out of the probe.
+    let output = AgentCommand::new(path, Kind::Captured)
         .arg(arg)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .env_remove("CURSOR_API_KEY")
-        .process_group(0)
-        .kill_on_drop(true);
-    let output = tokio::time::timeout(PROBE_TIMEOUT, command.output())
+        .env_remove(super::account::API_KEY_ENV)
+        .capture(CaptureLimits::new(PROBE_TIMEOUT))
         .await
-        .map_err(|_| format!("`{arg}` did not answer within {}s", PROBE_TIMEOUT.as_secs()))?
-        .map_err(|e| e.to_string())?;
+        .map_err(|error| match error {
+            SpawnError::Timeout { .. } => {
+                format!("`{arg}` did not answer within {}s", PROBE_TIMEOUT.as_secs())
+            }
+            SpawnError::Spawn { source, .. } => source.to_string(),
+        })?;
     let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
     if text.trim().is_empty() {
         text = String::from_utf8_lossy(&output.stderr).into_owned();

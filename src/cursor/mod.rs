@@ -3,11 +3,14 @@
 
 pub mod account;
 pub mod catalog;
+pub mod child_env;
 pub mod command;
 pub mod events;
 pub mod failure;
 pub mod locate;
 pub mod process;
+pub mod sanitize;
+pub mod spawn;
 pub mod stream;
 
 use std::borrow::Cow;

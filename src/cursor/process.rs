@@ -7,6 +7,11 @@
 //! SIGTERM, then SIGKILL, 1.5 s apart. After `result` a short grace period lets the CLI exit by
 //! itself, then the group is ended anyway (the real CLI sometimes never exits). A run that
 //! stays silent longer than the inactivity limit is ended as stalled.
+//!
+//! Each child carries a random marker in its environment ([`RUN_MARKER_ENV`]); a gateway that
+//! restarts after a crash ends a recorded group only when its leader still has the recorded
+//! start time *and* its `/proc/<pid>/environ` carries the marker, so a record naming some
+//! other process (with its exact start time) never gets a stranger signalled.
 
 use std::path::Path;
 use std::path::PathBuf;
@@ -14,10 +19,7 @@ use std::process::ExitStatus;
 use std::process::Stdio;
 use std::time::Duration;
 
-use nix::errno::Errno;
 use nix::sys::signal::Signal;
-use nix::sys::signal::killpg;
-use nix::unistd::Pid;
 use thiserror::Error;
 use tokio::io::AsyncReadExt;
 use tokio::io::AsyncWriteExt;
@@ -28,9 +30,14 @@ use tokio::time::Instant;
 
 use super::CliFailure;
 use super::bounded;
-use super::command::SCRUBBED_ENV;
+pub use super::child_env::RUN_MARKER_ENV;
 use super::command::TurnSpec;
 use super::events::RunEvent;
+use super::sanitize::sanitize;
+use super::spawn::AgentCommand;
+use super::spawn::Kind;
+use super::spawn::group_alive;
+use super::spawn::signal_group;
 use super::stream::StreamError;
 use super::stream::StreamItem;
 use super::stream::StreamParser;
@@ -128,6 +135,9 @@ pub struct CursorRun {
     pub pgid: i32,
     /// The leader's start time (`/proc/<pid>/stat` field 22), to recognise the group later.
     pub process_start: Option<u64>,
+    /// The random value of [`RUN_MARKER_ENV`] in the child's environment: recorded with the
+    /// group, it proves after a restart that a group is still ours ([`end_stray_run`]).
+    pub marker: String,
     rx: mpsc::Receiver<Result<RunOutput, RunError>>,
     cancel: Option<oneshot::Sender<()>>,
     prompt_gate: Option<oneshot::Sender<()>>,
@@ -185,18 +195,13 @@ pub fn spawn_turn_held(
     spec: &TurnSpec,
     limits: RunLimits,
 ) -> Result<CursorRun, RunError> {
-    let mut command = tokio::process::Command::new(agent);
-    command
+    let marker = new_marker();
+    let mut command = AgentCommand::new(agent, Kind::Captured)
         .args(spec.args())
         .current_dir(&spec.workspace)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .kill_on_drop(true);
-    for key in SCRUBBED_ENV {
-        command.env_remove(key);
-    }
+        .env(RUN_MARKER_ENV, &marker)
+        .command();
+    command.stdin(Stdio::piped());
     let mut child = command.spawn().map_err(|source| RunError::Spawn {
         path: agent.to_path_buf(),
         source,
@@ -233,6 +238,7 @@ pub fn spawn_turn_held(
     Ok(CursorRun {
         pgid,
         process_start,
+        marker,
         rx,
         cancel: Some(cancel_tx),
         prompt_gate: Some(gate_tx),
@@ -454,7 +460,7 @@ impl Supervisor {
             {
                 return RunError::ResumeRejected {
                     chat_id: chat_id.clone(),
-                    message: bounded(&said, 2000),
+                    message: bounded(&sanitize(&said), 2000),
                 };
             }
         }
@@ -464,7 +470,7 @@ impl Supervisor {
         }
         RunError::NoResult {
             status: exit.map_or_else(|| "still running".to_string(), describe_status),
-            stderr: bounded(stderr.trim(), 2000),
+            stderr: bounded(sanitize(&stderr).trim(), 2000),
         }
     }
 }
@@ -496,17 +502,9 @@ fn describe_status(status: ExitStatus) -> String {
     }
 }
 
-/// Sends `signal` to every process of group `pgid`; false when the group is gone.
-fn signal_group(pgid: i32, signal: Signal) -> bool {
-    if pgid <= 1 {
-        return false;
-    }
-    !matches!(killpg(Pid::from_raw(pgid), signal), Err(Errno::ESRCH))
-}
-
-/// True while any process of the group exists (zombies included).
-fn group_alive(pgid: i32) -> bool {
-    pgid > 1 && !matches!(killpg(Pid::from_raw(pgid), None), Err(Errno::ESRCH))
+/// A fresh random run marker: 128 bits, hex.
+fn new_marker() -> String {
+    format!("{:032x}", rand::random::<u128>())
 }
 
 /// Ends process group `pgid`: SIGINT, SIGTERM, SIGKILL, [`KILL_STEP`] apart, reaping the
@@ -541,11 +539,46 @@ pub fn process_start_time(pid: i32) -> Option<u64> {
     rest.split_whitespace().nth(19)?.parse().ok()
 }
 
+/// True when `environ` (the NUL-separated `NAME=value` entries of `/proc/<pid>/environ`) sets
+/// [`RUN_MARKER_ENV`]: to exactly `marker` when one is given, to anything otherwise. Pure.
+pub fn environ_carries(environ: &[u8], marker: Option<&str>) -> bool {
+    let prefix = format!("{RUN_MARKER_ENV}=");
+    environ
+        .split(|b| *b == 0)
+        .filter_map(|entry| entry.strip_prefix(prefix.as_bytes()))
+        .any(|value| marker.is_none_or(|m| value == m.as_bytes()))
+}
+
+/// Whether process `pid`'s environment carries the marker (see [`environ_carries`]); false
+/// when it cannot be read (gone, or not ours).
+fn leader_carries(pid: i32, marker: Option<&str>) -> bool {
+    std::fs::read(format!("/proc/{pid}/environ"))
+        .is_ok_and(|environ| environ_carries(&environ, marker))
+}
+
 /// Ends a process group left behind by an earlier gateway, but only when its leader still has
-/// the recorded start time (never a stranger that reused the pid). Returns true when a group
-/// was found and ended.
+/// the recorded start time and carries the recorded `marker` in its environment (never a
+/// stranger that reused the pid, nor a process a forged record names with its start time).
+/// A record without a marker was written by a release that set none: it is never signalled.
+/// Returns true when a group was found and ended.
+pub async fn end_stray_run(pgid: i32, recorded_start: u64, marker: Option<&str>) -> bool {
+    let Some(marker) = marker else {
+        return false;
+    };
+    end_marked_group(pgid, recorded_start, Some(marker)).await
+}
+
+/// [`end_stray_run`] for a caller that has the start time but not the marker value: the
+/// leader must still carry *a* run marker, which only agent children of a multi-cursor gateway
+/// do, so a record naming any other process of the user's is never acted on. (Records keep
+/// the value in `pendingRun` once the record format carries it; then use [`end_stray_run`].)
 pub async fn end_stray_group(pgid: i32, recorded_start: u64) -> bool {
-    if pgid <= 1 || process_start_time(pgid) != Some(recorded_start) {
+    end_marked_group(pgid, recorded_start, None).await
+}
+
+async fn end_marked_group(pgid: i32, recorded_start: u64, marker: Option<&str>) -> bool {
+    let ours = |pgid| process_start_time(pgid) == Some(recorded_start);
+    if pgid <= 1 || !ours(pgid) || !leader_carries(pgid, marker) {
         return false;
     }
     for signal in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGKILL] {
@@ -554,7 +587,7 @@ pub async fn end_stray_group(pgid: i32, recorded_start: u64) -> bool {
         }
         let until = Instant::now() + KILL_STEP;
         while Instant::now() < until {
-            if !group_alive(pgid) || process_start_time(pgid) != Some(recorded_start) {
+            if !group_alive(pgid) || !ours(pgid) {
                 return true;
             }
             tokio::time::sleep(Duration::from_millis(25)).await;
@@ -571,6 +604,44 @@ mod tests {
     fn own_start_time_is_readable() {
         let me = i32::try_from(std::process::id()).unwrap();
         assert!(process_start_time(me).is_some());
+    }
+
+    #[test]
+    fn the_marker_is_found_only_as_a_whole_entry() {
+        let env = b"PATH=/bin\0MULTI_CURSOR_RUN_MARKER=abc123\0HOME=/h\0";
+        assert!(environ_carries(env, Some("abc123")));
+        assert!(environ_carries(env, None));
+        assert!(!environ_carries(env, Some("abc12")));
+        assert!(!environ_carries(env, Some("abc1234")));
+        assert!(!environ_carries(b"PATH=/bin\0HOME=/h", None));
+        assert!(!environ_carries(b"", Some("")));
+        assert!(!environ_carries(
+            b"X_MULTI_CURSOR_RUN_MARKER=abc123\0",
+            Some("abc123")
+        ));
+        assert!(!environ_carries(
+            b"NOTE=MULTI_CURSOR_RUN_MARKER=abc123",
+            Some("abc123")
+        ));
+        assert!(environ_carries(
+            b"MULTI_CURSOR_RUN_MARKER=abc123",
+            Some("abc123")
+        ));
+    }
+
+    #[test]
+    fn markers_are_random_hex() {
+        let (a, b) = (new_marker(), new_marker());
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 32);
+        assert!(a.bytes().all(|c| c.is_ascii_hexdigit()));
+    }
+
+    #[tokio::test]
+    async fn a_record_without_a_marker_never_signals() {
+        let me = i32::try_from(std::process::id()).unwrap();
+        let start = process_start_time(me).unwrap();
+        assert!(!end_stray_run(me, start, None).await);
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Who may talk to the gateway: the token in `x-multi-cursor-token` (compared in constant
 //! time), no browser `Origin`, and a loopback `Host` (a DNS-rebinding page cannot reach us).
 //! `HEAD /api/hello` (Claude Code's preconnect, sent without auth headers) is the only route
-//! that needs no token.
+//! that needs no token. A refusal (401, 403) closes its connection; a request that presents the
+//! token marks its connection authenticated (see `server`: it may then stay idle longer and is
+//! shed last).
 
 use axum::extract::Request;
 use axum::extract::State;
@@ -13,6 +15,7 @@ use axum::response::Response;
 
 use super::Gateway;
 use super::error::ApiError;
+use super::server::ConnectionHandle;
 
 /// Header carrying the gateway token (Claude Code sends it through `ANTHROPIC_CUSTOM_HEADERS`).
 pub const TOKEN_HEADER: &str = "x-multi-cursor-token";
@@ -41,21 +44,29 @@ pub fn is_loopback_host(host: &str) -> bool {
             .is_ok_and(|ip| ip.is_loopback())
 }
 
+/// A refusal that also closes its connection: whoever sent it gets no idle connection to keep.
+fn refusal(error: ApiError) -> Response {
+    let mut response = error.into_response();
+    response.headers_mut().insert(
+        header::CONNECTION,
+        axum::http::HeaderValue::from_static("close"),
+    );
+    response
+}
+
 /// Middleware applying the checks to every request.
 pub async fn check(State(gateway): State<Gateway>, request: Request, next: Next) -> Response {
     if request.headers().contains_key(header::ORIGIN) {
-        return ApiError::forbidden(
+        return refusal(ApiError::forbidden(
             "requests from web pages are refused (an Origin header was present); only Claude Code on this machine may use the gateway",
-        )
-        .into_response();
+        ));
     }
     if let Some(host) = request.headers().get(header::HOST)
         && !host.to_str().is_ok_and(is_loopback_host)
     {
-        return ApiError::forbidden(
+        return refusal(ApiError::forbidden(
             "the Host header does not name this machine's loopback address; use the URL the launcher gave Claude Code",
-        )
-        .into_response();
+        ));
     }
     let preconnect = request.method() == Method::HEAD && request.uri().path() == "/api/hello";
     if !preconnect {
@@ -70,10 +81,12 @@ pub async fn check(State(gateway): State<Gateway>, request: Request, next: Next)
             } else {
                 "wrong"
             };
-            return ApiError::unauthorized(format!(
+            return refusal(ApiError::unauthorized(format!(
                 "the gateway token is {what}. Start Claude Code with `multi-cursor`, which sets it in ANTHROPIC_CUSTOM_HEADERS, or send {TOKEN_HEADER} from the ready file"
-            ))
-            .into_response();
+            )));
+        }
+        if let Some(connection) = request.extensions().get::<ConnectionHandle>() {
+            connection.mark_authenticated();
         }
     }
     next.run(request).await

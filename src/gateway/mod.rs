@@ -1,4 +1,4 @@
-//! The loopback gateway Claude Code talks to (DESIGN §3): it answers `multi/cursor/*` models by
+//! The loopback gateway Claude Code talks to: it answers `multi/cursor/*` models by
 //! running Cursor turns and passes every other request through to Anthropic byte for byte.
 //!
 //! It listens on 127.0.0.1 only, checks a random token in constant time on every route but
@@ -12,6 +12,7 @@ pub mod hooks;
 pub mod messages;
 pub mod passthrough;
 pub mod plugin_commands;
+pub mod server;
 pub mod status;
 
 use std::collections::HashMap;
@@ -366,13 +367,16 @@ pub struct ReadyInfo {
     pub pid: u32,
 }
 
-/// Binds `listen` (loopback only) and returns the listener with the URL it serves.
+/// Binds `listen` (loopback only) and returns the listener with the URL it serves. The soft
+/// descriptor limit is raised to the hard one first (connections need descriptors; every agent
+/// child and Claude Code get the original limit back, see `cursor::spawn`).
 pub async fn bind(listen: SocketAddr) -> anyhow::Result<(TcpListener, String)> {
     if !listen.ip().is_loopback() {
         anyhow::bail!(
             "the gateway listens on loopback only; {listen} is not a loopback address (use 127.0.0.1:<port>)"
         );
     }
+    crate::cursor::spawn::raise_descriptor_limit();
     let listener = TcpListener::bind(listen)
         .await
         .with_context(|| format!("binding {listen}"))?;
@@ -380,21 +384,21 @@ pub async fn bind(listen: SocketAddr) -> anyhow::Result<(TcpListener, String)> {
     Ok((listener, format!("http://{addr}")))
 }
 
-/// Serves until `shutdown` resolves.
+/// Serves until `shutdown` resolves: HTTP/1.1 only, with the connection limits of
+/// [`server`].
 pub async fn serve(
     listener: TcpListener,
     gateway: Gateway,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    use axum::serve::ListenerExt;
-    // Without TCP_NODELAY, small SSE frames wait ~40 ms on Nagle + delayed ACK (measured).
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(listener, router(gateway))
-        .with_graceful_shutdown(shutdown)
-        .await
-        .context("serving the gateway")
+    server::serve(
+        listener,
+        router(gateway),
+        server::ServerLimits::default(),
+        shutdown,
+    )
+    .await
+    .context("serving the gateway")
 }
 
 /// Resolves on SIGTERM or SIGINT.

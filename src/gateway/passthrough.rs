@@ -1,4 +1,6 @@
-//! Passthrough to the real Anthropic upstream (DESIGN §3 "upstream error", `MULTI_CURSOR_UPSTREAM`).
+//! Passthrough to the real Anthropic upstream (`MULTI_CURSOR_UPSTREAM`, else
+//! `ANTHROPIC_BASE_URL`, else `https://api.anthropic.com`); an upstream that cannot be reached
+//! is answered with 502 "upstream could not be reached", its URL shown without user-info.
 //!
 //! Every request whose model is not a `multi/cursor/*` route is forwarded here, byte for byte:
 //! the method, the path and query string (appended to the upstream base, which may carry a path
@@ -381,6 +383,20 @@ fn describe(err: &reqwest::Error) -> String {
     parts.join(": ")
 }
 
+/// `url` as it may be shown (the status route): unchanged, unless it carries user-info, which
+/// is removed ([`redact`]).
+pub fn without_user_info(url: &str) -> String {
+    let has_user_info = match reqwest::Url::parse(url) {
+        Ok(parsed) => !parsed.username().is_empty() || parsed.password().is_some(),
+        Err(_) => url.contains('@'),
+    };
+    if has_user_info {
+        redact(url)
+    } else {
+        url.to_owned()
+    }
+}
+
 /// `url` with any `user:password@` removed (best effort on unparsable input).
 fn redact(url: &str) -> String {
     match reqwest::Url::parse(url) {
@@ -472,6 +488,19 @@ mod tests {
             upstream_url(&u.prefix, "/v1/messages/count_tokens?beta=true"),
             "https://api.anthropic.com/v1/messages/count_tokens?beta=true"
         );
+    }
+
+    #[test]
+    fn shown_urls_lose_their_user_info_only() {
+        assert_eq!(
+            without_user_info("http://user:hunter2@127.0.0.1:9/"),
+            "http://127.0.0.1:9"
+        );
+        assert_eq!(
+            without_user_info("http://127.0.0.1:9/"),
+            "http://127.0.0.1:9/"
+        );
+        assert!(!without_user_info("http://u:hunter2@ho st/").contains("hunter2"));
     }
 
     #[test]

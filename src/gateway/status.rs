@@ -67,7 +67,7 @@ pub async fn status(State(gateway): State<Gateway>) -> Json<Value> {
     Json(json!({
         "version": env!("CARGO_PKG_VERSION"),
         "pid": std::process::id(),
-        "upstream": gateway.config().upstream,
+        "upstream": super::passthrough::without_user_info(&gateway.config().upstream),
         "defaultMode": default_mode,
         "agent": agent_json,
         "login": login,

@@ -23,8 +23,7 @@ use super::LaunchError;
 pub const CLAUDE_ENV: &str = "MULTI_CURSOR_CLAUDE";
 
 /// The oldest Claude Code the launcher runs: the version whose settings (`modelPicker` rows
-/// with `behavesAs`), `--agents`, hook payloads and worker requests were measured
-/// (reference/claude-code-interface.md).
+/// with `behavesAs`), `--agents`, hook payloads and worker requests were measured.
 pub const MIN_VERSION: Version = Version(2, 1, 328);
 
 /// How to install Claude Code, quoted when it is missing or too old.
@@ -132,8 +131,10 @@ fn fingerprint(claude: &Path) -> Option<(String, i128, u64)> {
 pub async fn version(claude: &Path, state_dir: &Path) -> Result<Version, LaunchError> {
     let cache_path = state_dir.join(VERSION_CACHE_FILE);
     let print = fingerprint(claude);
-    let mut cache: VersionCache = std::fs::read(&cache_path)
+    // A cache that is a link, not ours, or oddly large is ignored (and replaced on write).
+    let mut cache: VersionCache = crate::state::read_state_file(&cache_path, 1024 * 1024)
         .ok()
+        .flatten()
         .and_then(|bytes| serde_json::from_slice(&bytes).ok())
         .filter(|c: &VersionCache| c.version == 1)
         .unwrap_or_default();

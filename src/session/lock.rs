@@ -1,6 +1,8 @@
-//! The OS file lock a gateway holds on `<record>.lock` while it owns an identity (DESIGN §6).
-//! The operating system drops it when the process dies, so there is no stale-lock cleanup; the
-//! file holds the owner's pid, for the message another gateway shows.
+//! The OS file lock a gateway holds on `<record>.lock` while it owns an identity. The
+//! operating system drops it when the process dies, so there is no stale-lock cleanup; the
+//! file holds the owner's pid, for the message another gateway shows. The file is opened
+//! without following a link and must be a regular file of this user: a lock that is a
+//! symlink is refused, and its target is never written.
 
 use std::fs::File;
 use std::fs::OpenOptions;
@@ -26,6 +28,9 @@ pub enum LockError {
         #[source]
         source: std::io::Error,
     },
+    /// The lock file is a symlink, not a regular file, or another user's.
+    #[error("the session lock cannot be used: {0}")]
+    Refused(#[source] crate::state::StateError),
 }
 
 /// A held lock; dropping it releases the lock (the file stays).
@@ -42,14 +47,19 @@ impl RecordLock {
             path: path.to_path_buf(),
             source,
         };
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .mode(0o600)
-            .open(path)
-            .map_err(io)?;
+        let mut file = crate::state::open_state_file(
+            path,
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .mode(0o600),
+        )
+        .map_err(|error| match error {
+            crate::state::StateError::Io { source, .. } => io(source),
+            refused => LockError::Refused(refused),
+        })?;
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
@@ -106,9 +116,15 @@ pub struct Holder {
 
 /// Whether some process holds the lock at `path` now (`Ok(None)`: nobody does). Probed with a
 /// shared, non-blocking lock released at once; the file is only read, never created or
-/// written. Used by `doctor`.
+/// written, and never through a link. Used by `doctor`.
 pub fn holder(path: &Path) -> std::io::Result<Option<Holder>> {
-    let mut file = File::open(path)?;
+    let mut file =
+        crate::state::open_state_file(path, OpenOptions::new().read(true)).map_err(|error| {
+            match error {
+                crate::state::StateError::Io { source, .. } => source,
+                refused => std::io::Error::other(refused.to_string()),
+            }
+        })?;
     match file.try_lock_shared() {
         Ok(()) => {
             let _ = file.unlock();
@@ -134,6 +150,20 @@ mod tests {
         assert_eq!(first_number("4242                \n"), Some(4242));
         assert_eq!(first_number("{\"pid\":17}"), Some(17));
         assert_eq!(first_number(""), None);
+    }
+
+    #[test]
+    fn a_symlinked_lock_is_refused_and_its_target_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim.txt");
+        std::fs::write(&victim, b"precious").unwrap();
+        let path = dir.path().join("r.lock");
+        std::os::unix::fs::symlink(&victim, &path).unwrap();
+        let refused = RecordLock::acquire(&path).unwrap_err();
+        assert!(matches!(refused, LockError::Refused(_)), "{refused}");
+        assert!(refused.to_string().contains("r.lock"), "{refused}");
+        assert!(holder(&path).is_err());
+        assert_eq!(std::fs::read(&victim).unwrap(), b"precious");
     }
 
     #[test]

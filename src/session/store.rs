@@ -1,6 +1,8 @@
 //! The identities a gateway owns: each open one holds its record's OS lock, its record in
-//! memory, and its exchanges. Records are written at each step of a turn (DESIGN §6), so a
-//! crash at any point leaves a record the next gateway can continue from.
+//! memory, and its exchanges. Records are written at each step of a turn (after the spawn,
+//! at the chat id, at the result), so a crash at any point leaves a record the next gateway
+//! can continue from. A record (or lock) that is a symlink, not a regular file of this user,
+//! or over [`MAX_RECORD_BYTES`] is refused with its path before anything is read.
 
 use std::collections::HashMap;
 use std::collections::VecDeque;
@@ -33,6 +35,9 @@ use crate::turn::TurnItem;
 pub const DEFAULT_CAPACITY: usize = 32;
 /// Environment variable overriding [`DEFAULT_CAPACITY`].
 pub const CAPACITY_ENV: &str = "MULTI_CURSOR_MAX_SESSIONS";
+/// Largest session record read (64 MiB); a larger one is refused with its path and size
+/// before it is read into memory.
+pub const MAX_RECORD_BYTES: u64 = 64 * 1024 * 1024;
 /// Finished exchanges remembered per identity (beyond the record's replay).
 const REMEMBERED_EXCHANGES: usize = 16;
 
@@ -64,6 +69,9 @@ pub enum StoreError {
     },
     #[error("loading the session record stopped unexpectedly: {0}")]
     Load(String),
+    /// The record is a symlink, not a regular file of this user, or too large.
+    #[error("the session record cannot be used: {0}")]
+    RecordFile(#[source] crate::state::StateError),
 }
 
 impl StoreError {
@@ -260,8 +268,12 @@ impl Session {
         })?;
         let path = dir.join(format!("{digest}.v3.json"));
         let legacy_path = dir.join(format!("{digest}.json"));
+        let check = |p: &Path| {
+            crate::state::check_state_file(p, MAX_RECORD_BYTES).map_err(StoreError::RecordFile)
+        };
+        let legacy_exists = check(&legacy_path)?.is_some();
         let mut lock_paths = vec![lock_path(&path)];
-        if legacy_path.exists() {
+        if legacy_exists {
             lock_paths.push(lock_path(&legacy_path));
         }
         lock_paths.sort();
@@ -270,8 +282,11 @@ impl Session {
             .map(|p| RecordLock::acquire(p))
             .collect::<Result<Vec<_>, _>>()?;
         let id_value = identity.to_value();
+        // Checked again under the lock, just before reading: never through a link, never more
+        // than the cap.
+        check(&path)?;
         let current = record::load(&path, &id_value)?;
-        let legacy = if legacy_path.exists() {
+        let legacy = if legacy_exists && check(&legacy_path)?.is_some() {
             record::load_legacy(&legacy_path, &id_value)?
         } else {
             None

@@ -1,5 +1,5 @@
-//! `end_stray_group` ends a group whose leader still has the recorded start time and leaves a
-//! group alone when it does not (the pid was reused by a stranger).
+//! `end_stray_group` ends a group whose leader still has the recorded start time and carries a
+//! run marker, and leaves a group alone when it does not (the pid was reused by a stranger).
 
 use multi_cursor_test_support::process as process_support;
 
@@ -14,12 +14,14 @@ use nix::unistd::Pid;
 use process_support::assert_group_gone;
 use process_support::group_gone;
 
-/// `sleep 30` leading its own group, reaped by a thread as soon as it dies (as PID 1 would
-/// reap a real stray). Returns its pid and the reaper.
+/// `sleep 30` leading its own group with a run marker in its environment, as the gateway's
+/// agent children have, reaped by a thread as soon as it dies (as PID 1 would reap a real
+/// stray). Returns its pid and the reaper.
 fn sleeper() -> (i32, std::thread::JoinHandle<std::process::ExitStatus>) {
     use std::os::unix::process::CommandExt;
     let mut child = Command::new("sleep")
         .arg("30")
+        .env("MULTI_CURSOR_RUN_MARKER", "stray-test")
         .process_group(0)
         .spawn()
         .expect("spawn sleep");

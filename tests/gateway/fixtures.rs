@@ -38,8 +38,7 @@ fn expected_argv(workspace: &std::path::Path) -> Vec<String> {
         "--trust",
         "--workspace",
         workspace.to_str().unwrap(),
-        "--model",
-        "composer-2.5",
+        "--model=composer-2.5",
         "--force",
     ]
     .iter()

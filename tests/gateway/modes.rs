@@ -40,8 +40,7 @@ fn mode_flags(gw: &TestGateway, session: &str, mode: &str) -> Vec<String> {
         "--trust",
         "--workspace",
         &ws,
-        "--model",
-        "composer-2.5",
+        "--model=composer-2.5",
     ];
     assert_eq!(&argv[..prefix.len()], prefix, "{mode}");
     argv[prefix.len()..].to_vec()

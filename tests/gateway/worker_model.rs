@@ -15,8 +15,10 @@ fn argv(turn: &serde_json::Value) -> Vec<String> {
 
 fn model_of(turn: &serde_json::Value) -> String {
     let argv = argv(turn);
-    let i = argv.iter().position(|a| a == "--model").unwrap();
-    argv[i + 1].clone()
+    argv.iter()
+        .find_map(|a| a.strip_prefix("--model="))
+        .unwrap()
+        .to_string()
 }
 
 #[test]

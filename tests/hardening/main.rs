@@ -9,15 +9,19 @@
 // `#[test]` functions); a panic is the failure report.
 #![allow(clippy::unwrap_used)]
 
+mod security_agent_environment;
 mod security_argv_credentials;
 mod security_error_body_credentials;
 mod security_file_credentials;
 mod security_file_modes;
+mod security_http_connections;
 mod security_log_credentials;
 mod security_loopback_only;
 mod security_origin_and_host;
 mod security_request_size;
 mod security_state_folder;
+mod security_state_tampering;
+mod security_status_redaction;
 mod security_token_refused;
 mod session_claude_stream_cut;
 mod session_commit_failure;

@@ -26,8 +26,10 @@ fn cursor_model_for(model: &str, effort: Option<&str>) -> String {
     let turns = launch.turns();
     assert_eq!(turns.len(), 1, "{turns:#?}");
     let argv = turns[0]["argv"].as_array().unwrap();
-    let at = argv.iter().position(|a| a == "--model").unwrap();
-    argv[at + 1].as_str().unwrap().to_string()
+    argv.iter()
+        .find_map(|a| a.as_str()?.strip_prefix("--model="))
+        .unwrap()
+        .to_string()
 }
 
 #[test]

@@ -57,7 +57,7 @@ fn thirty_three_identities_with_a_budget_of_thirty_two() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|a| *a == chat),
+            .any(|a| *a == format!("--resume={chat}")),
         "resumed its chat"
     );
 }

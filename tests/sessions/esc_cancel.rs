@@ -86,6 +86,6 @@ fn the_last_client_leaving_cancels_the_turn() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|a| a == "chat-esc")
+            .any(|a| a == "--resume=chat-esc")
     );
 }

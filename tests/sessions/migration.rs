@@ -73,7 +73,7 @@ fn a_v2_record_without_pending_continues_its_chat() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|a| a == "chat-legacy")
+            .any(|a| a == "--resume=chat-legacy")
     );
     assert!(turn["stdin"].as_str().unwrap().contains("next step"));
     assert!(
@@ -152,6 +152,6 @@ fn a_resume_fallback_after_migration_is_not_refused_later() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|a| a == "chat-fresh")
+            .any(|a| a == "--resume=chat-fresh")
     );
 }

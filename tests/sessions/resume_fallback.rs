@@ -61,7 +61,7 @@ fn fallback(unknown_resume: &str) -> (TestGateway, String) {
             .as_array()
             .unwrap()
             .iter()
-            .any(|a| a == "--resume"),
+            .any(|a| a.as_str().is_some_and(|a| a.starts_with("--resume"))),
         "a fresh chat"
     );
     let stdin = last["stdin"].as_str().unwrap();
@@ -82,7 +82,7 @@ fn a_refused_resume_starts_a_fresh_chat_once() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|a| *a == first_chat)
+            .any(|a| *a == format!("--resume={first_chat}"))
     );
 }
 

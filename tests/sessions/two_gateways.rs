@@ -62,7 +62,7 @@ fn a_second_gateway_is_refused_while_the_first_owns_the_session() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|a| a == "chat-owned"),
+            .any(|a| a == "--resume=chat-owned"),
         "same chat resumed"
     );
     let _ = sse_text;

@@ -33,6 +33,13 @@ pub fn flag_value(invocation: &serde_json::Value, flag: &str) -> Option<String> 
     let argv = invocation["argv"]
         .as_array()
         .expect("a logged invocation has argv");
+    let attached = format!("{flag}=");
+    if let Some(value) = argv
+        .iter()
+        .find_map(|a| a.as_str()?.strip_prefix(attached.as_str()))
+    {
+        return Some(value.to_string());
+    }
     let at = argv.iter().position(|a| a == flag)?;
     Some(argv.get(at + 1)?.as_str()?.to_string())
 }

@@ -47,6 +47,9 @@ pub struct GatewayOptions {
     /// unprivileged user namespaces are allowed) with a tmpfs of this size (`"4m"`) on its state
     /// folder: a disk the test can fill or make read-only without touching the machine's.
     pub state_tmpfs: Option<String>,
+    /// Starts the gateway under `prlimit --nofile=<this>` (`"1024:4096"`: soft and hard
+    /// descriptor limits), for the connection-limit tests.
+    pub nofile: Option<String>,
 }
 
 impl GatewayOptions {
@@ -84,9 +87,14 @@ impl TestGateway {
         std::fs::create_dir_all(&home).unwrap();
         std::fs::create_dir_all(&workspace).unwrap();
         let gateway = crate::multi_cursor_bin();
-        let mut command = match &options.state_tmpfs {
-            None => Command::new(gateway),
-            Some(size) => {
+        let mut command = match (&options.state_tmpfs, &options.nofile) {
+            (None, Some(nofile)) => {
+                let mut command = Command::new("prlimit");
+                command.arg(format!("--nofile={nofile}")).arg(gateway);
+                command
+            }
+            (None, None) => Command::new(gateway),
+            (Some(size), _) => {
                 std::fs::create_dir_all(&state_dir).unwrap();
                 let mut command = Command::new("unshare");
                 command

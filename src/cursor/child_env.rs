@@ -1,0 +1,158 @@
+//! The environment every agent child gets: ours, minus credentials that are not Cursor's.
+//!
+//! A **deny-list by pattern**, not an allowlist: Cursor's shell tool runs the user's builds and
+//! tests in this environment (`SSH_AUTH_SOCK`, `JAVA_HOME`, `VIRTUAL_ENV`, proxies, …) and
+//! `agent login` needs the display variables, so everything else is inherited. `CURSOR_API_KEY`
+//! passes: it is how Cursor is authorised. Removed:
+//!
+//! - Anthropic credentials: every `ANTHROPIC_*` name holding `KEY`, `TOKEN`, `SECRET`,
+//!   `PASSWORD`, `CREDENTIAL` or `HEADER` (`ANTHROPIC_API_KEY`, `ANTHROPIC_AUTH_TOKEN`,
+//!   `ANTHROPIC_CUSTOM_HEADERS` — which carries our gateway token —,
+//!   `ANTHROPIC_FOUNDRY_API_KEY`, …); `ANTHROPIC_BASE_URL` or `ANTHROPIC_MODEL` stay.
+//! - Claude Code credentials: every `CLAUDE_CODE_*` name holding one of those words
+//!   (`CLAUDE_CODE_OAUTH_TOKEN`, `CLAUDE_CODE_OAUTH_REFRESH_TOKEN`,
+//!   `CLAUDE_CODE_SESSION_ACCESS_TOKEN`, …).
+//! - Any `*_FILE_DESCRIPTOR` (Claude Code hands credentials to its children through inherited
+//!   descriptors named this way).
+//! - Cloud credentials Claude Code reads for Bedrock: `AWS_BEARER_TOKEN_BEDROCK`.
+//! - Other model vendors' keys we were given only to pass through: `OPENAI_API_KEY`,
+//!   `XAI_API_KEY`.
+//! - Our own: `MULTI_CURSOR_GATEWAY_*` (the gateway's token and URL) and
+//!   [`RUN_MARKER_ENV`], which only the turn supervisor sets.
+//!
+//! The environment is a parameter, so tests build children without touching the process's.
+
+use std::ffi::OsStr;
+use std::ffi::OsString;
+
+/// The variable carrying a turn's random marker (see `cursor::process`): set by the turn
+/// supervisor only, never inherited from a gateway that started this one.
+pub const RUN_MARKER_ENV: &str = "MULTI_CURSOR_RUN_MARKER";
+
+/// Names removed whatever their shape.
+const DENIED_NAMES: &[&str] = &[
+    "AWS_BEARER_TOKEN_BEDROCK",
+    "OPENAI_API_KEY",
+    "XAI_API_KEY",
+    RUN_MARKER_ENV,
+];
+
+/// Prefixes whose names are credentials when they hold one of [`SECRET_WORDS`].
+const CREDENTIAL_PREFIXES: &[&str] = &["ANTHROPIC_", "CLAUDE_CODE_"];
+
+/// Words that make an `ANTHROPIC_*` or `CLAUDE_CODE_*` name a credential.
+const SECRET_WORDS: &[&str] = &["KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL", "HEADER"];
+
+/// Prefixes removed entirely.
+const DENIED_PREFIXES: &[&str] = &["MULTI_CURSOR_GATEWAY_"];
+
+/// Suffixes removed entirely.
+const DENIED_SUFFIXES: &[&str] = &["_FILE_DESCRIPTOR"];
+
+/// True when `name` must not reach an agent child (compared in upper case; a name that is not
+/// UTF-8 is kept, since none of ours is).
+pub fn is_denied(name: &OsStr) -> bool {
+    let Some(name) = name.to_str() else {
+        return false;
+    };
+    let upper = name.to_ascii_uppercase();
+    if upper == "CURSOR_API_KEY" {
+        return false;
+    }
+    DENIED_NAMES.contains(&upper.as_str())
+        || DENIED_PREFIXES.iter().any(|p| upper.starts_with(p))
+        || DENIED_SUFFIXES.iter().any(|s| upper.ends_with(s))
+        || (CREDENTIAL_PREFIXES.iter().any(|p| upper.starts_with(p))
+            && SECRET_WORDS.iter().any(|w| upper.contains(w)))
+}
+
+/// `vars` without the denied names, in their order.
+pub fn agent_env<K, V>(vars: impl IntoIterator<Item = (K, V)>) -> Vec<(OsString, OsString)>
+where
+    K: Into<OsString>,
+    V: Into<OsString>,
+{
+    vars.into_iter()
+        .map(|(k, v)| (k.into(), v.into()))
+        .filter(|(k, _)| !is_denied(k))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The nine names the security probe found in agent children, and the old scrub list.
+    const CREDENTIALS: [&str; 11] = [
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_AUTH_TOKEN",
+        "ANTHROPIC_CUSTOM_HEADERS",
+        "MULTI_CURSOR_GATEWAY_TOKEN",
+        "CLAUDE_CODE_OAUTH_TOKEN",
+        "ANTHROPIC_FOUNDRY_API_KEY",
+        "AWS_BEARER_TOKEN_BEDROCK",
+        "CLAUDE_CODE_SESSION_ACCESS_TOKEN",
+        "CLAUDE_CODE_OAUTH_REFRESH_TOKEN",
+        "OPENAI_API_KEY",
+        "XAI_API_KEY",
+    ];
+
+    #[test]
+    fn credentials_are_removed() {
+        for name in CREDENTIALS {
+            assert!(is_denied(OsStr::new(name)), "{name}");
+        }
+        for name in [
+            "CLAUDE_CODE_API_KEY_FILE_DESCRIPTOR",
+            "CLAUDE_CODE_WEBSOCKET_AUTH_FILE_DESCRIPTOR",
+            "SOME_TOOL_FILE_DESCRIPTOR",
+            "ANTHROPIC_VERTEX_SECRET",
+            "anthropic_api_key",
+            "MULTI_CURSOR_GATEWAY_URL",
+            RUN_MARKER_ENV,
+        ] {
+            assert!(is_denied(OsStr::new(name)), "{name}");
+        }
+    }
+
+    #[test]
+    fn everything_else_is_inherited() {
+        for name in [
+            "CURSOR_API_KEY",
+            "PATH",
+            "HOME",
+            "SSH_AUTH_SOCK",
+            "JAVA_HOME",
+            "VIRTUAL_ENV",
+            "DISPLAY",
+            "WAYLAND_DISPLAY",
+            "NO_OPEN_BROWSER",
+            "ANTHROPIC_BASE_URL",
+            "ANTHROPIC_MODEL",
+            "CLAUDE_CODE_USE_BEDROCK",
+            "CLAUDE_CONFIG_DIR",
+            "MULTI_CURSOR_STATE_DIR",
+            "MULTI_CURSOR_AGENT",
+            "GITHUB_TOKEN",
+            "AWS_SECRET_ACCESS_KEY",
+        ] {
+            assert!(!is_denied(OsStr::new(name)), "{name}");
+        }
+    }
+
+    #[test]
+    fn the_builder_keeps_order_and_values() {
+        let env = agent_env([
+            ("PATH", "/bin"),
+            ("ANTHROPIC_API_KEY", "sk-ant"),
+            ("CURSOR_API_KEY", "c"),
+        ]);
+        assert_eq!(
+            env,
+            [
+                (OsString::from("PATH"), OsString::from("/bin")),
+                (OsString::from("CURSOR_API_KEY"), OsString::from("c")),
+            ]
+        );
+    }
+}

@@ -1,0 +1,412 @@
+//! The one way an agent child is started. Every invocation of Cursor's CLI — turns,
+//! `--version`/`--help` probes, `--list-models`, `status`, `login` — goes through
+//! [`AgentCommand`], which gives it the environment of [`super::child_env`] (no Anthropic or
+//! gateway credential), the descriptor limit we started with, and one of three policies:
+//!
+//! - [`Kind::Captured`]: its own process group, output piped and read with bounds, the group
+//!   ended on timeout or when the caller drops it (turns, probes, `status`, `--list-models`);
+//! - [`Kind::Interactive`]: the user's terminal, in the terminal's process group, so Ctrl-C and
+//!   the browser prompt work (`agent login` from `--cursor-login`);
+//! - [`Kind::Detached`]: its own process group, not ended when we exit (the background
+//!   `agent login` that waits for the browser approval after `--cursor-login --no-wait`).
+//!
+//! It also owns the process's descriptor limit: [`raise_descriptor_limit`] lifts the soft
+//! `RLIMIT_NOFILE` to the hard limit at start (the gateway needs descriptors for connections),
+//! and every child started here gets the original soft limit back.
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::path::PathBuf;
+use std::process::ExitStatus;
+use std::process::Stdio;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use nix::errno::Errno;
+use nix::sys::resource::Resource;
+use nix::sys::signal::Signal;
+use nix::sys::signal::killpg;
+use nix::unistd::Pid;
+use thiserror::Error;
+use tokio::io::AsyncRead;
+use tokio::io::AsyncReadExt;
+
+use super::child_env::agent_env;
+
+/// How a child is attached to us; see the module documentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Own process group, piped output, ended with us.
+    Captured,
+    /// The user's terminal and process group.
+    Interactive,
+    /// Own process group, outlives us; its output goes where the caller points it.
+    Detached,
+}
+
+/// One agent invocation, built like a `Command` and started by [`AgentCommand::command`] or
+/// [`AgentCommand::capture`].
+#[derive(Debug, Clone)]
+pub struct AgentCommand {
+    program: PathBuf,
+    kind: Kind,
+    args: Vec<OsString>,
+    env: Vec<(OsString, OsString)>,
+    cwd: Option<PathBuf>,
+}
+
+impl AgentCommand {
+    /// `program` with this process's environment (credentials removed).
+    pub fn new(program: &Path, kind: Kind) -> AgentCommand {
+        AgentCommand::with_environment(program, kind, std::env::vars_os())
+    }
+
+    /// `program` with `environment` as the inherited environment (credentials removed); for
+    /// tests and callers that build the environment themselves.
+    pub fn with_environment(
+        program: &Path,
+        kind: Kind,
+        environment: impl IntoIterator<Item = (OsString, OsString)>,
+    ) -> AgentCommand {
+        AgentCommand {
+            program: program.to_path_buf(),
+            kind,
+            args: Vec::new(),
+            env: agent_env(environment),
+            cwd: None,
+        }
+    }
+
+    /// Adds one argument.
+    pub fn arg(mut self, arg: impl Into<OsString>) -> AgentCommand {
+        self.args.push(arg.into());
+        self
+    }
+
+    /// Adds arguments.
+    pub fn args<I: IntoIterator<Item = A>, A: Into<OsString>>(mut self, args: I) -> AgentCommand {
+        self.args.extend(args.into_iter().map(Into::into));
+        self
+    }
+
+    /// Sets one variable (after the credential filter: what is set here is ours to set).
+    pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> AgentCommand {
+        let key = key.into();
+        self.env.retain(|(k, _)| *k != key);
+        self.env.push((key, value.into()));
+        self
+    }
+
+    /// Removes one variable.
+    pub fn env_remove(mut self, key: &str) -> AgentCommand {
+        self.env.retain(|(k, _)| k != key);
+        self
+    }
+
+    /// The child's working directory.
+    pub fn current_dir(mut self, dir: &Path) -> AgentCommand {
+        self.cwd = Some(dir.to_path_buf());
+        self
+    }
+
+    /// The executable.
+    pub fn program(&self) -> &Path {
+        &self.program
+    }
+
+    /// The environment the child will get, in order.
+    pub fn environment(&self) -> &[(OsString, OsString)] {
+        &self.env
+    }
+
+    /// A `std` command with the policy applied: environment replaced, descriptor limit
+    /// restored, process group and stdio per [`Kind`] (the caller may still change stdio).
+    pub fn std_command(&self) -> std::process::Command {
+        use std::os::unix::process::CommandExt;
+        let mut command = std::process::Command::new(&self.program);
+        command.args(&self.args).env_clear().envs(self.env.clone());
+        if let Some(dir) = &self.cwd {
+            command.current_dir(dir);
+        }
+        match self.kind {
+            Kind::Captured => {
+                command
+                    .stdin(Stdio::null())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .process_group(0);
+            }
+            Kind::Interactive => {
+                command
+                    .stdin(Stdio::inherit())
+                    .stdout(Stdio::inherit())
+                    .stderr(Stdio::inherit());
+            }
+            Kind::Detached => {
+                command.stdin(Stdio::null()).process_group(0);
+            }
+        }
+        restore_descriptor_limit(&mut command);
+        command
+    }
+
+    /// A tokio command with the policy applied ([`Self::std_command`]); a captured child is
+    /// killed when its handle is dropped (the caller ends the rest of its group).
+    pub fn command(&self) -> tokio::process::Command {
+        let mut command = tokio::process::Command::from(self.std_command());
+        command.kill_on_drop(self.kind == Kind::Captured);
+        command
+    }
+
+    /// Runs a captured child to its end: stdin empty, stdout and stderr read concurrently and
+    /// kept up to `limits` (the rest is drained, so the child never blocks on a full pipe),
+    /// and the whole group killed when `limits.timeout` passes or the future is dropped.
+    pub async fn capture(&self, limits: CaptureLimits) -> Result<Captured, SpawnError> {
+        let mut command = self.command();
+        command
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = command.spawn().map_err(|source| SpawnError::Spawn {
+            path: self.program.clone(),
+            source,
+        })?;
+        let mut group = GroupGuard::new(child.id());
+        let stdout = child.stdout.take();
+        let stderr = child.stderr.take();
+        let finished = tokio::time::timeout(limits.timeout, async {
+            tokio::join!(
+                read_bounded(stdout, limits.stdout),
+                read_bounded(stderr, limits.stderr),
+                child.wait()
+            )
+        })
+        .await;
+        match finished {
+            Ok((stdout, stderr, status)) => {
+                // The leader is gone; what it left running in its group goes too.
+                drop(group);
+                let status = status.map_err(|source| SpawnError::Spawn {
+                    path: self.program.clone(),
+                    source,
+                })?;
+                Ok(Captured {
+                    status,
+                    stdout,
+                    stderr,
+                })
+            }
+            Err(_elapsed) => {
+                group.kill();
+                let _ = tokio::time::timeout(Duration::from_secs(2), child.wait()).await;
+                Err(SpawnError::Timeout {
+                    path: self.program.clone(),
+                    after: limits.timeout,
+                })
+            }
+        }
+    }
+}
+
+/// Bounds for [`AgentCommand::capture`].
+#[derive(Debug, Clone, Copy)]
+pub struct CaptureLimits {
+    /// Longest the child may run.
+    pub timeout: Duration,
+    /// stdout bytes kept.
+    pub stdout: usize,
+    /// stderr bytes kept.
+    pub stderr: usize,
+}
+
+impl CaptureLimits {
+    /// `timeout`, with 1 MiB of stdout and 64 KiB of stderr kept.
+    pub fn new(timeout: Duration) -> CaptureLimits {
+        CaptureLimits {
+            timeout,
+            stdout: 1024 * 1024,
+            stderr: 64 * 1024,
+        }
+    }
+}
+
+/// What a captured child printed and how it ended.
+#[derive(Debug)]
+pub struct Captured {
+    pub status: ExitStatus,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+}
+
+/// Why a captured child gave no output.
+#[derive(Debug, Error)]
+pub enum SpawnError {
+    /// It could not be started (or waited for).
+    #[error("could not run {path}: {source}")]
+    Spawn {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// It did not end in time; its group was killed.
+    #[error("{path} did not answer within {}s", .after.as_secs())]
+    Timeout { path: PathBuf, after: Duration },
+}
+
+/// SIGKILLs a child's process group when dropped, unless the group was already handled.
+struct GroupGuard {
+    pgid: Option<i32>,
+}
+
+impl GroupGuard {
+    fn new(pid: Option<u32>) -> GroupGuard {
+        GroupGuard {
+            pgid: pid.and_then(|p| i32::try_from(p).ok()),
+        }
+    }
+
+    fn kill(&mut self) {
+        if let Some(pgid) = self.pgid.take() {
+            signal_group(pgid, Signal::SIGKILL);
+        }
+    }
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Reads a pipe to its end, keeping at most `limit` bytes.
+async fn read_bounded<R: AsyncRead + Unpin>(pipe: Option<R>, limit: usize) -> Vec<u8> {
+    let mut kept = Vec::new();
+    let Some(mut pipe) = pipe else {
+        return kept;
+    };
+    let mut chunk = [0u8; 8192];
+    loop {
+        match pipe.read(&mut chunk).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                let room = limit.saturating_sub(kept.len());
+                kept.extend_from_slice(&chunk[..n.min(room)]);
+            }
+        }
+    }
+    kept
+}
+
+/// Sends `signal` to every process of group `pgid`; false when the group is gone. Groups 0
+/// and 1 (and negative ids) are never signalled.
+pub fn signal_group(pgid: i32, signal: Signal) -> bool {
+    if pgid <= 1 {
+        return false;
+    }
+    !matches!(killpg(Pid::from_raw(pgid), signal), Err(Errno::ESRCH))
+}
+
+/// True while any process of the group exists (zombies included).
+pub fn group_alive(pgid: i32) -> bool {
+    pgid > 1 && !matches!(killpg(Pid::from_raw(pgid), None), Err(Errno::ESRCH))
+}
+
+/// The `RLIMIT_NOFILE` (soft, hard) this process started with, once raised.
+static ORIGINAL_NOFILE: OnceLock<(u64, u64)> = OnceLock::new();
+
+/// Raises the soft descriptor limit to the hard limit (once per process) and remembers the
+/// original, which every child started here gets back. Returns the soft limit now in force.
+pub fn raise_descriptor_limit() -> u64 {
+    let Ok((soft, hard)) = nix::sys::resource::getrlimit(Resource::RLIMIT_NOFILE) else {
+        return 1024;
+    };
+    if soft >= hard {
+        return soft;
+    }
+    let _ = ORIGINAL_NOFILE.set((soft, hard));
+    match nix::sys::resource::setrlimit(Resource::RLIMIT_NOFILE, hard, hard) {
+        Ok(()) => hard,
+        Err(error) => {
+            tracing::debug!(%error, "could not raise the descriptor limit");
+            soft
+        }
+    }
+}
+
+/// The soft descriptor limit in force (1,024 when it cannot be read).
+pub fn descriptor_limit() -> u64 {
+    nix::sys::resource::getrlimit(Resource::RLIMIT_NOFILE).map_or(1024, |(soft, _)| soft)
+}
+
+/// Gives a child the soft descriptor limit this process started with, when
+/// [`raise_descriptor_limit`] changed it (programs such as `select`-based tools misbehave
+/// above 1,024).
+pub fn restore_descriptor_limit(command: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    let Some(&(soft, hard)) = ORIGINAL_NOFILE.get() else {
+        return;
+    };
+    // SAFETY: the closure runs in the child between fork and exec; it only calls setrlimit, a
+    // single async-signal-safe system call, and allocates nothing.
+    unsafe {
+        command.pre_exec(move || {
+            nix::sys::resource::setrlimit(Resource::RLIMIT_NOFILE, soft, hard)
+                .map_err(std::io::Error::from)
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> AgentCommand {
+        AgentCommand::with_environment(
+            Path::new("/bin/sh"),
+            Kind::Captured,
+            [
+                (OsString::from("PATH"), OsString::from("/usr/bin:/bin")),
+                (OsString::from("ANTHROPIC_API_KEY"), OsString::from("sk")),
+            ],
+        )
+        .args(["-c", script])
+    }
+
+    #[tokio::test]
+    async fn captured_output_is_bounded_and_scrubbed() {
+        let limits = CaptureLimits {
+            timeout: Duration::from_secs(10),
+            stdout: 4,
+            stderr: 64,
+        };
+        let out = sh("printf 0123456789; env >&2")
+            .capture(limits)
+            .await
+            .unwrap();
+        assert!(out.status.success());
+        assert_eq!(out.stdout, b"0123");
+        let env = String::from_utf8(out.stderr).unwrap();
+        assert!(env.contains("PATH=/usr/bin:/bin"), "{env}");
+        assert!(!env.contains("ANTHROPIC_API_KEY"), "{env}");
+    }
+
+    #[tokio::test]
+    async fn a_child_that_overstays_is_ended_with_its_group() {
+        let limits = CaptureLimits::new(Duration::from_millis(300));
+        let started = std::time::Instant::now();
+        let error = sh("sleep 30 & sleep 30").capture(limits).await.unwrap_err();
+        assert!(matches!(error, SpawnError::Timeout { .. }), "{error}");
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn captured_children_have_their_own_group() {
+        let command = sh("true");
+        assert_eq!(command.kind, Kind::Captured);
+        assert!(
+            !signal_group(1, Signal::SIGCONT),
+            "group 1 is never signalled"
+        );
+        assert!(!group_alive(0));
+    }
+}
