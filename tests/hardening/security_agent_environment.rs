@@ -112,7 +112,6 @@ fn the_gateway_gives_its_agent_children_no_credential() {
 
 /// `--list-models` gets no credential either.
 #[test]
-#[ignore = "cursor/catalog.rs's `--list-models` child is converted to cursor::spawn after the catalog split"]
 fn the_model_listing_gets_no_credential() {
     let gw = TestGateway::start(GatewayOptions {
         permission_mode: Some("bypassPermissions".into()),

@@ -1,15 +1,16 @@
-//! The `agent --list-models` child: spawned in its own process group with stdin closed, its
-//! output read through a bounded reader, the whole group killed when it overruns its time, and
-//! its answer interpreted as a catalog or a [`CatalogError`].
+//! The `agent --list-models` child: a captured agent child (`cursor::spawn`: its own process
+//! group, stdin closed, the credential-free agent environment, bounded output, the whole group
+//! killed when it overruns its time), and its answer interpreted as a catalog or a
+//! [`CatalogError`].
 
 use std::path::Path;
-use std::process::Stdio;
 use std::time::Duration;
 
-use tokio::io::AsyncRead;
-use tokio::io::AsyncReadExt;
-
 use super::super::bounded;
+use super::super::spawn::AgentCommand;
+use super::super::spawn::CaptureLimits;
+use super::super::spawn::Kind;
+use super::super::spawn::SpawnError;
 use super::super::strip_ansi;
 use super::Catalog;
 use super::CatalogError;
@@ -31,8 +32,8 @@ pub async fn fetch_catalog(agent: &Path) -> Result<Catalog, CatalogError> {
     fetch_catalog_with_timeout(agent, FETCH_TIMEOUT).await
 }
 
-/// Runs `<agent> --list-models` in its own process group (stdin closed, `NO_COLOR=1`, killed on
-/// drop; colour is stripped anyway, since the CLI ignores the variable on some builds) and
+/// Runs `<agent> --list-models` as a captured agent child (own process group, stdin closed,
+/// `NO_COLOR=1`, no credentials, killed on drop; colour is stripped anyway, since the CLI ignores the variable on some builds) and
 /// parses its answer; after `timeout` the whole group gets SIGKILL and the result is
 /// [`CatalogError::Timeout`]. The auth failure text (`Authentication required`, on stderr or
 /// stdout) gives [`CatalogError::LoggedOut`]; other non-zero exits give
@@ -55,97 +56,35 @@ struct ListOutput {
 }
 
 async fn run_list_models(agent: &Path, timeout: Duration) -> Result<ListOutput, CatalogError> {
-    let mut command = tokio::process::Command::new(agent);
-    command
+    let command = AgentCommand::new(agent, Kind::Captured)
         .arg("--list-models")
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .kill_on_drop(true);
-    let mut child = command.spawn().map_err(|source| {
-        if source.kind() == std::io::ErrorKind::NotFound {
-            CatalogError::AgentMissing {
+        .env("NO_COLOR", "1");
+    let limits = CaptureLimits {
+        timeout,
+        stdout: STDOUT_LIMIT,
+        stderr: STDERR_LIMIT,
+    };
+    match command.capture(limits).await {
+        Ok(captured) => Ok(ListOutput {
+            success: captured.status.success(),
+            code: captured.status.code(),
+            stdout: String::from_utf8_lossy(&captured.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&captured.stderr).into_owned(),
+        }),
+        Err(SpawnError::Spawn { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+            Err(CatalogError::AgentMissing {
                 path: agent.to_path_buf(),
-            }
-        } else {
-            CatalogError::Spawn {
-                path: agent.to_path_buf(),
-                source,
-            }
-        }
-    })?;
-    // process_group(0): the group id is the child's pid.
-    let pgid = child.id();
-    let stdout = child.stdout.take();
-    let stderr = child.stderr.take();
-    let finished = tokio::time::timeout(timeout, async {
-        tokio::join!(
-            read_bounded(stdout, STDOUT_LIMIT),
-            read_bounded(stderr, STDERR_LIMIT),
-            child.wait()
-        )
-    })
-    .await;
-    match finished {
-        Ok((stdout, stderr, status)) => {
-            let status = status.map_err(|source| CatalogError::Spawn {
-                path: agent.to_path_buf(),
-                source,
-            })?;
-            Ok(ListOutput {
-                success: status.success(),
-                code: status.code(),
-                stdout: String::from_utf8_lossy(&stdout).into_owned(),
-                stderr: String::from_utf8_lossy(&stderr).into_owned(),
             })
         }
-        Err(_elapsed) => {
-            kill_group(pgid);
-            // Reap the leader; kill_on_drop covers the unlikely case that this stalls.
-            let _ = tokio::time::timeout(Duration::from_secs(2), child.wait()).await;
-            Err(CatalogError::Timeout {
-                path: agent.to_path_buf(),
-                timeout,
-            })
-        }
+        Err(SpawnError::Spawn { source, .. }) => Err(CatalogError::Spawn {
+            path: agent.to_path_buf(),
+            source,
+        }),
+        Err(SpawnError::Timeout { .. }) => Err(CatalogError::Timeout {
+            path: agent.to_path_buf(),
+            timeout,
+        }),
     }
-}
-
-/// SIGKILL to the whole process group (the agent is a shell wrapper around Node, so its
-/// descendants must go too). A group that is already gone is fine.
-fn kill_group(pgid: Option<u32>) {
-    let Some(pgid) = pgid.and_then(|p| i32::try_from(p).ok()) else {
-        return;
-    };
-    if let Err(error) = nix::sys::signal::killpg(
-        nix::unistd::Pid::from_raw(pgid),
-        nix::sys::signal::Signal::SIGKILL,
-    ) && error != nix::errno::Errno::ESRCH
-    {
-        tracing::warn!(pgid, %error, "could not kill the `agent --list-models` process group");
-    }
-}
-
-/// Reads a pipe to its end, keeping at most `limit` bytes (the rest is drained so the child
-/// never blocks on a full pipe).
-async fn read_bounded<R: AsyncRead + Unpin>(pipe: Option<R>, limit: usize) -> Vec<u8> {
-    let mut kept = Vec::new();
-    let Some(mut pipe) = pipe else {
-        return kept;
-    };
-    let mut chunk = [0u8; 8192];
-    loop {
-        match pipe.read(&mut chunk).await {
-            Ok(0) | Err(_) => break,
-            Ok(n) => {
-                let room = limit.saturating_sub(kept.len());
-                kept.extend_from_slice(&chunk[..n.min(room)]);
-            }
-        }
-    }
-    kept
 }
 
 fn interpret(agent: &Path, output: ListOutput) -> Result<Catalog, CatalogError> {
