@@ -9,18 +9,9 @@
 // `#[test]` functions); a panic is the failure report.
 #![allow(clippy::unwrap_used)]
 
-mod catalog_aliases;
-mod catalog_cache;
-mod catalog_effort;
-mod catalog_extra_models;
 mod catalog_fetch_logged_out;
 mod catalog_fetch_ok;
 mod catalog_fetch_timeout;
-mod catalog_json;
-mod catalog_parse;
-mod catalog_picker;
-mod catalog_routes;
-mod catalog_table;
 mod display_failed_edit;
 mod display_failure_summary;
 mod display_fixtures;
