@@ -1,6 +1,8 @@
 //! Integration tests of one area, Cursor's agent CLI under our supervision: the child process and
-//! its group (`process_*`), the stream-json parser (`stream_*`), the model catalog (`catalog_*`)
-//! and what the user sees of a turn (`display_*`).
+//! its group (`process_*`), the stream-json parser (`stream_*`), fetching the model catalog
+//! from the agent (`catalog_fetch_*`) and what the user sees of a turn (`display_*`). The
+//! catalog's library-only tests (parsing, routes, rendering, cache) are unit tests in
+//! src/cursor/catalog/tests/.
 //!
 //! One module per behaviour, sharing `multi-cursor-test-support` (tests/support). Run one
 //! module with `cargo test --test engine <module>::`.

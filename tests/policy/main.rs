@@ -1,5 +1,6 @@
 //! Integration tests of one area, Claude Code's permission settings carried to Cursor: their
-//! sources, translations, refusals and notices.
+//! sources, refusals and notices. The rule translation table and the managed folders of each OS
+//! are unit tests of src/policy/translate.rs and src/policy/admission/tests.rs.
 //!
 //! One module per behaviour, sharing `multi-cursor-test-support` (tests/support). Run one
 //! module with `cargo test --test policy <module>::`.
