@@ -575,3 +575,6 @@ pub(crate) fn status_text(result: &Result<Admitted, SettingsRefusal>) -> String 
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

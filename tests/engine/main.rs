@@ -1,6 +1,8 @@
 //! Integration tests of one area, Cursor's agent CLI under our supervision: the child process and
-//! its group (`process_*`), the stream-json parser (`stream_*`), the model catalog (`catalog_*`)
-//! and what the user sees of a turn (`display_*`).
+//! its group (`process_*`), the stream-json parser (`stream_*`), fetching the model catalog
+//! from the agent (`catalog_fetch_*`) and what the user sees of a turn (`display_*`). The
+//! catalog's library-only tests (parsing, routes, rendering, cache) are unit tests in
+//! src/cursor/catalog/tests/.
 //!
 //! One module per behaviour, sharing `multi-cursor-test-support` (tests/support). Run one
 //! module with `cargo test --test engine <module>::`.
@@ -9,18 +11,9 @@
 // `#[test]` functions); a panic is the failure report.
 #![allow(clippy::unwrap_used)]
 
-mod catalog_aliases;
-mod catalog_cache;
-mod catalog_effort;
-mod catalog_extra_models;
 mod catalog_fetch_logged_out;
 mod catalog_fetch_ok;
 mod catalog_fetch_timeout;
-mod catalog_json;
-mod catalog_parse;
-mod catalog_picker;
-mod catalog_routes;
-mod catalog_table;
 mod display_failed_edit;
 mod display_failure_summary;
 mod display_fixtures;

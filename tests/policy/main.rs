@@ -1,5 +1,6 @@
 //! Integration tests of one area, Claude Code's permission settings carried to Cursor: their
-//! sources, translations, refusals and notices.
+//! sources, refusals and notices. The rule translation table and the managed folders of each OS
+//! are unit tests of src/policy/translate.rs and src/policy/admission/tests.rs.
 //!
 //! One module per behaviour, sharing `multi-cursor-test-support` (tests/support). Run one
 //! module with `cargo test --test policy <module>::`.
@@ -12,7 +13,6 @@ mod claude_only_rules;
 mod global_cursor_config;
 mod hooks_mcp_notice_kept;
 mod hooks_mcp_notice_once;
-mod managed_os_paths;
 mod mirrored_rules_run;
 mod mode_disabled;
 mod no_safe_mechanism;
@@ -26,5 +26,4 @@ mod source_disallowed_tools;
 mod source_flag_settings;
 mod sources_every_layer;
 mod status_per_session;
-mod translations;
 mod widening_notice;

@@ -1,5 +1,7 @@
-//! Integration tests of one area, rules: discovery, dialects, precedence, delivery to Cursor,
-//! stream rules, and the `multi-cursor rules` command.
+//! Integration tests of one area, rules: delivery to Cursor, stream rules against a running
+//! agent, and the `multi-cursor rules` command. Tests that only call the library (discovery,
+//! dialects, precedence, memory imports, the stream rules' limits) are unit tests in
+//! src/rules/tests/.
 //!
 //! One module per behaviour, sharing `multi-cursor-test-support` (tests/support). Run one
 //! module with `cargo test --test rules <module>::`.
@@ -8,20 +10,11 @@
 // `#[test]` functions); a panic is the failure report.
 #![allow(clippy::unwrap_used)]
 
-mod chat_preamble;
 mod cli_json;
 mod cli_text;
 mod delivery;
-mod dialect_snapshots;
-mod discovery_sources;
-mod first_prompt;
 mod glob_attach;
 mod glob_delivery;
-mod memory_imports;
-mod precedence;
-mod special_files;
 mod ttsr_claude;
 mod ttsr_interrupt;
-mod ttsr_limits;
 mod ttsr_live;
-mod yaml_fallback;

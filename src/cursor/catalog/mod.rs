@@ -295,22 +295,4 @@ pub fn parse_list_models(output: &str) -> ListModels {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn markers_split_only_known_words() {
-        assert_eq!(
-            split_markers("Auto (current, default)"),
-            ("Auto", true, true)
-        );
-        assert_eq!(
-            split_markers("Sonnet 4.5 (1M)"),
-            ("Sonnet 4.5 (1M)", false, false)
-        );
-        assert_eq!(
-            split_markers("Sonnet 4.5 (1M) (default)"),
-            ("Sonnet 4.5 (1M)", false, true)
-        );
-    }
-}
+mod tests;

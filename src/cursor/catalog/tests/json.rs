@@ -1,9 +1,9 @@
 //! `--cursor-models --json`: exactly an array of {model, label, cursorModel, picker}.
 
-use multi_cursor::cursor::catalog::Catalog;
-use multi_cursor::cursor::catalog::CatalogModel;
-use multi_cursor::cursor::catalog::routes_json;
-use multi_cursor::cursor::catalog::routes_json_text;
+use crate::cursor::catalog::Catalog;
+use crate::cursor::catalog::CatalogModel;
+use crate::cursor::catalog::routes_json;
+use crate::cursor::catalog::routes_json_text;
 use serde_json::json;
 
 fn model(id: &str, display_name: &str) -> CatalogModel {

@@ -4,15 +4,18 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::Duration;
 
-use multi_cursor::cursor::catalog::Catalog;
-use multi_cursor::cursor::catalog::ListModels;
-use multi_cursor::cursor::catalog::cache_path;
-use multi_cursor::cursor::catalog::load_cached_from;
-use multi_cursor::cursor::catalog::parse_list_models;
-use multi_cursor::cursor::catalog::store_cache_in;
+use crate::cursor::catalog::Catalog;
+use crate::cursor::catalog::ListModels;
+use crate::cursor::catalog::cache_path;
+use crate::cursor::catalog::load_cached_from;
+use crate::cursor::catalog::parse_list_models;
+use crate::cursor::catalog::store_cache_in;
 
 fn catalog() -> Catalog {
-    match parse_list_models(include_str!("../fixtures/list-models/ansi.txt")) {
+    match parse_list_models(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/list-models/ansi.txt"
+    ))) {
         ListModels::Models(models) => Catalog::from_models(models),
         other => panic!("fixture did not parse: {other:?}"),
     }

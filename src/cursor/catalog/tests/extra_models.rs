@@ -1,16 +1,19 @@
 //! MULTI_CURSOR_EXTRA_MODELS: parsed, appended to the picker, unknown ids refused by the
 //! launcher with an exact message but still listed by `--cursor-models`.
 
-use multi_cursor::cursor::catalog::Catalog;
-use multi_cursor::cursor::catalog::CatalogError;
-use multi_cursor::cursor::catalog::ListModels;
-use multi_cursor::cursor::catalog::parse_extra_models;
-use multi_cursor::cursor::catalog::parse_list_models;
-use multi_cursor::cursor::catalog::render_table;
-use multi_cursor::cursor::catalog::routes_json;
+use crate::cursor::catalog::Catalog;
+use crate::cursor::catalog::CatalogError;
+use crate::cursor::catalog::ListModels;
+use crate::cursor::catalog::parse_extra_models;
+use crate::cursor::catalog::parse_list_models;
+use crate::cursor::catalog::render_table;
+use crate::cursor::catalog::routes_json;
 
 fn catalog() -> Catalog {
-    match parse_list_models(include_str!("../fixtures/list-models/ansi.txt")) {
+    match parse_list_models(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/list-models/ansi.txt"
+    ))) {
         ListModels::Models(models) => Catalog::from_models(models),
         other => panic!("fixture did not parse: {other:?}"),
     }

@@ -1,12 +1,15 @@
 //! Spellings a request or a worker's `model: <id>` line may use, and unknown models.
 
-use multi_cursor::cursor::catalog::Catalog;
-use multi_cursor::cursor::catalog::CatalogError;
-use multi_cursor::cursor::catalog::ListModels;
-use multi_cursor::cursor::catalog::parse_list_models;
+use crate::cursor::catalog::Catalog;
+use crate::cursor::catalog::CatalogError;
+use crate::cursor::catalog::ListModels;
+use crate::cursor::catalog::parse_list_models;
 
 fn catalog() -> Catalog {
-    match parse_list_models(include_str!("../fixtures/list-models/ansi.txt")) {
+    match parse_list_models(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/list-models/ansi.txt"
+    ))) {
         ListModels::Models(models) => Catalog::from_models(models),
         other => panic!("fixture did not parse: {other:?}"),
     }

@@ -3,15 +3,13 @@
 //! hidden files skipped, symlink loops cut, a file reached twice read once, and unreadable or
 //! non-text files reported as dropped rules rather than ignored.
 
-use multi_cursor_test_support::rules as rules_support;
-
-use multi_cursor::rules::DiagnosticKind;
-use multi_cursor::rules::Level;
-use multi_cursor::rules::Provider;
-use multi_cursor::rules::RuleStatus;
-use multi_cursor::rules::Rulebook;
-use rules_support::Tree;
-use rules_support::active_names;
+use super::Tree;
+use super::active_names;
+use crate::rules::DiagnosticKind;
+use crate::rules::Level;
+use crate::rules::Provider;
+use crate::rules::RuleStatus;
+use crate::rules::Rulebook;
 
 #[test]
 fn walks_stop_at_the_git_root() {

@@ -4,16 +4,14 @@
 //! for the next prompt), each rule once per chat, and bad conditions reported without losing
 //! the rule.
 
-use multi_cursor_test_support::rules as rules_support;
-
 use std::collections::BTreeSet;
 
-use multi_cursor::cursor::events::ToolCall;
-use multi_cursor::rules::Activation;
-use multi_cursor::rules::Delivery;
-use multi_cursor::rules::DiagnosticKind;
-use multi_cursor::rules::StreamKind;
-use rules_support::Tree;
+use super::Tree;
+use crate::cursor::events::ToolCall;
+use crate::rules::Activation;
+use crate::rules::Delivery;
+use crate::rules::DiagnosticKind;
+use crate::rules::StreamKind;
 
 fn rule(tree: &Tree, name: &str, frontmatter: &str) {
     tree.write(

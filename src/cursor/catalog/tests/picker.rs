@@ -1,9 +1,9 @@
 //! Picker rows: Auto, Grok 4.7, Composer 2.5 (by id or display name), in that order.
 
-use multi_cursor::cursor::catalog::Catalog;
-use multi_cursor::cursor::catalog::CatalogModel;
-use multi_cursor::cursor::catalog::ListModels;
-use multi_cursor::cursor::catalog::parse_list_models;
+use crate::cursor::catalog::Catalog;
+use crate::cursor::catalog::CatalogModel;
+use crate::cursor::catalog::ListModels;
+use crate::cursor::catalog::parse_list_models;
 
 fn model(id: &str, display_name: &str) -> CatalogModel {
     CatalogModel {
@@ -15,7 +15,10 @@ fn model(id: &str, display_name: &str) -> CatalogModel {
 }
 
 fn fixture_catalog() -> Catalog {
-    match parse_list_models(include_str!("../fixtures/list-models/ansi.txt")) {
+    match parse_list_models(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/list-models/ansi.txt"
+    ))) {
         ListModels::Models(models) => Catalog::from_models(models),
         other => panic!("fixture did not parse: {other:?}"),
     }

@@ -2,16 +2,14 @@
 //! `**/*.ts` globs, `alwaysApply: true` after the fallback, comma lists split outside braces,
 //! quoted items, and each fallback reported as a warning with its line.
 
-use multi_cursor_test_support::rules as rules_support;
-
 use std::path::Path;
 
-use multi_cursor::rules::Activation;
-use multi_cursor::rules::DiagnosticKind;
-use multi_cursor::rules::Severity;
-use rules_support::Tree;
+use super::Tree;
+use crate::rules::Activation;
+use crate::rules::DiagnosticKind;
+use crate::rules::Severity;
 
-fn fallback_line(rule: &multi_cursor::rules::Rule) -> Option<usize> {
+fn fallback_line(rule: &crate::rules::Rule) -> Option<usize> {
     rule.diagnostics
         .iter()
         .find(|d| d.kind == DiagnosticKind::YamlFallback)

@@ -1,19 +1,17 @@
 //! One fixture tree per dialect (tests/fixtures/rules/<dialect>), normalised into rules and
-//! compared with a reviewed insta snapshot (`snapshots/rules__dialect_snapshots__<dialect>.snap`;
+//! compared with a reviewed insta snapshot (`snapshots/multi_cursor__rules__tests__dialect_snapshots__<dialect>.snap`;
 //! `cargo insta review` updates them), plus the key facts of each dialect asserted directly.
-
-use multi_cursor_test_support::rules as rules_support;
 
 use std::path::Path;
 
-use multi_cursor::rules::Activation;
-use multi_cursor::rules::Delivery;
-use multi_cursor::rules::DiagnosticKind;
-use multi_cursor::rules::Rulebook;
-use rules_support::Tree;
-use rules_support::snapshot;
+use super::Tree;
+use super::snapshot;
+use crate::rules::Activation;
+use crate::rules::Delivery;
+use crate::rules::DiagnosticKind;
+use crate::rules::Rulebook;
 
-fn rule<'a>(book: &'a Rulebook, name: &str) -> &'a multi_cursor::rules::Rule {
+fn rule<'a>(book: &'a Rulebook, name: &str) -> &'a crate::rules::Rule {
     book.rules()
         .iter()
         .find(|r| r.name == name)
@@ -114,7 +112,7 @@ fn cline_rules() {
     assert!(has(&book, "04-cursor-style", DiagnosticKind::ForeignKey));
     assert_eq!(
         rule(&book, "global").source.level,
-        multi_cursor::rules::Level::User
+        crate::rules::Level::User
     );
 }
 

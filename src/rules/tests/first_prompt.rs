@@ -2,10 +2,8 @@
 //! on demand (agent-requested by description, glob rules by globs) with absolute paths; never
 //! what Cursor loads itself, never stream or manual rules; long bodies cut with a pointer.
 
-use multi_cursor_test_support::rules as rules_support;
-
-use multi_cursor::rules::DiagnosticKind;
-use rules_support::Tree;
+use super::Tree;
+use crate::rules::DiagnosticKind;
 
 #[test]
 fn always_bodies_and_an_index_with_paths() {

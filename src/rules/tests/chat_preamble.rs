@@ -3,14 +3,12 @@
 //! attached and non-interrupting fired rules go with the next prompt once, manual rules come
 //! when a prompt mentions them, and the state round-trips through the record's JSON.
 
-use multi_cursor_test_support::rules as rules_support;
-
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use multi_cursor::rules::ChatRules;
-use multi_cursor::rules::FiredRule;
-use rules_support::Tree;
+use super::Tree;
+use crate::rules::ChatRules;
+use crate::rules::FiredRule;
 
 fn tree() -> Tree {
     let tree = Tree::new();

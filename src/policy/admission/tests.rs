@@ -3,14 +3,23 @@
 //! `managed-settings.json` and `managed-settings.d/`. Each layout is built as a fixture under a
 //! temporary root (never the machine's folders) and admitted through the library.
 
-use multi_cursor_test_support::policy;
-
 use std::path::PathBuf;
 
-use multi_cursor::policy::ClaudeMode;
-use multi_cursor::policy::PolicyInputs;
-use multi_cursor::policy::admit;
-use multi_cursor::policy::settings::TargetOs;
+use crate::policy::ClaudeMode;
+use crate::policy::PolicyInputs;
+use crate::policy::admit;
+use crate::policy::settings::TargetOs;
+
+/// Writes `value` as JSON to `path`, creating its folders.
+fn write_json(path: &std::path::Path, value: &serde_json::Value) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, serde_json::to_vec_pretty(value).unwrap()).unwrap();
+}
+
+/// `{"permissions": {"deny": [rules…]}}`.
+fn deny(rules: &[&str]) -> serde_json::Value {
+    serde_json::json!({"permissions": {"deny": rules}})
+}
 
 /// `/etc/claude-code` → `<root>/etc/claude-code`; `C:\Program Files\ClaudeCode` →
 /// `<root>/C/Program Files/ClaudeCode`.
@@ -37,8 +46,8 @@ fn each_os_managed_folder_is_read() {
         assert_eq!(managed_dir, root.path().join(relative), "{os:?}");
         let main = managed_dir.join("managed-settings.json");
         let drop_in = managed_dir.join("managed-settings.d/50-team.json");
-        policy::write_json(&main, &policy::deny(&["Bash(shutdown)"]));
-        policy::write_json(&drop_in, &policy::deny(&["Read(//etc/shadow)"]));
+        write_json(&main, &deny(&["Bash(shutdown)"]));
+        write_json(&drop_in, &deny(&["Read(//etc/shadow)"]));
         let inputs = PolicyInputs {
             home: Some(root.path().join("home")),
             managed_dir,

@@ -4,24 +4,22 @@
 //! reported and not read, and loading goes on. Found by the `rules` fuzz target (`@/dev/zero`
 //! in a CLAUDE.md ran the process out of memory; a FIFO hung it).
 
-use multi_cursor_test_support::rules as rules_support;
-
 use std::sync::mpsc;
 use std::time::Duration;
 
-use multi_cursor::rules::DiagnosticKind;
-use multi_cursor::rules::MAX_RULE_FILE;
-use multi_cursor::rules::RuleStatus;
-use rules_support::Tree;
+use super::Tree;
+use crate::rules::DiagnosticKind;
+use crate::rules::MAX_RULE_FILE;
+use crate::rules::RuleStatus;
 
 /// Loads the rulebook of `repo` on another thread; a load that never returns (the bug: a
 /// blocking read of a FIFO) fails the test instead of hanging it.
-fn load(tree: &Tree) -> multi_cursor::rules::Rulebook {
+fn load(tree: &Tree) -> crate::rules::Rulebook {
     let repo = tree.repo.clone();
     let home = tree.home.clone();
     let (send, receive) = mpsc::channel();
     std::thread::spawn(move || {
-        let _ = send.send(multi_cursor::rules::Rulebook::load(&repo, Some(&home)));
+        let _ = send.send(crate::rules::Rulebook::load(&repo, Some(&home)));
     });
     receive
         .recv_timeout(Duration::from_secs(120))

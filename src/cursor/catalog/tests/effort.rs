@@ -1,11 +1,14 @@
 //! `output_config.effort` picks an effort variant of a base route only when one is listed.
 
-use multi_cursor::cursor::catalog::Catalog;
-use multi_cursor::cursor::catalog::ListModels;
-use multi_cursor::cursor::catalog::parse_list_models;
+use crate::cursor::catalog::Catalog;
+use crate::cursor::catalog::ListModels;
+use crate::cursor::catalog::parse_list_models;
 
 fn catalog() -> Catalog {
-    match parse_list_models(include_str!("../fixtures/list-models/ansi.txt")) {
+    match parse_list_models(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/list-models/ansi.txt"
+    ))) {
         ListModels::Models(models) => Catalog::from_models(models),
         other => panic!("fixture did not parse: {other:?}"),
     }

@@ -1,12 +1,15 @@
 //! Every catalog id is a route; suffixed ids are also presets of a listed base.
 
-use multi_cursor::cursor::catalog::Catalog;
-use multi_cursor::cursor::catalog::ListModels;
-use multi_cursor::cursor::catalog::Route;
-use multi_cursor::cursor::catalog::parse_list_models;
+use crate::cursor::catalog::Catalog;
+use crate::cursor::catalog::ListModels;
+use crate::cursor::catalog::Route;
+use crate::cursor::catalog::parse_list_models;
 
 fn catalog() -> Catalog {
-    match parse_list_models(include_str!("../fixtures/list-models/ansi.txt")) {
+    match parse_list_models(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/list-models/ansi.txt"
+    ))) {
         ListModels::Models(models) => Catalog::from_models(models),
         other => panic!("fixture did not parse: {other:?}"),
     }

@@ -1,13 +1,22 @@
 //! `agent --list-models` output (coloured or plain) parses into the account's models.
 
-use multi_cursor::cursor::catalog::CatalogModel;
-use multi_cursor::cursor::catalog::ListModels;
-use multi_cursor::cursor::catalog::parse_list_models;
-use multi_cursor::cursor::strip_ansi;
+use crate::cursor::catalog::CatalogModel;
+use crate::cursor::catalog::ListModels;
+use crate::cursor::catalog::parse_list_models;
+use crate::cursor::strip_ansi;
 
-const ANSI: &str = include_str!("../fixtures/list-models/ansi.txt");
-const PLAIN: &str = include_str!("../fixtures/list-models/plain.txt");
-const EMPTY: &str = include_str!("../fixtures/list-models/empty.txt");
+const ANSI: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/list-models/ansi.txt"
+));
+const PLAIN: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/list-models/plain.txt"
+));
+const EMPTY: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/list-models/empty.txt"
+));
 
 fn model(id: &str, display_name: &str, current: bool, default: bool) -> CatalogModel {
     CatalogModel {

@@ -4,11 +4,9 @@
 //! Cursor loads itself neither shadows nor is shadowed; the order does not depend on the
 //! order files were created in.
 
-use multi_cursor_test_support::rules as rules_support;
-
-use multi_cursor::rules::RuleStatus;
-use multi_cursor::rules::Rulebook;
-use rules_support::Tree;
+use super::Tree;
+use crate::rules::RuleStatus;
+use crate::rules::Rulebook;
 
 fn statuses(book: &Rulebook, name: &str) -> Vec<(String, bool)> {
     book.rules()

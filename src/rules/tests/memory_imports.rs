@@ -2,12 +2,10 @@
 //! above it), `@path` imports (relative, `~/`, absolute) expanded at most five hops deep, each
 //! file once, never inside code, and every missing or skipped import reported.
 
-use multi_cursor_test_support::rules as rules_support;
-
-use multi_cursor::rules::DiagnosticKind;
-use multi_cursor::rules::Level;
-use rules_support::Tree;
-use rules_support::active_names;
+use super::Tree;
+use super::active_names;
+use crate::rules::DiagnosticKind;
+use crate::rules::Level;
 
 #[test]
 fn memory_files_between_the_workspace_and_the_git_root() {

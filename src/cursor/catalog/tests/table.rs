@@ -1,8 +1,8 @@
 //! `--cursor-models` for people: an aligned table, picker rows first and marked.
 
-use multi_cursor::cursor::catalog::Catalog;
-use multi_cursor::cursor::catalog::CatalogModel;
-use multi_cursor::cursor::catalog::render_table;
+use crate::cursor::catalog::Catalog;
+use crate::cursor::catalog::CatalogModel;
+use crate::cursor::catalog::render_table;
 
 fn model(id: &str, display_name: &str) -> CatalogModel {
     CatalogModel {

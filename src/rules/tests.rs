@@ -1,0 +1,115 @@
+//! Unit tests of the rules: discovery, dialects, precedence, memory imports, special files,
+//! the lenient YAML reader, the first prompt's section, the chat preamble and the stream rules'
+//! limits. Their helpers: a temporary tree with a home folder and a git repository, fixture
+//! copies, and a path-independent rendering of a rulebook to snapshot.
+
+mod chat_preamble;
+mod dialect_snapshots;
+mod discovery_sources;
+mod first_prompt;
+mod memory_imports;
+mod precedence;
+mod special_files;
+mod ttsr_limits;
+mod yaml_fallback;
+
+use std::path::Path;
+use std::path::PathBuf;
+
+use crate::rules::Rulebook;
+use crate::rules::report;
+
+/// A temporary tree: `<dir>/home` (the user's home) and `<dir>/repo` (a git repository).
+struct Tree {
+    /// Kept only so the folder lives as long as the tree.
+    _dir: tempfile::TempDir,
+    home: PathBuf,
+    repo: PathBuf,
+}
+
+impl Tree {
+    /// An empty home and an empty git repository (`repo/.git/`).
+    fn new() -> Tree {
+        let tree = Tree::without_git();
+        std::fs::create_dir_all(tree.repo.join(".git/info")).unwrap();
+        tree
+    }
+
+    /// Like [`Tree::new`] but `repo` is not a git repository.
+    fn without_git() -> Tree {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        let home = root.join("home");
+        let repo = root.join("repo");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(&repo).unwrap();
+        Tree {
+            _dir: dir,
+            home,
+            repo,
+        }
+    }
+
+    /// A copy of `tests/fixtures/rules/<name>` (its `home/` and `repo/`), plus `repo/.git/`.
+    fn fixture(name: &str) -> Tree {
+        let tree = Tree::new();
+        let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/rules")
+            .join(name);
+        copy_dir(&source, &tree.root());
+        tree
+    }
+
+    /// The tree's root (canonical).
+    fn root(&self) -> PathBuf {
+        self.home.parent().unwrap().to_path_buf()
+    }
+
+    /// Writes `text` at `rel` (relative to the root, e.g. `repo/.claude/rules/a.md`).
+    fn write(&self, rel: &str, text: &str) -> PathBuf {
+        let path = self.root().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// The rulebook of `rel` (relative to the root) with this tree's home.
+    fn load(&self, rel: &str) -> Rulebook {
+        Rulebook::load(&self.root().join(rel), Some(&self.home))
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Names of the active rules, in precedence order.
+fn active_names(book: &Rulebook) -> Vec<String> {
+    book.active().map(|r| r.name.clone()).collect()
+}
+
+/// The `--json` document with every rule's body added, the digest removed and the tree's
+/// root replaced by `$TMP`, pretty-printed: stable across machines, for an insta snapshot.
+fn snapshot(book: &Rulebook, root: &Path) -> String {
+    let mut doc = report::to_json(book, &[]);
+    let map = doc.as_object_mut().unwrap();
+    map.remove("digest");
+    let rules = map.get_mut("rules").unwrap().as_array_mut().unwrap();
+    for (value, rule) in rules.iter_mut().zip(book.rules()) {
+        value
+            .as_object_mut()
+            .unwrap()
+            .insert("body".into(), rule.body.clone().into());
+    }
+    let text = serde_json::to_string_pretty(&doc).unwrap();
+    format!("{}\n", text.replace(root.to_str().unwrap(), "$TMP"))
+}
