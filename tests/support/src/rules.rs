@@ -1,11 +1,7 @@
 //! Shared helpers for the `rules` harness: a temporary tree with a home folder and a git
-//! repository, fixture copies, and a path-independent rendering of a rulebook to snapshot.
+//! repository to write rule files into.
 
-use std::path::Path;
 use std::path::PathBuf;
-
-use multi_cursor::rules::Rulebook;
-use multi_cursor::rules::report;
 
 /// A temporary tree: `<dir>/home` (the user's home) and `<dir>/repo` (a git repository).
 pub struct Tree {
@@ -33,14 +29,6 @@ impl Tree {
         Tree { dir, home, repo }
     }
 
-    /// A copy of `tests/fixtures/rules/<name>` (its `home/` and `repo/`), plus `repo/.git/`.
-    pub fn fixture(name: &str) -> Tree {
-        let tree = Tree::new();
-        let source = crate::repo_root().join("tests/fixtures/rules").join(name);
-        copy_dir(&source, &tree.root());
-        tree
-    }
-
     /// The tree's root (canonical).
     pub fn root(&self) -> PathBuf {
         self.home.parent().unwrap().to_path_buf()
@@ -53,44 +41,4 @@ impl Tree {
         std::fs::write(&path, text).unwrap();
         path
     }
-
-    /// The rulebook of `rel` (relative to the root) with this tree's home.
-    pub fn load(&self, rel: &str) -> Rulebook {
-        Rulebook::load(&self.root().join(rel), Some(&self.home))
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
-/// Names of the active rules, in precedence order.
-pub fn active_names(book: &Rulebook) -> Vec<String> {
-    book.active().map(|r| r.name.clone()).collect()
-}
-
-/// The `--json` document with every rule's body added, the digest removed and the tree's
-/// root replaced by `$TMP`, pretty-printed: stable across machines, for an insta snapshot.
-pub fn snapshot(book: &Rulebook, root: &Path) -> String {
-    let mut doc = report::to_json(book, &[]);
-    let map = doc.as_object_mut().unwrap();
-    map.remove("digest");
-    let rules = map.get_mut("rules").unwrap().as_array_mut().unwrap();
-    for (value, rule) in rules.iter_mut().zip(book.rules()) {
-        value
-            .as_object_mut()
-            .unwrap()
-            .insert("body".into(), rule.body.clone().into());
-    }
-    let text = serde_json::to_string_pretty(&doc).unwrap();
-    format!("{}\n", text.replace(root.to_str().unwrap(), "$TMP"))
 }
