@@ -282,7 +282,7 @@ pub async fn answer(
     };
     let text = compacted.text();
     let input_estimate = conversation::estimate_tokens(request);
-    let events = crate::turn::answer_events(
+    let events = crate::anthropic::events::answer_events(
         &request.model,
         &text,
         input_estimate,

@@ -49,7 +49,10 @@ use std::time::Duration;
 use std::time::Instant;
 
 use serde_json::Value;
-use serde_json::json;
+
+use crate::anthropic::Usage as AnswerUsage;
+use crate::anthropic::UsageSource;
+use crate::anthropic::usage::UsageOrigin;
 
 use crate::cursor::events::RunEvent;
 use crate::cursor::events::RunResult;
@@ -1043,52 +1046,35 @@ pub fn format_duration(duration: Duration) -> String {
 // Usage
 // ---------------------------------------------------------------------------------------------
 
-/// Top-level field naming where an answer's usage came from.
-pub const USAGE_FIELD: &str = "multi_cursor_usage";
-
 /// Anthropic usage from Cursor's counts, field by field (`inputTokens` → `input_tokens`,
 /// `outputTokens` → `output_tokens`, `cacheReadTokens` → `cache_read_input_tokens`,
 /// `cacheWriteTokens` → `cache_creation_input_tokens`); where Cursor gave none, the local
 /// input estimate and `ceil(answer bytes / 4)` output tokens.
-pub fn usage_json(usage: Option<Usage>, input_estimate: u64, answer: &str) -> Value {
+pub fn usage_json(usage: Option<Usage>, input_estimate: u64, answer: &str) -> AnswerUsage {
     let usage = usage.unwrap_or_default();
-    let mut out = json!({
-        "input_tokens": usage.input_tokens.unwrap_or(input_estimate),
-        "output_tokens": usage.output_tokens.unwrap_or_else(|| (answer.len() as u64).div_ceil(4)),
-    });
-    if let Some(read) = usage.cache_read_tokens {
-        out["cache_read_input_tokens"] = json!(read);
+    AnswerUsage {
+        input_tokens: usage.input_tokens.unwrap_or(input_estimate),
+        output_tokens: usage
+            .output_tokens
+            .unwrap_or_else(|| (answer.len() as u64).div_ceil(4)),
+        cache_read_input_tokens: usage.cache_read_tokens,
+        cache_creation_input_tokens: usage.cache_write_tokens,
     }
-    if let Some(write) = usage.cache_write_tokens {
-        out["cache_creation_input_tokens"] = json!(write);
-    }
-    out
 }
 
 /// The `multi_cursor_usage` object: `source` is `provider` when Cursor reported both input
 /// and output tokens, else `estimate` (some or all counts are ours); `model` is the Cursor
 /// model id that ran.
-pub fn usage_source(usage: Option<Usage>, cursor_model: &str) -> Value {
+pub fn usage_source(usage: Option<Usage>, cursor_model: &str) -> UsageSource {
     let provider = usage.is_some_and(|u| u.input_tokens.is_some() && u.output_tokens.is_some());
-    json!({
-        "source": if provider { "provider" } else { "estimate" },
-        "model": cursor_model,
-    })
-}
-
-/// Marks a served event of a replayed answer: the final `message_delta`'s
-/// `multi_cursor_usage` gets `"replayed": true`. Records keep the unmarked events; the flag is
-/// added when a recorded answer is served again.
-pub fn mark_replayed(event: &mut crate::turn::SseEvent) {
-    if event.event != "message_delta" {
-        return;
-    }
-    if let Some(usage) = event
-        .data
-        .get_mut(USAGE_FIELD)
-        .and_then(Value::as_object_mut)
-    {
-        usage.insert(String::from("replayed"), Value::Bool(true));
+    UsageSource {
+        source: if provider {
+            UsageOrigin::Provider
+        } else {
+            UsageOrigin::Estimate
+        },
+        model: cursor_model.to_string(),
+        replayed: false,
     }
 }
 

@@ -14,11 +14,14 @@ use std::sync::Arc;
 use std::time::Duration;
 use std::time::Instant;
 
-use serde_json::Value;
-use serde_json::json;
 use tokio::sync::mpsc;
 use tokio::sync::oneshot;
 
+pub use crate::anthropic::SseEvent;
+use crate::anthropic::StreamEvent;
+use crate::anthropic::events::answer_events;
+use crate::anthropic::events::closing_events;
+pub use crate::anthropic::events::fold_message;
 use crate::cursor::CliFailure;
 use crate::cursor::command::TurnSpec;
 use crate::cursor::events::RunEvent;
@@ -39,24 +42,6 @@ use crate::rules::render_interruption;
 
 /// How long the first SSE frame waits for the agent's first event.
 pub const FIRST_EVENT_WAIT: Duration = Duration::from_secs(2);
-
-/// One Messages stream event: its SSE `event:` name and its `data:` JSON.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SseEvent {
-    pub event: &'static str,
-    pub data: Value,
-}
-
-impl SseEvent {
-    fn new(event: &'static str, data: Value) -> Self {
-        SseEvent { event, data }
-    }
-
-    /// The SSE frame: `event:` and `data:` lines, then a blank line.
-    pub fn frame(&self) -> String {
-        format!("event: {}\ndata: {}\n\n", self.event, self.data)
-    }
-}
 
 /// What the gateway hands a turn.
 #[derive(Debug, Clone)]
@@ -459,7 +444,8 @@ impl Translator {
             return Ok(());
         }
         self.started = true;
-        let start = message_start(&self.input.requested_model, self.input.input_estimate);
+        let start =
+            StreamEvent::message_start(&self.input.requested_model, self.input.input_estimate);
         self.send(start).await?;
         for notice in std::mem::take(&mut self.input.notices) {
             self.notice(format!("{notice}\n\n")).await?;
@@ -480,11 +466,7 @@ impl Translator {
         }
         self.answer.push_str(&text);
         self.ensure_block().await?;
-        self.send(SseEvent::new(
-            "content_block_delta",
-            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}}),
-        ))
-        .await
+        self.send(StreamEvent::text_delta(text)).await
     }
 
     async fn ensure_block(&mut self) -> Result<(), Stop> {
@@ -492,11 +474,7 @@ impl Translator {
             return Ok(());
         }
         self.block_open = true;
-        self.send(SseEvent::new(
-            "content_block_start",
-            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
-        ))
-        .await
+        self.send(StreamEvent::text_block_start()).await
     }
 
     async fn finish(&mut self, result: RunResult) -> Result<(), Stop> {
@@ -512,7 +490,10 @@ impl Translator {
         self.ensure_block().await?;
         let usage = usage_json(result.usage, self.input.input_estimate, &self.answer);
         let source = crate::display::usage_source(result.usage, &self.input.spec.model);
-        let closing = closing_events(usage, Some(source));
+        let closing = closing_events(usage, Some(source))
+            .iter()
+            .map(SseEvent::from)
+            .collect();
         let answer = std::mem::take(&mut self.answer);
         let fired = std::mem::take(&mut self.fired);
         self.emit(TurnItem::Finished {
@@ -525,8 +506,8 @@ impl Translator {
         .await
     }
 
-    async fn send(&self, event: SseEvent) -> Result<(), Stop> {
-        self.emit(TurnItem::Event(event)).await
+    async fn send(&self, event: StreamEvent) -> Result<(), Stop> {
+        self.emit(TurnItem::Event(SseEvent::from(event))).await
     }
 
     async fn emit(&self, item: TurnItem) -> Result<(), Stop> {
@@ -534,6 +515,7 @@ impl Translator {
     }
 }
 
+use crate::anthropic::Usage;
 use crate::display::usage_json;
 
 /// The status for a failed run (DESIGN §3 status table).
@@ -572,90 +554,13 @@ pub(crate) fn map_result_error(text: &str) -> ApiError {
     }
 }
 
-/// Folds a turn's events into one non-streamed Messages response.
-pub fn fold_message(events: &[SseEvent]) -> Value {
-    let mut message = json!({});
-    let mut text = String::new();
-    for event in events {
-        match event.event {
-            "message_start" => message = event.data["message"].clone(),
-            "content_block_delta" => {
-                if let Some(t) = event.data["delta"]["text"].as_str() {
-                    text.push_str(t);
-                }
-            }
-            "message_delta" => {
-                message["stop_reason"] = event.data["delta"]["stop_reason"].clone();
-                message["stop_sequence"] = event.data["delta"]["stop_sequence"].clone();
-                message["usage"] = event.data["usage"].clone();
-                if let Some(source) = event.data.get(crate::display::USAGE_FIELD) {
-                    message[crate::display::USAGE_FIELD] = source.clone();
-                }
-            }
-            _ => {}
-        }
-    }
-    message["content"] = json!([{"type": "text", "text": text}]);
-    message
-}
-
 /// The events of a complete answer given by the gateway itself (nothing runs): used for
 /// refusals that are better read as an answer, such as an unknown worker model.
-pub fn local_events(model: &str, text: &str) -> Vec<SseEvent> {
-    let usage = json!({"input_tokens": 0, "output_tokens": (text.len() as u64).div_ceil(4)});
+pub fn local_events(model: &str, text: &str) -> Vec<StreamEvent> {
+    let usage = Usage {
+        input_tokens: 0,
+        output_tokens: (text.len() as u64).div_ceil(4),
+        ..Usage::default()
+    };
     answer_events(model, text, 0, usage, None)
-}
-
-/// The events of a complete one-block text answer, all at once: `message_start` (with
-/// `input_tokens`), the text, and a final `message_delta` carrying `usage` and, when given,
-/// the `multi_cursor_usage` object. Used for local answers and compaction summaries.
-pub fn answer_events(
-    model: &str,
-    text: &str,
-    input_tokens: u64,
-    usage: Value,
-    source: Option<Value>,
-) -> Vec<SseEvent> {
-    let mut events = vec![
-        message_start(model, input_tokens),
-        SseEvent::new(
-            "content_block_start",
-            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
-        ),
-        SseEvent::new(
-            "content_block_delta",
-            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}}),
-        ),
-    ];
-    events.extend(closing_events(usage, source));
-    events
-}
-
-/// `message_start` of an answer in `model` (echoed as Claude Code sent it), with a fresh id.
-fn message_start(model: &str, input_tokens: u64) -> SseEvent {
-    SseEvent::new(
-        "message_start",
-        json!({"type": "message_start", "message": {
-            "id": format!("msg_{:024x}", rand::random::<u128>() >> 32),
-            "type": "message", "role": "assistant", "model": model, "content": [],
-            "stop_reason": null, "stop_sequence": null,
-            "usage": {"input_tokens": input_tokens, "output_tokens": 0}}}),
-    )
-}
-
-/// The end of a one-block answer: `content_block_stop`, the final `message_delta` carrying
-/// `usage` (and, when given, the `multi_cursor_usage` object), `message_stop`.
-fn closing_events(usage: Value, source: Option<Value>) -> Vec<SseEvent> {
-    let mut delta = json!({"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": null}, "usage": usage});
-    if let Some(source) = source {
-        delta[crate::display::USAGE_FIELD] = source;
-    }
-    vec![
-        SseEvent::new(
-            "content_block_stop",
-            json!({"type": "content_block_stop", "index": 0}),
-        ),
-        SseEvent::new("message_delta", delta),
-        SseEvent::new("message_stop", json!({"type": "message_stop"})),
-    ]
 }

@@ -8,18 +8,22 @@ use axum::http::HeaderValue;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::response::Response;
-use serde_json::json;
+
+use crate::anthropic::ErrorType;
+use crate::anthropic::StreamEvent;
+use crate::anthropic::error::ErrorDetail;
+use crate::anthropic::error::error_body;
 
 /// One error answer: status, Anthropic error type and a message that names the fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
     pub status: StatusCode,
-    pub kind: &'static str,
+    pub kind: ErrorType,
     pub message: String,
 }
 
 impl ApiError {
-    fn new(status: StatusCode, kind: &'static str, message: impl Into<String>) -> Self {
+    fn new(status: StatusCode, kind: ErrorType, message: impl Into<String>) -> Self {
         let message = message.into();
         let message = if message.starts_with("multi-cursor: ") {
             message
@@ -35,52 +39,66 @@ impl ApiError {
 
     /// 400: malformed request, unknown model, unsupported mode or feature, agent missing.
     pub fn bad_request(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, "invalid_request_error", message)
+        Self::new(StatusCode::BAD_REQUEST, ErrorType::InvalidRequest, message)
     }
 
     /// 401: missing or wrong gateway token.
     pub fn unauthorized(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNAUTHORIZED, "authentication_error", message)
+        Self::new(StatusCode::UNAUTHORIZED, ErrorType::Authentication, message)
     }
 
     /// 403: browser origin, foreign Host, Cursor logged out.
     pub fn forbidden(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::FORBIDDEN, "permission_error", message)
+        Self::new(StatusCode::FORBIDDEN, ErrorType::Permission, message)
     }
 
     /// 404: unknown path.
     pub fn not_found(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, "not_found_error", message)
+        Self::new(StatusCode::NOT_FOUND, ErrorType::NotFound, message)
     }
 
     /// 409: a different request while this identity's turn runs, or another gateway owns it.
     pub fn conflict(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::CONFLICT, "conflict_error", message)
+        Self::new(StatusCode::CONFLICT, ErrorType::Conflict, message)
     }
 
     /// 413: body over the cap.
     pub fn too_large(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::PAYLOAD_TOO_LARGE, "request_too_large", message)
+        Self::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorType::RequestTooLarge,
+            message,
+        )
     }
 
     /// 429: Cursor's rate limit.
     pub fn rate_limited(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::TOO_MANY_REQUESTS, "rate_limit_error", message)
+        Self::new(StatusCode::TOO_MANY_REQUESTS, ErrorType::RateLimit, message)
     }
 
     /// 502: the Cursor run failed after it may have acted.
     pub fn run_failed(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_GATEWAY, "api_error", message)
+        Self::new(StatusCode::BAD_GATEWAY, ErrorType::Api, message)
     }
 
     /// 500: multi-cursor itself could not do its part (a record it cannot read or write).
     pub fn internal(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "api_error", message)
+        Self::new(StatusCode::INTERNAL_SERVER_ERROR, ErrorType::Api, message)
     }
 
     /// The JSON body Anthropic clients expect.
     pub fn body(&self) -> serde_json::Value {
-        json!({"type": "error", "error": {"type": self.kind, "message": self.message}})
+        error_body(self.kind, &self.message)
+    }
+
+    /// The streamed `error` event of an answer that fails after it started.
+    pub fn event(&self) -> StreamEvent {
+        StreamEvent::Error {
+            error: ErrorDetail {
+                kind: self.kind,
+                message: self.message.clone(),
+            },
+        }
     }
 }
 

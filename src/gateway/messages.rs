@@ -23,6 +23,9 @@ use super::LiveRun;
 use super::error::ApiError;
 use super::hooks::DEFAULT_SESSION;
 use super::passthrough;
+use crate::anthropic::SseEvent;
+use crate::anthropic::StreamEvent;
+use crate::anthropic::events::fold_message;
 use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::CatalogError;
 use crate::cursor::catalog::ROUTE_PREFIX;
@@ -528,7 +531,8 @@ fn local_answer(model: &str, text: &str, stream: bool) -> Response {
 }
 
 /// A complete answer made of `events`, as SSE frames or folded into one Messages JSON.
-pub(crate) fn events_answer(events: Vec<turn::SseEvent>, stream: bool) -> Response {
+pub(crate) fn events_answer(events: Vec<StreamEvent>, stream: bool) -> Response {
+    let events: Vec<SseEvent> = events.iter().map(SseEvent::from).collect();
     if stream {
         sse_response(futures_util::stream::iter(
             events
@@ -536,7 +540,7 @@ pub(crate) fn events_answer(events: Vec<turn::SseEvent>, stream: bool) -> Respon
                 .map(|e| Ok::<_, Infallible>(Bytes::from(e.frame()))),
         ))
     } else {
-        axum::Json(turn::fold_message(&events)).into_response()
+        axum::Json(fold_message(&events)).into_response()
     }
 }
 
@@ -546,7 +550,7 @@ async fn collect_answer(mut observer: Observer, replayed: bool) -> Answer {
     while let Some(item) = observer.next().await {
         all.push(served(item.map_err(refuse)?, replayed));
     }
-    Ok(axum::Json(turn::fold_message(&all)).into_response())
+    Ok(axum::Json(fold_message(&all)).into_response())
 }
 
 /// Streamed: waits for the first event so early failures keep their status, then relays
@@ -565,14 +569,9 @@ async fn stream_answer(mut observer: Observer, replayed: bool) -> Answer {
     let head = futures_util::stream::once(async move { Ok(Bytes::from(first.frame())) });
     let rest = futures_util::stream::unfold(observer, move |mut observer| async move {
         let item = match tokio::time::timeout(PING_EVERY, observer.next()).await {
-            Err(_) => Some(Bytes::from_static(
-                b"event: ping\ndata: {\"type\":\"ping\"}\n\n",
-            )),
+            Err(_) => Some(Bytes::from(StreamEvent::Ping.frame())),
             Ok(Some(Ok(event))) => Some(Bytes::from(served(event, replayed).frame())),
-            Ok(Some(Err(error))) => Some(Bytes::from(format!(
-                "event: error\ndata: {}\n\n",
-                error.body()
-            ))),
+            Ok(Some(Err(error))) => Some(Bytes::from(error.event().frame())),
             Ok(None) => None,
         };
         item.map(|bytes| (Ok::<_, Infallible>(bytes), observer))
@@ -580,10 +579,10 @@ async fn stream_answer(mut observer: Observer, replayed: bool) -> Answer {
     Ok(sse_response(head.chain(rest)))
 }
 
-/// An event as served: a replayed answer's usage says `"replayed": true` (display.rs).
-fn served(mut event: turn::SseEvent, replayed: bool) -> turn::SseEvent {
+/// An event as served: a replayed answer's usage says `"replayed": true`.
+fn served(mut event: SseEvent, replayed: bool) -> SseEvent {
     if replayed {
-        crate::display::mark_replayed(&mut event);
+        event.mark_replayed();
     }
     event
 }
