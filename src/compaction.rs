@@ -34,6 +34,7 @@ use crate::gateway::error::ApiError;
 use crate::session::conversation;
 use crate::session::conversation::MessagesRequest;
 use crate::session::conversation::RequestError;
+use crate::text;
 
 /// Bound of the transcript the summary run reads, in bytes: larger than a turn's, since the
 /// summary is only as good as what it sees.
@@ -134,7 +135,7 @@ impl Compacted {
 /// `<analysis>` block before it) and bounds them.
 pub fn extract(answer: &str) -> Result<Compacted, CompactionError> {
     let Some((summary, at)) = last_block(answer, "summary") else {
-        let shown = crate::display::one_line(answer);
+        let shown = text::one_line(answer);
         let preview: String = shown.chars().take(120).collect();
         let why = if preview.is_empty() {
             String::from("it was empty")
@@ -173,31 +174,12 @@ fn last_block<'a>(text: &'a str, tag: &str) -> Option<(&'a str, usize)> {
 /// `text` within `limit` bytes: when longer, its first and last parts (cut at line breaks
 /// where possible) with a marker line saying how much was left out.
 pub fn bound_middle(text: &str, limit: usize) -> String {
-    if text.len() <= limit {
-        return text.to_string();
-    }
-    let half = limit / 2;
-    let mut head_end = half;
-    while !text.is_char_boundary(head_end) {
-        head_end -= 1;
-    }
-    if let Some(line) = text[..head_end].rfind('\n') {
-        head_end = line;
-    }
-    let mut tail_start = text.len() - half;
-    while !text.is_char_boundary(tail_start) {
-        tail_start += 1;
-    }
-    if let Some(line) = text[tail_start..].find('\n') {
-        tail_start += line + 1;
-    }
-    let omitted = tail_start - head_end;
-    format!(
-        "{}\n[… {omitted} bytes of the summary left out by multi-cursor to stay within {} KiB …]\n{}",
-        &text[..head_end],
-        limit / 1024,
-        &text[tail_start..]
-    )
+    text::clip_middle(text, limit, |omitted| {
+        format!(
+            "[… {omitted} bytes of the summary left out by multi-cursor to stay within {} KiB …]",
+            limit / 1024
+        )
+    })
 }
 
 /// The summary run's prompt: [`COMPACTION_PREAMBLE`], then the bounded transcript and Claude's
@@ -235,9 +217,7 @@ pub async fn summarize(
                 Some(Ok(RunOutput::Event(RunEvent::Text { text: t }))) => text.push_str(&t),
                 Some(Ok(RunOutput::Event(RunEvent::Result(result)))) => {
                     if !result.success {
-                        return Err(CompactionError::Cursor(crate::display::one_line(
-                            &result.text,
-                        )));
+                        return Err(CompactionError::Cursor(text::one_line(&result.text)));
                     }
                     text.push_str(crate::display::terminal_suffix(&text, &result.text));
                     return Ok((text, result.usage));

@@ -59,7 +59,12 @@ use crate::cursor::events::RunResult;
 use crate::cursor::events::ToolCall;
 use crate::cursor::events::ToolOutcome;
 use crate::cursor::events::Usage;
-use crate::cursor::strip_ansi;
+use crate::text;
+use crate::text::clip_chars;
+use crate::text::clip_chars_end;
+use crate::text::multi_line;
+pub use crate::text::one_line;
+use crate::text::strip_ansi;
 
 /// First characters of every action row.
 pub const ROW_PREFIX: &str = "⎿ ";
@@ -242,7 +247,7 @@ impl Display {
     /// One extra row (e.g. a rule attached or fired), sanitised and bounded like an action row,
     /// on its own line. `row` is shown as given after sanitising: give it its own prefix.
     pub fn row(&mut self, row: &str, now: Instant) -> String {
-        let line = bound_chars(&one_line(row), COMMAND_LIMIT + REASON_LIMIT + PATH_LIMIT);
+        let line = clip_chars(&one_line(row), COMMAND_LIMIT + REASON_LIMIT + PATH_LIMIT);
         self.block_line(&line, now)
     }
 
@@ -668,7 +673,7 @@ fn state_of(kind: ActionKind, outcome: &ToolOutcome) -> State {
             State::Done
         }
         ToolOutcome::Error { message } => {
-            let message = bound_chars(&one_line(message), REASON_LIMIT);
+            let message = clip_chars(&one_line(message), REASON_LIMIT);
             let lower = message.to_ascii_lowercase();
             if ["denied", "blocked", "rejected", "not allowed"]
                 .iter()
@@ -682,7 +687,7 @@ fn state_of(kind: ActionKind, outcome: &ToolOutcome) -> State {
             }
         }
         ToolOutcome::Rejected { reason, .. } => {
-            State::Denied(denied_reason(&bound_chars(&one_line(reason), REASON_LIMIT)))
+            State::Denied(denied_reason(&clip_chars(&one_line(reason), REASON_LIMIT)))
         }
         ToolOutcome::Unknown { .. } => State::Unreported,
     }
@@ -736,7 +741,7 @@ fn shell_details(value: &Value) -> Vec<String> {
     if let Some(signal) = value.get("signal").and_then(Value::as_str)
         && !signal.is_empty()
     {
-        parts.push(format!("signal {}", bound_chars(&one_line(signal), 20)));
+        parts.push(format!("signal {}", clip_chars(&one_line(signal), 20)));
     }
     if let Some(tail) = output_tail(value) {
         parts.push(tail);
@@ -753,7 +758,7 @@ fn output_tail(value: &Value) -> Option<String> {
     let cleaned = strip_ansi(text);
     let line = cleaned.lines().rev().find(|l| !one_line(l).is_empty())?;
     let line = one_line(line);
-    Some(bound_chars_end(&line, TAIL_LIMIT))
+    Some(clip_chars_end(&line, TAIL_LIMIT))
 }
 
 /// `+added −removed` of an edit, `+created` of a write, `deleted` of a delete.
@@ -803,16 +808,16 @@ fn describe(action: &Action, display: &Display) -> String {
             .filter(|s| !s.is_empty())
     };
     let path = |keys: &[&str]| -> Option<String> {
-        text(keys).map(|p| code(&bound_chars_end(&display.show_path(&p), PATH_LIMIT)))
+        text(keys).map(|p| code(&clip_chars_end(&display.show_path(&p), PATH_LIMIT)))
     };
     match action.kind {
         ActionKind::Shell => match text(&["command", "cmd"]) {
-            Some(command) => format!("{name} {}", code(&bound_chars(&command, COMMAND_LIMIT))),
+            Some(command) => format!("{name} {}", code(&clip_chars(&command, COMMAND_LIMIT))),
             None => name,
         },
         ActionKind::Search => {
             let pattern = text(&["pattern", "globPattern", "query", "regex", "searchTerm"])
-                .map(|p| code(&bound_chars(&p, COMMAND_LIMIT)));
+                .map(|p| code(&clip_chars(&p, COMMAND_LIMIT)));
             let place = path(&["path", "targetDirectory", "directory", "dir"]);
             match (pattern, place) {
                 (Some(p), Some(d)) => format!("{name} {p} in {d}"),
@@ -838,7 +843,7 @@ fn describe(action: &Action, display: &Display) -> String {
                 "url",
             ]);
             match subject {
-                Some(s) => format!("{name} {}", code(&bound_chars(&s, COMMAND_LIMIT))),
+                Some(s) => format!("{name} {}", code(&clip_chars(&s, COMMAND_LIMIT))),
                 None => name,
             }
         }
@@ -926,13 +931,9 @@ pub fn render_plan(args: &Value) -> String {
     if plan.len() <= PLAN_LIMIT {
         return plan;
     }
-    let mut cut = PLAN_LIMIT;
-    while !plan.is_char_boundary(cut) {
-        cut -= 1;
-    }
     format!(
         "{}\n\n[plan cut at {} KiB]",
-        &plan[..cut],
+        text::clip_bytes(&plan, PLAN_LIMIT),
         PLAN_LIMIT / 1024
     )
 }
@@ -950,52 +951,6 @@ pub fn terminal_suffix<'a>(streamed: &str, result: &'a str) -> &'a str {
     }
     tracing::debug!("Cursor's result text differs from its streamed text; keeping the stream");
     ""
-}
-
-/// One line: ANSI escapes removed, control characters and whitespace runs become one space.
-pub fn one_line(text: &str) -> String {
-    let cleaned = strip_ansi(text);
-    let mut out = String::with_capacity(cleaned.len());
-    let mut space = false;
-    for c in cleaned.chars() {
-        if c.is_whitespace() || c.is_control() {
-            space = !out.is_empty();
-        } else {
-            if space {
-                out.push(' ');
-                space = false;
-            }
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// Several lines: ANSI escapes and control characters other than newline and tab removed.
-fn multi_line(text: &str) -> String {
-    strip_ansi(&text.replace("\r\n", "\n"))
-        .chars()
-        .filter(|c| *c == '\n' || *c == '\t' || !c.is_control())
-        .collect()
-}
-
-/// At most `limit` characters, `…` at the end when cut.
-fn bound_chars(text: &str, limit: usize) -> String {
-    if text.chars().count() <= limit {
-        return text.to_string();
-    }
-    let kept: String = text.chars().take(limit.saturating_sub(1)).collect();
-    format!("{kept}…")
-}
-
-/// At most `limit` characters, keeping the end, `…` at the start when cut.
-fn bound_chars_end(text: &str, limit: usize) -> String {
-    let count = text.chars().count();
-    if count <= limit {
-        return text.to_string();
-    }
-    let kept: String = text.chars().skip(count - limit.saturating_sub(1)).collect();
-    format!("…{kept}")
 }
 
 /// A Markdown code span holding `text` exactly (a longer fence when it contains backticks).
@@ -1087,19 +1042,6 @@ mod tests {
         assert_eq!(code("ls"), "`ls`");
         assert_eq!(code("echo `date`"), "`` echo `date` ``");
         assert_eq!(code("a `b` c"), "``a `b` c``");
-    }
-
-    #[test]
-    fn one_line_strips_controls_and_ansi() {
-        assert_eq!(one_line("\u{1b}[31mred\u{1b}[0m\n\tnext\u{7}"), "red next");
-        assert_eq!(one_line("  a  b  "), "a b");
-    }
-
-    #[test]
-    fn bounds_keep_the_right_end() {
-        assert_eq!(bound_chars("abcdef", 4), "abc…");
-        assert_eq!(bound_chars_end("abcdef", 4), "…def");
-        assert_eq!(bound_chars("abc", 4), "abc");
     }
 
     #[test]

@@ -17,4 +17,5 @@ pub mod rules;
 pub mod session;
 pub mod skills;
 pub mod state;
+pub mod text;
 pub mod turn;

@@ -72,6 +72,8 @@ pub use crate::anthropic::request::Role;
 pub use crate::anthropic::request::ToolChoice;
 use crate::state;
 use crate::state::StateError;
+use crate::text;
+use crate::text::ELLIPSIS;
 
 /// Default bound of the transcript part of a prompt, in bytes (DESIGN §6).
 pub const DEFAULT_TRANSCRIPT_LIMIT: usize = 64 * 1024;
@@ -128,7 +130,6 @@ pub const IMAGE_TOKEN_ESTIMATE: u64 = 1_600;
 const REMINDER_OPEN: &str = "<system-reminder>";
 const REMINDER_CLOSE: &str = "</system-reminder>";
 const TASK_NOTIFICATION: &str = "<task-notification>";
-const ELLIPSIS: &str = "…";
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -455,7 +456,10 @@ fn piece_line(piece: &Piece<'_>, limit: usize) -> String {
     match piece {
         Piece::Text(text) => one_line_bounded(text, limit),
         Piece::ToolCall { name, input } => {
-            format!("[tool {name}: {}]", truncate(&input.to_string(), limit))
+            format!(
+                "[tool {name}: {}]",
+                text::ellipsize_bytes(&input.to_string(), limit)
+            )
         }
         Piece::ToolResult { text, is_error } => {
             let kind = if *is_error { "error" } else { "result" };
@@ -476,41 +480,15 @@ fn piece_line(piece: &Piece<'_>, limit: usize) -> String {
             }
             format!(
                 "[server tool {kind}: {}]",
-                truncate(&raw.to_string(), limit)
+                text::ellipsize_bytes(&raw.to_string(), limit)
             )
         }
     }
 }
 
+/// `text` on one line (whitespace runs as one space), cut to `limit` bytes with `…`.
 fn one_line_bounded(text: &str, limit: usize) -> String {
-    truncate(
-        &text.split_whitespace().collect::<Vec<_>>().join(" "),
-        limit,
-    )
-}
-
-/// Cuts `text` to `limit` bytes at a character boundary, ending with `…` when cut.
-fn truncate(text: &str, limit: usize) -> String {
-    if text.len() <= limit {
-        return text.to_string();
-    }
-    let mut end = limit;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}{ELLIPSIS}", &text[..end])
-}
-
-/// The last `max` bytes of `text` (at a character boundary).
-fn tail(text: &str, max: usize) -> &str {
-    if text.len() <= max {
-        return text;
-    }
-    let mut start = text.len() - max;
-    while !text.is_char_boundary(start) {
-        start += 1;
-    }
-    &text[start..]
+    text::ellipsize_bytes(&text::squash_whitespace(text), limit)
 }
 
 fn transcript_entries(messages: &[&Message]) -> Vec<Entry> {
@@ -552,7 +530,7 @@ fn bound_entries(entries: Vec<Entry>, limit: usize) -> (Vec<String>, usize) {
             kept.push(format!(
                 "{}{ELLIPSIS}{}",
                 entry.label,
-                tail(&entry.body, room)
+                text::clip_bytes_end(&entry.body, room)
             ));
         }
         break;
