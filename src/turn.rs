@@ -32,7 +32,7 @@ use crate::cursor::process::RunLimits;
 use crate::cursor::process::RunOutput;
 use crate::cursor::process::spawn_turn_held;
 use crate::cursor::stream::classify_plain_text;
-use crate::display::Display;
+use crate::display::TurnDisplay;
 use crate::gateway::error::ApiError;
 use crate::rules::Fired;
 use crate::rules::FiredRule;
@@ -103,7 +103,7 @@ pub enum TurnItem {
         answer: String,
         chat_id: Option<String>,
         /// Every path Cursor's read, list, search and edit calls named in this turn, absolute
-        /// (see [`Display::touched`]).
+        /// (see [`TurnDisplay::touched`]).
         touched: Vec<PathBuf>,
         /// The stream rules that fired in this turn.
         fired: Vec<FiredRule>,
@@ -166,7 +166,7 @@ struct Translator {
     /// The prompt reached an agent: from then on Cursor may act, even before it says anything.
     delivered: bool,
     /// Rows, plan, progress lines and the closing summary.
-    display: Display,
+    display: TurnDisplay,
     /// Stream rules that fired so far, in order.
     fired: Vec<FiredRule>,
 }
@@ -183,7 +183,7 @@ enum Stop {
 
 impl Translator {
     fn new(input: TurnInput, tx: mpsc::Sender<TurnItem>) -> Self {
-        let display = Display::new(input.spec.workspace.clone(), Instant::now());
+        let display = TurnDisplay::new(input.spec.workspace.clone(), Instant::now());
         Translator {
             input,
             tx,

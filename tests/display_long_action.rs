@@ -10,8 +10,8 @@ mod gateway;
 #[path = "support/stream_lines.rs"]
 mod lines;
 
-use multi_cursor::display::Display;
 use multi_cursor::display::LONG_ACTION;
+use multi_cursor::display::TurnDisplay as Display;
 use serde_json::json;
 use std::time::Duration;
 use std::time::Instant;

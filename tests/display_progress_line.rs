@@ -8,9 +8,9 @@ mod display;
 #[path = "support/stream_lines.rs"]
 mod lines;
 
-use multi_cursor::display::Display;
 use multi_cursor::display::LONG_ACTION;
 use multi_cursor::display::PROGRESS_EVERY;
+use multi_cursor::display::TurnDisplay as Display;
 use serde_json::json;
 use std::time::Duration;
 use std::time::Instant;
