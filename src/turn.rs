@@ -14,6 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use std::time::Instant;
 
+use thiserror::Error;
 use tokio::sync::mpsc;
 use tokio::sync::oneshot;
 
@@ -26,6 +27,7 @@ use crate::cursor::CliFailure;
 use crate::cursor::command::TurnSpec;
 use crate::cursor::events::RunEvent;
 use crate::cursor::events::RunResult;
+use crate::cursor::locate::INSTALL_HINT;
 use crate::cursor::process::CursorRun;
 use crate::cursor::process::RunError;
 use crate::cursor::process::RunLimits;
@@ -209,7 +211,7 @@ impl Translator {
         loop {
             let mut run = match spawn_turn_held(&self.input.agent, &spec, self.input.limits) {
                 Ok(run) => run,
-                Err(error) => return self.fail(map_run_error(&error), false).await,
+                Err(error) => return self.fail(TurnError::from(error), false).await,
             };
             let (ack_tx, ack_rx) = oneshot::channel();
             let spawned = TurnItem::Spawned {
@@ -226,8 +228,7 @@ impl Translator {
             };
             if !delivered {
                 run.cancel();
-                let error = ApiError::run_failed("the Cursor turn was stopped before it started");
-                return self.fail_cancelled(error).await;
+                return self.fail_cancelled(TurnError::StoppedBeforeStart).await;
             }
             run.deliver_prompt();
             self.delivered = true;
@@ -239,9 +240,7 @@ impl Translator {
                 Ok(()) => return,
                 Err(Stop::Cancel) => {
                     run.cancel();
-                    let error =
-                        ApiError::run_failed("the Cursor run was cancelled before it finished");
-                    return self.fail_cancelled(error).await;
+                    return self.fail_cancelled(TurnError::CancelledBeforeFinish).await;
                 }
                 Err(Stop::Interrupt(prompt)) => {
                     // The same chat goes on with the rule; Cursor keeps what it did so far. The
@@ -259,10 +258,9 @@ impl Translator {
                 Err(Stop::Fallback) => {
                     run.cancel();
                     let Some(prompt) = fresh_prompt.take() else {
-                        let error = ApiError::run_failed(
-                            "Cursor could not resume its earlier conversation, and a fresh chat was already tried",
-                        );
-                        return self.fail(error, self.agent_started).await;
+                        return self
+                            .fail(TurnError::FreshChatFailed, self.agent_started)
+                            .await;
                     };
                     spec.chat_id = None;
                     spec.prompt = prompt;
@@ -283,8 +281,8 @@ impl Translator {
         }
     }
 
-    async fn fail(&mut self, error: ApiError, acted: bool) {
-        let error = self.with_summary(error);
+    async fn fail(&mut self, error: TurnError, acted: bool) {
+        let error = self.with_summary(&error);
         let _ = self
             .tx
             .send(TurnItem::Failed {
@@ -298,8 +296,8 @@ impl Translator {
             .await;
     }
 
-    async fn fail_cancelled(&mut self, error: ApiError) {
-        let error = self.with_summary(error);
+    async fn fail_cancelled(&mut self, error: TurnError) {
+        let error = self.with_summary(&error);
         let _ = self
             .tx
             .send(TurnItem::Failed {
@@ -315,7 +313,8 @@ impl Translator {
 
     /// A failure's message with what Cursor did before it (the closing summary on one line),
     /// so the user learns what changed even though the answer is not shown.
-    fn with_summary(&self, mut error: ApiError) -> ApiError {
+    fn with_summary(&self, error: &TurnError) -> ApiError {
+        let mut error = ApiError::from(error);
         if let Some(summary) = self.display.summary_sentence() {
             error.message = format!("{} Before it stopped, Cursor ran {summary}", error.message);
         }
@@ -344,17 +343,14 @@ impl Translator {
             };
             let output = match item {
                 None => {
-                    let error = ApiError::run_failed(
-                        "Cursor ended without a result; its work may be incomplete",
-                    );
-                    self.fail(error, self.agent_started).await;
+                    self.fail(TurnError::NoResult, self.agent_started).await;
                     return Ok(());
                 }
                 Some(Err(RunError::ResumeRejected { .. })) if !self.agent_started => {
                     return Err(Stop::Fallback);
                 }
                 Some(Err(error)) => {
-                    self.fail(map_run_error(&error), self.agent_started).await;
+                    self.fail(TurnError::from(error), self.agent_started).await;
                     return Ok(());
                 }
                 Some(Ok(RunOutput::ChatReplaced { .. })) if !self.agent_started => {
@@ -482,7 +478,7 @@ impl Translator {
             self.chat_id.clone_from(&result.chat_id);
         }
         if !result.success {
-            self.fail(map_result_error(&result.text), true).await;
+            self.fail(TurnError::reported(&result.text), true).await;
             return Ok(());
         }
         let tail = self.display.finish(&result, Instant::now());
@@ -518,39 +514,78 @@ impl Translator {
 use crate::anthropic::Usage;
 use crate::display::usage_json;
 
-/// The status for a failed run (DESIGN §3 status table).
-pub fn map_run_error(error: &RunError) -> ApiError {
-    match error {
-        RunError::Spawn { .. } => {
-            ApiError::bad_request(format!("{error}; {}", crate::cursor::locate::INSTALL_HINT))
+/// Why a Cursor turn failed; its message says what happened and what to do. The gateway maps
+/// each case to its HTTP status and Anthropic error type (`gateway::error`).
+#[derive(Debug, Error)]
+pub enum TurnError {
+    /// The agent could not be started (not installed, not executable).
+    #[error("{0}; {INSTALL_HINT}")]
+    Spawn(RunError),
+    /// The CLI reported a failure it has words for: logged out, rate limited, an unknown
+    /// model, an untrusted workspace.
+    #[error("{}", cli_failure_message(.0))]
+    Cli(CliFailure),
+    /// The run was cancelled.
+    #[error("{0}")]
+    Cancelled(RunError),
+    /// The run failed after Cursor may have acted.
+    #[error(
+        "{0}. Cursor may have changed files before it stopped; check your workspace before retrying."
+    )]
+    Run(RunError),
+    /// Cursor's `result` reported an error of no known kind (its text).
+    #[error("Cursor reported an error: {0}")]
+    Reported(String),
+    /// The record keeper went away (or could not record the turn) before the prompt was given.
+    #[error("the Cursor turn was stopped before it started")]
+    StoppedBeforeStart,
+    /// The turn was cancelled (the client left) while Cursor ran.
+    #[error("the Cursor run was cancelled before it finished")]
+    CancelledBeforeFinish,
+    /// Cursor would not resume the recorded chat, and the fresh chat tried instead failed too.
+    #[error("Cursor could not resume its earlier conversation, and a fresh chat was already tried")]
+    FreshChatFailed,
+    /// The agent's output ended without a `result`.
+    #[error("Cursor ended without a result; its work may be incomplete")]
+    NoResult,
+}
+
+impl From<RunError> for TurnError {
+    fn from(error: RunError) -> Self {
+        match error {
+            RunError::Spawn { .. } => TurnError::Spawn(error),
+            RunError::Cli(failure) => TurnError::Cli(failure),
+            RunError::Cancelled => TurnError::Cancelled(error),
+            RunError::ResumeRejected { .. }
+            | RunError::NoResult { .. }
+            | RunError::Stalled { .. }
+            | RunError::OutputTooLarge { .. }
+            | RunError::Stream(_)
+            | RunError::Io(_) => TurnError::Run(error),
         }
-        RunError::Cli(failure) => map_cli_failure(failure),
-        RunError::Cancelled => ApiError::run_failed(error.to_string()),
-        _ => ApiError::run_failed(format!(
-            "{error}. Cursor may have changed files before it stopped; check your workspace before retrying."
-        )),
     }
 }
 
-fn map_cli_failure(failure: &CliFailure) -> ApiError {
+impl TurnError {
+    /// A `result` that reported an error: its text classified like a plain-text CLI failure.
+    pub fn reported(text: &str) -> Self {
+        match classify_plain_text(text) {
+            Some(failure) => TurnError::Cli(failure),
+            None => TurnError::Reported(text.to_string()),
+        }
+    }
+}
+
+/// A CLI failure's message with the fix for the failures the user can fix here.
+fn cli_failure_message(failure: &CliFailure) -> String {
     match failure {
-        CliFailure::AuthRequired(_) => ApiError::forbidden(failure.to_string()),
-        CliFailure::RateLimited(_) => ApiError::rate_limited(failure.to_string()),
-        CliFailure::BadModel(_) => ApiError::bad_request(format!(
-            "{failure}. Pick a model from `multi-cursor --cursor-models`."
-        )),
-        CliFailure::WorkspaceTrust(_) => ApiError::bad_request(format!(
-            "{failure}. Run `agent` once in this folder and trust it."
-        )),
-    }
-}
-
-/// The status for a `result` that reported an error (its text classified like a plain-text
-/// CLI failure).
-pub(crate) fn map_result_error(text: &str) -> ApiError {
-    match classify_plain_text(text) {
-        Some(failure) => map_cli_failure(&failure),
-        None => ApiError::run_failed(format!("Cursor reported an error: {text}")),
+        CliFailure::AuthRequired(_) | CliFailure::RateLimited(_) => failure.to_string(),
+        CliFailure::BadModel(_) => {
+            format!("{failure}. Pick a model from `multi-cursor --cursor-models`.")
+        }
+        CliFailure::WorkspaceTrust(_) => {
+            format!("{failure}. Run `agent` once in this folder and trust it.")
+        }
     }
 }
 

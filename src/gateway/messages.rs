@@ -140,11 +140,7 @@ fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 type Answer = Result<Response, Response>;
 
 fn request_error(error: &conversation::RequestError) -> ApiError {
-    if error.status() == 400 {
-        ApiError::bad_request(error.to_string())
-    } else {
-        ApiError::run_failed(error.to_string())
-    }
+    ApiError::from(error)
 }
 
 fn refuse(error: ApiError) -> Response {
@@ -206,7 +202,13 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
             limits: gateway.config().limits,
             images_dir: gateway.config().state_dir.join("images"),
         };
-        return crate::compaction::answer(&request, &catalog, setup).await;
+        return match crate::compaction::answer(&request, &catalog, setup).await {
+            Ok(events) => Ok(events_answer(events, request.stream)),
+            Err(error) => {
+                tracing::warn!(%error, "compaction failed");
+                Err(refuse(ApiError::from(&error)))
+            }
+        };
     }
     let effort = request
         .output_config
@@ -531,7 +533,7 @@ fn local_answer(model: &str, text: &str, stream: bool) -> Response {
 }
 
 /// A complete answer made of `events`, as SSE frames or folded into one Messages JSON.
-pub(crate) fn events_answer(events: Vec<StreamEvent>, stream: bool) -> Response {
+fn events_answer(events: Vec<StreamEvent>, stream: bool) -> Response {
     let events: Vec<SseEvent> = events.iter().map(SseEvent::from).collect();
     if stream {
         sse_response(futures_util::stream::iter(

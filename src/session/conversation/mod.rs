@@ -151,7 +151,7 @@ const TASK_NOTIFICATION: &str = "<task-notification>";
 // ---------------------------------------------------------------------------------------------
 
 /// Why a request cannot be answered by Cursor. Every message starts `multi-cursor:` and says
-/// what to do; the gateway sends it as an Anthropic error with [`RequestError::status`].
+/// what to do; the gateway sends it as an Anthropic error (`gateway::error` has its status).
 #[derive(Debug, Error)]
 pub enum RequestError {
     /// The body is not JSON at all.
@@ -207,17 +207,6 @@ pub enum RequestError {
     /// The image folder or an image file could not be written.
     #[error("multi-cursor: could not save an image for Cursor: {0}")]
     ImageWrite(#[source] StateError),
-}
-
-impl RequestError {
-    /// The HTTP status the gateway answers with: 400 for everything the request itself causes,
-    /// 500 when an image could not be saved.
-    pub fn status(&self) -> u16 {
-        match self {
-            RequestError::ImageWrite(_) => 500,
-            _ => 400,
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
