@@ -1,5 +1,5 @@
 //! A Claude Code session as Cursor sees it: identity, the conversation (what text Cursor
-//! receives for a request), exchanges, records, locks and migration (DESIGN §6).
+//! receives for a request), exchanges, records, locks and migration.
 //!
 //! - `identity`: who a Cursor chat belongs to, and the record's file name.
 //! - `conversation`: reads an Anthropic Messages request and decides what Cursor is sent; pure

@@ -1,4 +1,4 @@
-//! The durable record of one identity's Cursor conversation (DESIGN §6): the v3 format the
+//! The durable record of one identity's Cursor conversation: the v3 format the
 //! gateway writes, the legacy v2 format it migrates from, and validation on load.
 //!
 //! A record that cannot be read as exactly one of those is refused with its path and is never
