@@ -35,7 +35,8 @@ use crate::cursor::process::end_stray_group;
 use crate::policy;
 use crate::rules::Rulebook;
 use crate::session::conversation;
-use crate::session::conversation::Continuation;
+use crate::session::cursor_request::CursorRequest;
+use crate::session::cursor_request::TurnPrompts;
 use crate::session::exchange::Ending;
 use crate::session::exchange::Exchange;
 use crate::session::exchange::Observer;
@@ -149,17 +150,21 @@ fn refuse(error: ApiError) -> Response {
 
 /// Runs (or refuses) one Cursor turn for a `multi/cursor/*` request.
 async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> Answer {
-    let request = conversation::parse_request(body).map_err(|e| refuse(request_error(&e)))?;
+    let parsed = CursorRequest::parse(
+        body,
+        header_str(headers, SESSION_HEADER),
+        header_str(headers, AGENT_HEADER),
+        DEFAULT_SESSION,
+    )
+    .map_err(|e| refuse(request_error(&e)))?;
+    let request = &parsed.request;
     // The plugin's slash commands (`/multi-cursor:…`) are answered from their own output: no
     // Cursor run, and no agent, login or mode needed (see plugin_commands.rs).
-    if let Some(text) = super::plugin_commands::local_answer_text(&request) {
+    if let Some(text) = super::plugin_commands::local_answer_text(request) {
         return Ok(local_answer(&request.model, &text, request.stream));
     }
-    let session = header_str(headers, SESSION_HEADER)
-        .map(str::to_string)
-        .or_else(|| conversation::session_id_from_metadata(&request))
-        .unwrap_or_else(|| DEFAULT_SESSION.to_string());
-    let worker = header_str(headers, AGENT_HEADER).map(str::to_string);
+    let session = parsed.session.clone();
+    let worker = parsed.worker.clone();
     let agent = gateway
         .agent()
         .await
@@ -190,11 +195,11 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
             policy::PolicyRefusal::from(e).to_string(),
         ))
     })?;
-    conversation::validate_for_cursor(&request).map_err(|e| refuse(request_error(&e)))?;
+    conversation::validate_for_cursor(request).map_err(|e| refuse(request_error(&e)))?;
     let mut catalog = gateway.catalog(&agent.path).await.map_err(refuse)?;
     // `/compact`: a separate read-only Cursor run writes the summary; the session's record and
     // its Cursor chat are not touched (compaction.rs).
-    if conversation::is_compaction_request(&request) {
+    if conversation::is_compaction_request(request) {
         let setup = crate::compaction::Setup {
             agent: agent.path.clone(),
             workspace: workspace.clone(),
@@ -202,7 +207,7 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
             limits: gateway.config().limits,
             images_dir: gateway.config().state_dir.join("images"),
         };
-        return match crate::compaction::answer(&request, &catalog, setup).await {
+        return match crate::compaction::answer(request, &catalog, setup).await {
             Ok(events) => Ok(events_answer(events, request.stream)),
             Err(error) => {
                 tracing::warn!(%error, "compaction failed");
@@ -210,24 +215,15 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
             }
         };
     }
-    let effort = request
-        .output_config
-        .as_ref()
-        .and_then(|c| c.effort.clone());
+    let effort = parsed.effort();
     // The main session's route is resolved before its session is opened, so an unknown id (and
     // the catalog recheck it may cause) never holds the session's lock; a worker's route can
     // still change with its `model:` line, so it is resolved once the prompt is known.
     let main_route = match worker {
         None => Some(
-            resolve_model(
-                gateway,
-                &agent.path,
-                &mut catalog,
-                &request.model,
-                effort.as_deref(),
-            )
-            .await
-            .map_err(|e| refuse(ApiError::bad_request(e.to_string())))?,
+            resolve_model(gateway, &agent.path, &mut catalog, &request.model, effort)
+                .await
+                .map_err(|e| refuse(ApiError::from(&e)))?,
         ),
         Some(_) => None,
     };
@@ -239,9 +235,7 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
     };
     let policy_text =
         policy::describe(mode, &cursor_mode, gateway.config().approve_mcps, &admitted);
-    let body_digest =
-        conversation::exchange_body_digest_bytes(body).map_err(|e| refuse(request_error(&e)))?;
-    let key = exchange_key(&identity.key(), &body_digest, &policy_text);
+    let key = exchange_key(&identity.key(), &parsed.digest, &policy_text);
     let open = gateway
         .store()
         .open(&identity)
@@ -270,7 +264,6 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         Admission::Start => {}
     }
     let images = gateway.config().state_dir.join("images");
-    let limit = conversation::DEFAULT_TRANSCRIPT_LIMIT;
     let interrupted_before = session.record.interrupted;
     let mut notices = Vec::new();
     // Policy notices: a widening warning first; the hooks/MCP note until an answer carrying it
@@ -285,32 +278,16 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
     }
     let chat_id = session.record.chat_id.clone();
     let recorded_answer = session.record.answer_text();
-    let prompt = match (&chat_id, &recorded_answer) {
-        (Some(_), Some(answer)) => {
-            match conversation::continuation_prompt(&request, answer, limit, &images) {
-                Ok(Continuation::Continue(prompt)) => Ok(prompt),
-                Ok(Continuation::HistoryChanged(prompt)) => {
-                    notices.push(conversation::OUTER_HISTORY_NOTICE.to_string());
-                    Ok(prompt)
-                }
-                Err(error) => Err(error),
-            }
-        }
-        _ => conversation::first_turn_prompt(&request, limit, &images),
-    };
-    let mut prompt = prompt.map_err(|e| refuse(request_error(&e)))?;
-    // Should Cursor refuse to resume the chat, a fresh one gets the whole transcript.
-    let fresh_prompt = match &chat_id {
-        Some(_) => {
-            let mut fresh = conversation::first_turn_prompt(&request, limit, &images)
-                .map_err(|e| refuse(request_error(&e)))?;
-            if worker.is_some() {
-                fresh.take_worker_model_line();
-            }
-            Some(fresh)
-        }
-        None => None,
-    };
+    let TurnPrompts {
+        mut prompt,
+        fresh: fresh_prompt,
+        history_changed,
+    } = parsed
+        .prompts(chat_id.as_deref(), recorded_answer.as_deref(), &images)
+        .map_err(|e| refuse(request_error(&e)))?;
+    if history_changed {
+        notices.push(conversation::OUTER_HISTORY_NOTICE.to_string());
+    }
 
     // A worker picks its model with a first prompt line `model: <id>`, which never reaches Cursor.
     let mut requested = request.model.clone();
@@ -342,15 +319,9 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
     }
     let resolved = match main_route {
         Some(resolved) => resolved,
-        None => resolve_model(
-            gateway,
-            &agent.path,
-            &mut catalog,
-            &requested,
-            effort.as_deref(),
-        )
-        .await
-        .map_err(|e| refuse(ApiError::bad_request(e.to_string())))?,
+        None => resolve_model(gateway, &agent.path, &mut catalog, &requested, effort)
+            .await
+            .map_err(|e| refuse(ApiError::from(&e)))?,
     };
     // The rulebook: what this chat has not been given yet goes in front of the conversation.
     let book = load_rulebook(gateway, &workspace, &mut notices).await?;
@@ -392,7 +363,7 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         },
         fresh_prompt,
         requested_model: request.model.clone(),
-        input_estimate: conversation::estimate_tokens(&request),
+        input_estimate: parsed.estimate,
         notices,
         limits: gateway.config().limits,
         stream_rules: Some(stream_rules),
