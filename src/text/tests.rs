@@ -3,15 +3,23 @@ use proptest::prelude::*;
 use super::*;
 
 #[test]
-fn examples() {
+fn bounds_keep_the_right_end() {
     assert_eq!(clip_chars("abcdef", 4), "abc…");
     assert_eq!(clip_chars_end("abcdef", 4), "…def");
     assert_eq!(clip_chars("abc", 4), "abc");
+}
+
+#[test]
+fn one_line_strips_controls_and_ansi() {
+    assert_eq!(one_line("\u{1b}[31mred\u{1b}[0m\n\tnext\u{7}"), "red next");
+    assert_eq!(one_line("  a  b  "), "a b");
+}
+
+#[test]
+fn examples() {
     assert_eq!(ellipsize_bytes("héllo", 2), "h…");
     assert_eq!(ellipsize_bytes("héllo", 3), "hé…");
     assert_eq!(clip_bytes_end("héllo", 4), "llo");
-    assert_eq!(one_line("\u{1b}[31mred\u{1b}[0m\n\tnext\u{7}"), "red next");
-    assert_eq!(one_line("  a  b  "), "a b");
     assert_eq!(multi_line("a\r\nb\u{7}\tc"), "a\nb\tc");
     assert_eq!(
         strip_ansi("\u{1b}]8;;http://x\u{7}link\u{1b}]8;;\u{7}"),
