@@ -20,7 +20,6 @@ use tokio::sync::oneshot;
 
 pub use crate::anthropic::SseEvent;
 use crate::anthropic::StreamEvent;
-use crate::anthropic::events::answer_events;
 use crate::anthropic::events::closing_events;
 pub use crate::anthropic::events::fold_message;
 use crate::cursor::CliFailure;
@@ -511,7 +510,6 @@ impl Translator {
     }
 }
 
-use crate::anthropic::Usage;
 use crate::display::usage_json;
 
 /// Why a Cursor turn failed; its message says what happened and what to do. The gateway maps
@@ -587,15 +585,4 @@ fn cli_failure_message(failure: &CliFailure) -> String {
             format!("{failure}. Run `agent` once in this folder and trust it.")
         }
     }
-}
-
-/// The events of a complete answer given by the gateway itself (nothing runs): used for
-/// refusals that are better read as an answer, such as an unknown worker model.
-pub fn local_events(model: &str, text: &str) -> Vec<StreamEvent> {
-    let usage = Usage {
-        input_tokens: 0,
-        output_tokens: (text.len() as u64).div_ceil(4),
-        ..Usage::default()
-    };
-    answer_events(model, text, 0, usage, None)
 }

@@ -25,6 +25,8 @@ use super::hooks::DEFAULT_SESSION;
 use super::passthrough;
 use crate::anthropic::SseEvent;
 use crate::anthropic::StreamEvent;
+use crate::anthropic::Usage;
+use crate::anthropic::events::answer_events;
 use crate::anthropic::events::fold_message;
 use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::CatalogError;
@@ -498,9 +500,15 @@ async fn answer(observer: Observer, stream: bool) -> Answer {
     })
 }
 
-/// Answers locally with one text message (nothing runs), streamed or not.
+/// Answers locally with one text message (nothing runs), streamed or not: for refusals that
+/// are better read as an answer, such as an unknown worker model, and the plugin's commands.
 fn local_answer(model: &str, text: &str, stream: bool) -> Response {
-    events_answer(turn::local_events(model, text), stream)
+    let usage = Usage {
+        input_tokens: 0,
+        output_tokens: (text.len() as u64).div_ceil(4),
+        ..Usage::default()
+    };
+    events_answer(answer_events(model, text, 0, usage, None), stream)
 }
 
 /// A complete answer made of `events`, as SSE frames or folded into one Messages JSON.
