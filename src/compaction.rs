@@ -1,4 +1,4 @@
-//! `/compact` on a Cursor route (DESIGN §4): Claude Code asks the route's model for an
+//! `/compact` on a Cursor route: Claude Code asks the route's model for an
 //! `<analysis>` block and a `<summary>` block; a separate, read-only Cursor run writes them.
 //!
 //! - The run is `agent … --mode ask` in a **fresh chat** (no `--resume`): the user's Cursor chat
@@ -17,10 +17,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use axum::response::IntoResponse;
-use axum::response::Response;
 use thiserror::Error;
 
+use crate::anthropic::StreamEvent;
+use crate::anthropic::events::answer_events;
 use crate::cursor::catalog::Catalog;
 use crate::cursor::command::CursorMode;
 use crate::cursor::command::TurnSpec;
@@ -30,10 +30,12 @@ use crate::cursor::process::RunError;
 use crate::cursor::process::RunLimits;
 use crate::cursor::process::RunOutput;
 use crate::cursor::process::spawn_turn;
-use crate::gateway::error::ApiError;
+use crate::display::usage_json;
+use crate::display::usage_source;
 use crate::session::conversation;
 use crate::session::conversation::MessagesRequest;
 use crate::session::conversation::RequestError;
+use crate::text;
 
 /// Bound of the transcript the summary run reads, in bytes: larger than a turn's, since the
 /// summary is only as good as what it sees.
@@ -92,24 +94,6 @@ pub enum CompactionError {
     NoSummary(String),
 }
 
-impl CompactionError {
-    /// The error Claude Code gets: the run's own status where it has one (a rate limit stays a
-    /// 429, a logged-out Cursor a 403), else 400 for a bad request and 502 for the rest.
-    pub fn to_api_error(&self) -> ApiError {
-        let mut error = match self {
-            CompactionError::Request(e) if e.status() == 400 => ApiError::bad_request(""),
-            CompactionError::Model(_) => ApiError::bad_request(""),
-            CompactionError::Run(e) => crate::turn::map_run_error(e),
-            CompactionError::Cursor(text) => crate::turn::map_result_error(text),
-            _ => ApiError::run_failed(""),
-        };
-        error.message = format!(
-            "multi-cursor: compaction failed: {self}. The conversation is unchanged; run /compact again, or switch to a Claude model with /model to compact."
-        );
-        error
-    }
-}
-
 /// The two blocks handed to Claude Code.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Compacted {
@@ -134,7 +118,7 @@ impl Compacted {
 /// `<analysis>` block before it) and bounds them.
 pub fn extract(answer: &str) -> Result<Compacted, CompactionError> {
     let Some((summary, at)) = last_block(answer, "summary") else {
-        let shown = crate::display::one_line(answer);
+        let shown = text::one_line(answer);
         let preview: String = shown.chars().take(120).collect();
         let why = if preview.is_empty() {
             String::from("it was empty")
@@ -173,31 +157,12 @@ fn last_block<'a>(text: &'a str, tag: &str) -> Option<(&'a str, usize)> {
 /// `text` within `limit` bytes: when longer, its first and last parts (cut at line breaks
 /// where possible) with a marker line saying how much was left out.
 pub fn bound_middle(text: &str, limit: usize) -> String {
-    if text.len() <= limit {
-        return text.to_string();
-    }
-    let half = limit / 2;
-    let mut head_end = half;
-    while !text.is_char_boundary(head_end) {
-        head_end -= 1;
-    }
-    if let Some(line) = text[..head_end].rfind('\n') {
-        head_end = line;
-    }
-    let mut tail_start = text.len() - half;
-    while !text.is_char_boundary(tail_start) {
-        tail_start += 1;
-    }
-    if let Some(line) = text[tail_start..].find('\n') {
-        tail_start += line + 1;
-    }
-    let omitted = tail_start - head_end;
-    format!(
-        "{}\n[… {omitted} bytes of the summary left out by multi-cursor to stay within {} KiB …]\n{}",
-        &text[..head_end],
-        limit / 1024,
-        &text[tail_start..]
-    )
+    text::clip_middle(text, limit, |omitted| {
+        format!(
+            "[… {omitted} bytes of the summary left out by multi-cursor to stay within {} KiB …]",
+            limit / 1024
+        )
+    })
 }
 
 /// The summary run's prompt: [`COMPACTION_PREAMBLE`], then the bounded transcript and Claude's
@@ -235,9 +200,7 @@ pub async fn summarize(
                 Some(Ok(RunOutput::Event(RunEvent::Text { text: t }))) => text.push_str(&t),
                 Some(Ok(RunOutput::Event(RunEvent::Result(result)))) => {
                     if !result.success {
-                        return Err(CompactionError::Cursor(crate::display::one_line(
-                            &result.text,
-                        )));
+                        return Err(CompactionError::Cursor(text::one_line(&result.text)));
                     }
                     text.push_str(crate::display::terminal_suffix(&text, &result.text));
                     return Ok((text, result.usage));
@@ -253,45 +216,30 @@ pub async fn summarize(
     Ok((extract(&text)?, usage))
 }
 
-/// Answers Claude Code's `/compact` request for a Cursor route: the summary as an ordinary
-/// assistant message (streamed or not), or the compaction error.
+/// Answers Claude Code's `/compact` request for a Cursor route: the summary as the events of
+/// an ordinary assistant message, or why there is none.
 pub async fn answer(
     request: &MessagesRequest,
     catalog: &Catalog,
     setup: Setup,
-) -> Result<Response, Response> {
+) -> Result<Vec<StreamEvent>, CompactionError> {
     let effort = request
         .output_config
         .as_ref()
         .and_then(|c| c.effort.clone());
-    let outcome = async {
-        let resolved = catalog
-            .resolve(&request.model, effort.as_deref())
-            .map_err(|e| CompactionError::Model(e.to_string()))?;
-        tracing::info!(model = %resolved.cursor_model, "compaction: a read-only Cursor run writes the summary");
-        let (compacted, usage) = summarize(request, &resolved.cursor_model, &setup).await?;
-        Ok::<_, CompactionError>((compacted, usage, resolved.cursor_model))
-    }
-    .await;
-    let (compacted, usage, cursor_model) = match outcome {
-        Ok(done) => done,
-        Err(error) => {
-            tracing::warn!(%error, "compaction failed");
-            return Err(error.to_api_error().into_response());
-        }
-    };
+    let resolved = catalog
+        .resolve(&request.model, effort.as_deref())
+        .map_err(|e| CompactionError::Model(e.to_string()))?;
+    tracing::info!(model = %resolved.cursor_model, "compaction: a read-only Cursor run writes the summary");
+    let (compacted, usage) = summarize(request, &resolved.cursor_model, &setup).await?;
     let text = compacted.text();
     let input_estimate = conversation::estimate_tokens(request);
-    let events = crate::turn::answer_events(
+    Ok(answer_events(
         &request.model,
         &text,
         input_estimate,
-        crate::display::usage_json(usage, input_estimate, &text),
-        Some(crate::display::usage_source(usage, &cursor_model)),
-    );
-    Ok(crate::gateway::messages::events_answer(
-        events,
-        request.stream,
+        usage_json(usage, input_estimate, &text),
+        Some(usage_source(usage, &resolved.cursor_model)),
     ))
 }
 

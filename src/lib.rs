@@ -3,6 +3,7 @@
 //! The binary's entry is `main.rs`; everything it runs lives here so integration tests and
 //! benchmarks can drive the same code. See ARCHITECTURE.md for the module map.
 
+pub mod anthropic;
 pub mod cli;
 pub mod compaction;
 pub mod cursor;
@@ -16,4 +17,5 @@ pub mod rules;
 pub mod session;
 pub mod skills;
 pub mod state;
+pub mod text;
 pub mod turn;

@@ -244,35 +244,17 @@ pub fn write_private_atomic(path: &Path, bytes: &[u8]) -> Result<(), StateError>
     result.map_err(io_err(path))
 }
 
-/// Now as RFC 3339 (UTC), for status and records.
+/// Now as RFC 3339 in UTC to the whole second (`2025-11-30T08:05:09Z`), for status and records.
 pub fn now_rfc3339() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let days = secs / 86_400;
-    let rem = secs % 86_400;
-    let (year, month, day) = civil_from_days(days as i64);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        (rem % 3600) / 60,
-        rem % 60
-    )
+    rfc3339(jiff::Timestamp::now())
 }
 
-/// Days since 1970-01-01 → (year, month, day) in the proleptic Gregorian calendar.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
+/// `at` as RFC 3339 in UTC, cut to the whole second: records have always been written without a
+/// fraction.
+fn rfc3339(at: jiff::Timestamp) -> String {
+    jiff::Timestamp::from_second(at.as_second())
+        .unwrap_or(jiff::Timestamp::UNIX_EPOCH)
+        .to_string()
 }
 
 #[cfg(test)]
@@ -368,7 +350,12 @@ mod tests {
 
     #[test]
     fn calendar() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(20_422), (2025, 11, 30));
+        let at = |s, ns| jiff::Timestamp::new(s, ns).unwrap();
+        assert_eq!(rfc3339(at(0, 0)), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(at(20_422 * 86_400, 0)), "2025-11-30T00:00:00Z");
+        assert_eq!(
+            rfc3339(at(20_422 * 86_400 + 8 * 3600 + 5 * 60 + 9, 999_999_999)),
+            "2025-11-30T08:05:09Z"
+        );
     }
 }

@@ -14,22 +14,26 @@ use std::sync::Arc;
 use std::time::Duration;
 use std::time::Instant;
 
-use serde_json::Value;
-use serde_json::json;
+use thiserror::Error;
 use tokio::sync::mpsc;
 use tokio::sync::oneshot;
 
+pub use crate::anthropic::SseEvent;
+use crate::anthropic::StreamEvent;
+use crate::anthropic::events::closing_events;
+pub use crate::anthropic::events::fold_message;
 use crate::cursor::CliFailure;
 use crate::cursor::command::TurnSpec;
 use crate::cursor::events::RunEvent;
 use crate::cursor::events::RunResult;
+use crate::cursor::locate::INSTALL_HINT;
 use crate::cursor::process::CursorRun;
 use crate::cursor::process::RunError;
 use crate::cursor::process::RunLimits;
 use crate::cursor::process::RunOutput;
 use crate::cursor::process::spawn_turn_held;
 use crate::cursor::stream::classify_plain_text;
-use crate::display::Display;
+use crate::display::TurnDisplay;
 use crate::gateway::error::ApiError;
 use crate::rules::Fired;
 use crate::rules::FiredRule;
@@ -39,24 +43,6 @@ use crate::rules::render_interruption;
 
 /// How long the first SSE frame waits for the agent's first event.
 pub const FIRST_EVENT_WAIT: Duration = Duration::from_secs(2);
-
-/// One Messages stream event: its SSE `event:` name and its `data:` JSON.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SseEvent {
-    pub event: &'static str,
-    pub data: Value,
-}
-
-impl SseEvent {
-    fn new(event: &'static str, data: Value) -> Self {
-        SseEvent { event, data }
-    }
-
-    /// The SSE frame: `event:` and `data:` lines, then a blank line.
-    pub fn frame(&self) -> String {
-        format!("event: {}\ndata: {}\n\n", self.event, self.data)
-    }
-}
 
 /// What the gateway hands a turn.
 #[derive(Debug, Clone)]
@@ -118,7 +104,7 @@ pub enum TurnItem {
         answer: String,
         chat_id: Option<String>,
         /// Every path Cursor's read, list, search and edit calls named in this turn, absolute
-        /// (see [`Display::touched`]).
+        /// (see [`TurnDisplay::touched`]).
         touched: Vec<PathBuf>,
         /// The stream rules that fired in this turn.
         fired: Vec<FiredRule>,
@@ -181,7 +167,7 @@ struct Translator {
     /// The prompt reached an agent: from then on Cursor may act, even before it says anything.
     delivered: bool,
     /// Rows, plan, progress lines and the closing summary.
-    display: Display,
+    display: TurnDisplay,
     /// Stream rules that fired so far, in order.
     fired: Vec<FiredRule>,
 }
@@ -198,7 +184,7 @@ enum Stop {
 
 impl Translator {
     fn new(input: TurnInput, tx: mpsc::Sender<TurnItem>) -> Self {
-        let display = Display::new(input.spec.workspace.clone(), Instant::now());
+        let display = TurnDisplay::new(input.spec.workspace.clone(), Instant::now());
         Translator {
             input,
             tx,
@@ -224,7 +210,7 @@ impl Translator {
         loop {
             let mut run = match spawn_turn_held(&self.input.agent, &spec, self.input.limits) {
                 Ok(run) => run,
-                Err(error) => return self.fail(map_run_error(&error), false).await,
+                Err(error) => return self.fail(TurnError::from(error), false).await,
             };
             let (ack_tx, ack_rx) = oneshot::channel();
             let spawned = TurnItem::Spawned {
@@ -241,8 +227,7 @@ impl Translator {
             };
             if !delivered {
                 run.cancel();
-                let error = ApiError::run_failed("the Cursor turn was stopped before it started");
-                return self.fail_cancelled(error).await;
+                return self.fail_cancelled(TurnError::StoppedBeforeStart).await;
             }
             run.deliver_prompt();
             self.delivered = true;
@@ -254,9 +239,7 @@ impl Translator {
                 Ok(()) => return,
                 Err(Stop::Cancel) => {
                     run.cancel();
-                    let error =
-                        ApiError::run_failed("the Cursor run was cancelled before it finished");
-                    return self.fail_cancelled(error).await;
+                    return self.fail_cancelled(TurnError::CancelledBeforeFinish).await;
                 }
                 Err(Stop::Interrupt(prompt)) => {
                     // The same chat goes on with the rule; Cursor keeps what it did so far. The
@@ -274,10 +257,9 @@ impl Translator {
                 Err(Stop::Fallback) => {
                     run.cancel();
                     let Some(prompt) = fresh_prompt.take() else {
-                        let error = ApiError::run_failed(
-                            "Cursor could not resume its earlier conversation, and a fresh chat was already tried",
-                        );
-                        return self.fail(error, self.agent_started).await;
+                        return self
+                            .fail(TurnError::FreshChatFailed, self.agent_started)
+                            .await;
                     };
                     spec.chat_id = None;
                     spec.prompt = prompt;
@@ -298,8 +280,8 @@ impl Translator {
         }
     }
 
-    async fn fail(&mut self, error: ApiError, acted: bool) {
-        let error = self.with_summary(error);
+    async fn fail(&mut self, error: TurnError, acted: bool) {
+        let error = self.with_summary(&error);
         let _ = self
             .tx
             .send(TurnItem::Failed {
@@ -313,8 +295,8 @@ impl Translator {
             .await;
     }
 
-    async fn fail_cancelled(&mut self, error: ApiError) {
-        let error = self.with_summary(error);
+    async fn fail_cancelled(&mut self, error: TurnError) {
+        let error = self.with_summary(&error);
         let _ = self
             .tx
             .send(TurnItem::Failed {
@@ -330,7 +312,8 @@ impl Translator {
 
     /// A failure's message with what Cursor did before it (the closing summary on one line),
     /// so the user learns what changed even though the answer is not shown.
-    fn with_summary(&self, mut error: ApiError) -> ApiError {
+    fn with_summary(&self, error: &TurnError) -> ApiError {
+        let mut error = ApiError::from(error);
         if let Some(summary) = self.display.summary_sentence() {
             error.message = format!("{} Before it stopped, Cursor ran {summary}", error.message);
         }
@@ -359,17 +342,14 @@ impl Translator {
             };
             let output = match item {
                 None => {
-                    let error = ApiError::run_failed(
-                        "Cursor ended without a result; its work may be incomplete",
-                    );
-                    self.fail(error, self.agent_started).await;
+                    self.fail(TurnError::NoResult, self.agent_started).await;
                     return Ok(());
                 }
                 Some(Err(RunError::ResumeRejected { .. })) if !self.agent_started => {
                     return Err(Stop::Fallback);
                 }
                 Some(Err(error)) => {
-                    self.fail(map_run_error(&error), self.agent_started).await;
+                    self.fail(TurnError::from(error), self.agent_started).await;
                     return Ok(());
                 }
                 Some(Ok(RunOutput::ChatReplaced { .. })) if !self.agent_started => {
@@ -459,7 +439,8 @@ impl Translator {
             return Ok(());
         }
         self.started = true;
-        let start = message_start(&self.input.requested_model, self.input.input_estimate);
+        let start =
+            StreamEvent::message_start(&self.input.requested_model, self.input.input_estimate);
         self.send(start).await?;
         for notice in std::mem::take(&mut self.input.notices) {
             self.notice(format!("{notice}\n\n")).await?;
@@ -480,11 +461,7 @@ impl Translator {
         }
         self.answer.push_str(&text);
         self.ensure_block().await?;
-        self.send(SseEvent::new(
-            "content_block_delta",
-            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}}),
-        ))
-        .await
+        self.send(StreamEvent::text_delta(text)).await
     }
 
     async fn ensure_block(&mut self) -> Result<(), Stop> {
@@ -492,11 +469,7 @@ impl Translator {
             return Ok(());
         }
         self.block_open = true;
-        self.send(SseEvent::new(
-            "content_block_start",
-            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
-        ))
-        .await
+        self.send(StreamEvent::text_block_start()).await
     }
 
     async fn finish(&mut self, result: RunResult) -> Result<(), Stop> {
@@ -504,7 +477,7 @@ impl Translator {
             self.chat_id.clone_from(&result.chat_id);
         }
         if !result.success {
-            self.fail(map_result_error(&result.text), true).await;
+            self.fail(TurnError::reported(&result.text), true).await;
             return Ok(());
         }
         let tail = self.display.finish(&result, Instant::now());
@@ -512,7 +485,10 @@ impl Translator {
         self.ensure_block().await?;
         let usage = usage_json(result.usage, self.input.input_estimate, &self.answer);
         let source = crate::display::usage_source(result.usage, &self.input.spec.model);
-        let closing = closing_events(usage, Some(source));
+        let closing = closing_events(usage, Some(source))
+            .iter()
+            .map(SseEvent::from)
+            .collect();
         let answer = std::mem::take(&mut self.answer);
         let fired = std::mem::take(&mut self.fired);
         self.emit(TurnItem::Finished {
@@ -525,8 +501,8 @@ impl Translator {
         .await
     }
 
-    async fn send(&self, event: SseEvent) -> Result<(), Stop> {
-        self.emit(TurnItem::Event(event)).await
+    async fn send(&self, event: StreamEvent) -> Result<(), Stop> {
+        self.emit(TurnItem::Event(SseEvent::from(event))).await
     }
 
     async fn emit(&self, item: TurnItem) -> Result<(), Stop> {
@@ -536,126 +512,77 @@ impl Translator {
 
 use crate::display::usage_json;
 
-/// The status for a failed run (DESIGN §3 status table).
-pub fn map_run_error(error: &RunError) -> ApiError {
-    match error {
-        RunError::Spawn { .. } => {
-            ApiError::bad_request(format!("{error}; {}", crate::cursor::locate::INSTALL_HINT))
+/// Why a Cursor turn failed; its message says what happened and what to do. The gateway maps
+/// each case to its HTTP status and Anthropic error type (`gateway::error`).
+#[derive(Debug, Error)]
+pub enum TurnError {
+    /// The agent could not be started (not installed, not executable).
+    #[error("{0}; {INSTALL_HINT}")]
+    Spawn(RunError),
+    /// The CLI reported a failure it has words for: logged out, rate limited, an unknown
+    /// model, an untrusted workspace.
+    #[error("{}", cli_failure_message(.0))]
+    Cli(CliFailure),
+    /// The run was cancelled.
+    #[error("{0}")]
+    Cancelled(RunError),
+    /// The run failed after Cursor may have acted.
+    #[error(
+        "{0}. Cursor may have changed files before it stopped; check your workspace before retrying."
+    )]
+    Run(RunError),
+    /// Cursor's `result` reported an error of no known kind (its text).
+    #[error("Cursor reported an error: {0}")]
+    Reported(String),
+    /// The record keeper went away (or could not record the turn) before the prompt was given.
+    #[error("the Cursor turn was stopped before it started")]
+    StoppedBeforeStart,
+    /// The turn was cancelled (the client left) while Cursor ran.
+    #[error("the Cursor run was cancelled before it finished")]
+    CancelledBeforeFinish,
+    /// Cursor would not resume the recorded chat, and the fresh chat tried instead failed too.
+    #[error("Cursor could not resume its earlier conversation, and a fresh chat was already tried")]
+    FreshChatFailed,
+    /// The agent's output ended without a `result`.
+    #[error("Cursor ended without a result; its work may be incomplete")]
+    NoResult,
+}
+
+impl From<RunError> for TurnError {
+    fn from(error: RunError) -> Self {
+        match error {
+            RunError::Spawn { .. } => TurnError::Spawn(error),
+            RunError::Cli(failure) => TurnError::Cli(failure),
+            RunError::Cancelled => TurnError::Cancelled(error),
+            RunError::ResumeRejected { .. }
+            | RunError::NoResult { .. }
+            | RunError::Stalled { .. }
+            | RunError::OutputTooLarge { .. }
+            | RunError::Stream(_)
+            | RunError::Io(_) => TurnError::Run(error),
         }
-        RunError::Cli(failure) => map_cli_failure(failure),
-        RunError::Cancelled => ApiError::run_failed(error.to_string()),
-        _ => ApiError::run_failed(format!(
-            "{error}. Cursor may have changed files before it stopped; check your workspace before retrying."
-        )),
     }
 }
 
-fn map_cli_failure(failure: &CliFailure) -> ApiError {
+impl TurnError {
+    /// A `result` that reported an error: its text classified like a plain-text CLI failure.
+    pub fn reported(text: &str) -> Self {
+        match classify_plain_text(text) {
+            Some(failure) => TurnError::Cli(failure),
+            None => TurnError::Reported(text.to_string()),
+        }
+    }
+}
+
+/// A CLI failure's message with the fix for the failures the user can fix here.
+fn cli_failure_message(failure: &CliFailure) -> String {
     match failure {
-        CliFailure::AuthRequired(_) => ApiError::forbidden(failure.to_string()),
-        CliFailure::RateLimited(_) => ApiError::rate_limited(failure.to_string()),
-        CliFailure::BadModel(_) => ApiError::bad_request(format!(
-            "{failure}. Pick a model from `multi-cursor --cursor-models`."
-        )),
-        CliFailure::WorkspaceTrust(_) => ApiError::bad_request(format!(
-            "{failure}. Run `agent` once in this folder and trust it."
-        )),
-    }
-}
-
-/// The status for a `result` that reported an error (its text classified like a plain-text
-/// CLI failure).
-pub(crate) fn map_result_error(text: &str) -> ApiError {
-    match classify_plain_text(text) {
-        Some(failure) => map_cli_failure(&failure),
-        None => ApiError::run_failed(format!("Cursor reported an error: {text}")),
-    }
-}
-
-/// Folds a turn's events into one non-streamed Messages response.
-pub fn fold_message(events: &[SseEvent]) -> Value {
-    let mut message = json!({});
-    let mut text = String::new();
-    for event in events {
-        match event.event {
-            "message_start" => message = event.data["message"].clone(),
-            "content_block_delta" => {
-                if let Some(t) = event.data["delta"]["text"].as_str() {
-                    text.push_str(t);
-                }
-            }
-            "message_delta" => {
-                message["stop_reason"] = event.data["delta"]["stop_reason"].clone();
-                message["stop_sequence"] = event.data["delta"]["stop_sequence"].clone();
-                message["usage"] = event.data["usage"].clone();
-                if let Some(source) = event.data.get(crate::display::USAGE_FIELD) {
-                    message[crate::display::USAGE_FIELD] = source.clone();
-                }
-            }
-            _ => {}
+        CliFailure::AuthRequired(_) | CliFailure::RateLimited(_) => failure.to_string(),
+        CliFailure::BadModel(_) => {
+            format!("{failure}. Pick a model from `multi-cursor --cursor-models`.")
+        }
+        CliFailure::WorkspaceTrust(_) => {
+            format!("{failure}. Run `agent` once in this folder and trust it.")
         }
     }
-    message["content"] = json!([{"type": "text", "text": text}]);
-    message
-}
-
-/// The events of a complete answer given by the gateway itself (nothing runs): used for
-/// refusals that are better read as an answer, such as an unknown worker model.
-pub fn local_events(model: &str, text: &str) -> Vec<SseEvent> {
-    let usage = json!({"input_tokens": 0, "output_tokens": (text.len() as u64).div_ceil(4)});
-    answer_events(model, text, 0, usage, None)
-}
-
-/// The events of a complete one-block text answer, all at once: `message_start` (with
-/// `input_tokens`), the text, and a final `message_delta` carrying `usage` and, when given,
-/// the `multi_cursor_usage` object. Used for local answers and compaction summaries.
-pub fn answer_events(
-    model: &str,
-    text: &str,
-    input_tokens: u64,
-    usage: Value,
-    source: Option<Value>,
-) -> Vec<SseEvent> {
-    let mut events = vec![
-        message_start(model, input_tokens),
-        SseEvent::new(
-            "content_block_start",
-            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
-        ),
-        SseEvent::new(
-            "content_block_delta",
-            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}}),
-        ),
-    ];
-    events.extend(closing_events(usage, source));
-    events
-}
-
-/// `message_start` of an answer in `model` (echoed as Claude Code sent it), with a fresh id.
-fn message_start(model: &str, input_tokens: u64) -> SseEvent {
-    SseEvent::new(
-        "message_start",
-        json!({"type": "message_start", "message": {
-            "id": format!("msg_{:024x}", rand::random::<u128>() >> 32),
-            "type": "message", "role": "assistant", "model": model, "content": [],
-            "stop_reason": null, "stop_sequence": null,
-            "usage": {"input_tokens": input_tokens, "output_tokens": 0}}}),
-    )
-}
-
-/// The end of a one-block answer: `content_block_stop`, the final `message_delta` carrying
-/// `usage` (and, when given, the `multi_cursor_usage` object), `message_stop`.
-fn closing_events(usage: Value, source: Option<Value>) -> Vec<SseEvent> {
-    let mut delta = json!({"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": null}, "usage": usage});
-    if let Some(source) = source {
-        delta[crate::display::USAGE_FIELD] = source;
-    }
-    vec![
-        SseEvent::new(
-            "content_block_stop",
-            json!({"type": "content_block_stop", "index": 0}),
-        ),
-        SseEvent::new("message_delta", delta),
-        SseEvent::new("message_stop", json!({"type": "message_stop"})),
-    ]
 }

@@ -1,4 +1,5 @@
-//! The gateway's refusals and failures as Anthropic error responses (DESIGN §3 status table).
+//! The gateway's refusals and failures as Anthropic error responses: the one place where a
+//! domain failure (a request, the catalog, a turn, a compaction) gets its HTTP status.
 //!
 //! Every error body is `{"type":"error","error":{"type":…,"message":"multi-cursor: …"}}` with
 //! `x-should-retry: false`: Claude Code then shows the message once instead of retrying (a 400
@@ -8,18 +9,29 @@ use axum::http::HeaderValue;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::response::Response;
-use serde_json::json;
+
+use crate::anthropic::ErrorType;
+use crate::anthropic::StreamEvent;
+use crate::anthropic::error::ErrorDetail;
+use crate::anthropic::error::error_body;
+use crate::compaction::CompactionError;
+use crate::cursor::CliFailure;
+use crate::cursor::catalog::CatalogError;
+use crate::cursor::process::RunError;
+use crate::cursor::stream::classify_plain_text;
+use crate::session::conversation::RequestError;
+use crate::turn::TurnError;
 
 /// One error answer: status, Anthropic error type and a message that names the fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
     pub status: StatusCode,
-    pub kind: &'static str,
+    pub kind: ErrorType,
     pub message: String,
 }
 
 impl ApiError {
-    fn new(status: StatusCode, kind: &'static str, message: impl Into<String>) -> Self {
+    fn new(status: StatusCode, kind: ErrorType, message: impl Into<String>) -> Self {
         let message = message.into();
         let message = if message.starts_with("multi-cursor: ") {
             message
@@ -35,52 +47,66 @@ impl ApiError {
 
     /// 400: malformed request, unknown model, unsupported mode or feature, agent missing.
     pub fn bad_request(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, "invalid_request_error", message)
+        Self::new(StatusCode::BAD_REQUEST, ErrorType::InvalidRequest, message)
     }
 
     /// 401: missing or wrong gateway token.
     pub fn unauthorized(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNAUTHORIZED, "authentication_error", message)
+        Self::new(StatusCode::UNAUTHORIZED, ErrorType::Authentication, message)
     }
 
     /// 403: browser origin, foreign Host, Cursor logged out.
     pub fn forbidden(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::FORBIDDEN, "permission_error", message)
+        Self::new(StatusCode::FORBIDDEN, ErrorType::Permission, message)
     }
 
     /// 404: unknown path.
     pub fn not_found(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, "not_found_error", message)
+        Self::new(StatusCode::NOT_FOUND, ErrorType::NotFound, message)
     }
 
     /// 409: a different request while this identity's turn runs, or another gateway owns it.
     pub fn conflict(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::CONFLICT, "conflict_error", message)
+        Self::new(StatusCode::CONFLICT, ErrorType::Conflict, message)
     }
 
     /// 413: body over the cap.
     pub fn too_large(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::PAYLOAD_TOO_LARGE, "request_too_large", message)
+        Self::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorType::RequestTooLarge,
+            message,
+        )
     }
 
     /// 429: Cursor's rate limit.
     pub fn rate_limited(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::TOO_MANY_REQUESTS, "rate_limit_error", message)
+        Self::new(StatusCode::TOO_MANY_REQUESTS, ErrorType::RateLimit, message)
     }
 
     /// 502: the Cursor run failed after it may have acted.
     pub fn run_failed(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_GATEWAY, "api_error", message)
+        Self::new(StatusCode::BAD_GATEWAY, ErrorType::Api, message)
     }
 
     /// 500: multi-cursor itself could not do its part (a record it cannot read or write).
     pub fn internal(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "api_error", message)
+        Self::new(StatusCode::INTERNAL_SERVER_ERROR, ErrorType::Api, message)
     }
 
     /// The JSON body Anthropic clients expect.
     pub fn body(&self) -> serde_json::Value {
-        json!({"type": "error", "error": {"type": self.kind, "message": self.message}})
+        error_body(self.kind, &self.message)
+    }
+
+    /// The streamed `error` event of an answer that fails after it started.
+    pub fn event(&self) -> StreamEvent {
+        StreamEvent::Error {
+            error: ErrorDetail {
+                kind: self.kind,
+                message: self.message.clone(),
+            },
+        }
     }
 }
 
@@ -97,5 +123,114 @@ impl IntoResponse for ApiError {
             .headers_mut()
             .insert("x-should-retry", HeaderValue::from_static("false"));
         response
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The status table: every domain failure → status, Anthropic error type and message
+// ---------------------------------------------------------------------------------------------
+
+impl From<&RequestError> for ApiError {
+    /// 400 for everything the request itself causes; 502 when an image could not be saved.
+    fn from(error: &RequestError) -> Self {
+        let message = error.to_string();
+        match error {
+            RequestError::ImageWrite(_) => ApiError::run_failed(message),
+            RequestError::InvalidJson(_)
+            | RequestError::InvalidRequest(_)
+            | RequestError::ForcedToolChoice(_)
+            | RequestError::ToolChoiceNone
+            | RequestError::UnknownToolChoice(_)
+            | RequestError::StopSequences
+            | RequestError::OutputFormat
+            | RequestError::Document
+            | RequestError::NoUserMessage
+            | RequestError::NoNewUserMessage
+            | RequestError::InvalidImage(_) => ApiError::bad_request(message),
+        }
+    }
+}
+
+impl From<&CatalogError> for ApiError {
+    /// 403 when Cursor is logged out; 400 for the rest (an unknown model, the agent missing or
+    /// failing to list its models, a cache that cannot be written).
+    fn from(error: &CatalogError) -> Self {
+        let message = error.to_string();
+        match error {
+            CatalogError::LoggedOut { .. } => ApiError::forbidden(message),
+            CatalogError::AgentMissing { .. }
+            | CatalogError::Spawn { .. }
+            | CatalogError::Timeout { .. }
+            | CatalogError::Failed { .. }
+            | CatalogError::UnrecognisedOutput { .. }
+            | CatalogError::UnknownModel { .. }
+            | CatalogError::ExtraModelUnavailable { .. }
+            | CatalogError::Cache(_)
+            | CatalogError::Encode(_) => ApiError::bad_request(message),
+        }
+    }
+}
+
+impl From<&TurnError> for ApiError {
+    /// A failed turn: the CLI's own class where it has one (403 logged out, 429 rate limited,
+    /// 400 for a bad model, an untrusted workspace or a missing agent), else 502.
+    fn from(error: &TurnError) -> Self {
+        let message = error.to_string();
+        match error {
+            TurnError::Spawn(_) => ApiError::bad_request(message),
+            TurnError::Cli(failure) => cli_failure(failure, message),
+            TurnError::Cancelled(_)
+            | TurnError::Run(_)
+            | TurnError::Reported(_)
+            | TurnError::StoppedBeforeStart
+            | TurnError::CancelledBeforeFinish
+            | TurnError::FreshChatFailed
+            | TurnError::NoResult => ApiError::run_failed(message),
+        }
+    }
+}
+
+impl From<&CompactionError> for ApiError {
+    /// A failed compaction: the run's own status where it has one (a rate limit stays a 429, a
+    /// logged-out Cursor a 403), else 400 for a bad request or model and 502 for the rest. The
+    /// message says the conversation is unchanged and how to compact instead.
+    fn from(error: &CompactionError) -> Self {
+        let message = format!(
+            "multi-cursor: compaction failed: {error}. The conversation is unchanged; run /compact again, or switch to a Claude model with /model to compact."
+        );
+        match error {
+            CompactionError::Request(RequestError::ImageWrite(_)) => ApiError::run_failed(message),
+            CompactionError::Request(_) | CompactionError::Model(_) => {
+                ApiError::bad_request(message)
+            }
+            CompactionError::Run(run) => match run {
+                RunError::Spawn { .. } => ApiError::bad_request(message),
+                RunError::Cli(failure) => cli_failure(failure, message),
+                RunError::ResumeRejected { .. }
+                | RunError::NoResult { .. }
+                | RunError::Stalled { .. }
+                | RunError::OutputTooLarge { .. }
+                | RunError::Stream(_)
+                | RunError::Cancelled
+                | RunError::Io(_) => ApiError::run_failed(message),
+            },
+            CompactionError::Cursor(text) => match classify_plain_text(text) {
+                Some(failure) => cli_failure(&failure, message),
+                None => ApiError::run_failed(message),
+            },
+            CompactionError::NoResult
+            | CompactionError::TimedOut
+            | CompactionError::NoSummary(_) => ApiError::run_failed(message),
+        }
+    }
+}
+
+/// A failure the CLI reported in words: 403 logged out, 429 rate limited, 400 for an unknown
+/// model or an untrusted workspace.
+fn cli_failure(failure: &CliFailure, message: String) -> ApiError {
+    match failure {
+        CliFailure::AuthRequired(_) => ApiError::forbidden(message),
+        CliFailure::RateLimited(_) => ApiError::rate_limited(message),
+        CliFailure::BadModel(_) | CliFailure::WorkspaceTrust(_) => ApiError::bad_request(message),
     }
 }

@@ -1,5 +1,5 @@
 //! What Claude Code's hooks tell the gateway: each session's permission mode and workspace,
-//! and each worker's workspace (DESIGN §4, §6).
+//! and each worker's workspace.
 //!
 //! SessionStart carries `cwd` but no mode; UserPromptSubmit carries `permission_mode` (the mode
 //! then applies from that prompt on); SubagentStart carries `agent_id` and `cwd` but no mode (a

@@ -23,6 +23,11 @@ use super::LiveRun;
 use super::error::ApiError;
 use super::hooks::DEFAULT_SESSION;
 use super::passthrough;
+use crate::anthropic::SseEvent;
+use crate::anthropic::StreamEvent;
+use crate::anthropic::Usage;
+use crate::anthropic::events::answer_events;
+use crate::anthropic::events::fold_message;
 use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::CatalogError;
 use crate::cursor::catalog::ROUTE_PREFIX;
@@ -32,7 +37,8 @@ use crate::cursor::process::end_stray_group;
 use crate::policy;
 use crate::rules::Rulebook;
 use crate::session::conversation;
-use crate::session::conversation::Continuation;
+use crate::session::cursor_request::CursorRequest;
+use crate::session::cursor_request::TurnPrompts;
 use crate::session::exchange::Ending;
 use crate::session::exchange::Exchange;
 use crate::session::exchange::Observer;
@@ -137,11 +143,7 @@ fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 type Answer = Result<Response, Response>;
 
 fn request_error(error: &conversation::RequestError) -> ApiError {
-    if error.status() == 400 {
-        ApiError::bad_request(error.to_string())
-    } else {
-        ApiError::run_failed(error.to_string())
-    }
+    ApiError::from(error)
 }
 
 fn refuse(error: ApiError) -> Response {
@@ -150,17 +152,21 @@ fn refuse(error: ApiError) -> Response {
 
 /// Runs (or refuses) one Cursor turn for a `multi/cursor/*` request.
 async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> Answer {
-    let request = conversation::parse_request(body).map_err(|e| refuse(request_error(&e)))?;
+    let parsed = CursorRequest::parse(
+        body,
+        header_str(headers, SESSION_HEADER),
+        header_str(headers, AGENT_HEADER),
+        DEFAULT_SESSION,
+    )
+    .map_err(|e| refuse(request_error(&e)))?;
+    let request = &parsed.request;
     // The plugin's slash commands (`/multi-cursor:…`) are answered from their own output: no
     // Cursor run, and no agent, login or mode needed (see plugin_commands.rs).
-    if let Some(text) = super::plugin_commands::local_answer_text(&request) {
+    if let Some(text) = super::plugin_commands::local_answer_text(request) {
         return Ok(local_answer(&request.model, &text, request.stream));
     }
-    let session = header_str(headers, SESSION_HEADER)
-        .map(str::to_string)
-        .or_else(|| conversation::session_id_from_metadata(&request))
-        .unwrap_or_else(|| DEFAULT_SESSION.to_string());
-    let worker = header_str(headers, AGENT_HEADER).map(str::to_string);
+    let session = parsed.session.clone();
+    let worker = parsed.worker.clone();
     let agent = gateway
         .agent()
         .await
@@ -191,11 +197,11 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
             policy::PolicyRefusal::from(e).to_string(),
         ))
     })?;
-    conversation::validate_for_cursor(&request).map_err(|e| refuse(request_error(&e)))?;
+    conversation::validate_for_cursor(request).map_err(|e| refuse(request_error(&e)))?;
     let mut catalog = gateway.catalog(&agent.path).await.map_err(refuse)?;
     // `/compact`: a separate read-only Cursor run writes the summary; the session's record and
     // its Cursor chat are not touched (compaction.rs).
-    if conversation::is_compaction_request(&request) {
+    if conversation::is_compaction_request(request) {
         let setup = crate::compaction::Setup {
             agent: agent.path.clone(),
             workspace: workspace.clone(),
@@ -203,26 +209,23 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
             limits: gateway.config().limits,
             images_dir: gateway.config().state_dir.join("images"),
         };
-        return crate::compaction::answer(&request, &catalog, setup).await;
+        return match crate::compaction::answer(request, &catalog, setup).await {
+            Ok(events) => Ok(events_answer(events, request.stream)),
+            Err(error) => {
+                tracing::warn!(%error, "compaction failed");
+                Err(refuse(ApiError::from(&error)))
+            }
+        };
     }
-    let effort = request
-        .output_config
-        .as_ref()
-        .and_then(|c| c.effort.clone());
+    let effort = parsed.effort();
     // The main session's route is resolved before its session is opened, so an unknown id (and
     // the catalog recheck it may cause) never holds the session's lock; a worker's route can
     // still change with its `model:` line, so it is resolved once the prompt is known.
     let main_route = match worker {
         None => Some(
-            resolve_model(
-                gateway,
-                &agent.path,
-                &mut catalog,
-                &request.model,
-                effort.as_deref(),
-            )
-            .await
-            .map_err(|e| refuse(ApiError::bad_request(e.to_string())))?,
+            resolve_model(gateway, &agent.path, &mut catalog, &request.model, effort)
+                .await
+                .map_err(|e| refuse(ApiError::from(&e)))?,
         ),
         Some(_) => None,
     };
@@ -234,9 +237,7 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
     };
     let policy_text =
         policy::describe(mode, &cursor_mode, gateway.config().approve_mcps, &admitted);
-    let body_digest =
-        conversation::exchange_body_digest_bytes(body).map_err(|e| refuse(request_error(&e)))?;
-    let key = exchange_key(&identity.key(), &body_digest, &policy_text);
+    let key = exchange_key(&identity.key(), &parsed.digest, &policy_text);
     let open = gateway
         .store()
         .open(&identity)
@@ -265,7 +266,6 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         Admission::Start => {}
     }
     let images = gateway.config().state_dir.join("images");
-    let limit = conversation::DEFAULT_TRANSCRIPT_LIMIT;
     let interrupted_before = session.record.interrupted;
     let mut notices = Vec::new();
     // Policy notices: a widening warning first; the hooks/MCP note until an answer carrying it
@@ -280,32 +280,16 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
     }
     let chat_id = session.record.chat_id.clone();
     let recorded_answer = session.record.answer_text();
-    let prompt = match (&chat_id, &recorded_answer) {
-        (Some(_), Some(answer)) => {
-            match conversation::continuation_prompt(&request, answer, limit, &images) {
-                Ok(Continuation::Continue(prompt)) => Ok(prompt),
-                Ok(Continuation::HistoryChanged(prompt)) => {
-                    notices.push(conversation::OUTER_HISTORY_NOTICE.to_string());
-                    Ok(prompt)
-                }
-                Err(error) => Err(error),
-            }
-        }
-        _ => conversation::first_turn_prompt(&request, limit, &images),
-    };
-    let mut prompt = prompt.map_err(|e| refuse(request_error(&e)))?;
-    // Should Cursor refuse to resume the chat, a fresh one gets the whole transcript.
-    let fresh_prompt = match &chat_id {
-        Some(_) => {
-            let mut fresh = conversation::first_turn_prompt(&request, limit, &images)
-                .map_err(|e| refuse(request_error(&e)))?;
-            if worker.is_some() {
-                fresh.take_worker_model_line();
-            }
-            Some(fresh)
-        }
-        None => None,
-    };
+    let TurnPrompts {
+        mut prompt,
+        fresh: fresh_prompt,
+        history_changed,
+    } = parsed
+        .prompts(chat_id.as_deref(), recorded_answer.as_deref(), &images)
+        .map_err(|e| refuse(request_error(&e)))?;
+    if history_changed {
+        notices.push(conversation::OUTER_HISTORY_NOTICE.to_string());
+    }
 
     // A worker picks its model with a first prompt line `model: <id>`, which never reaches Cursor.
     let mut requested = request.model.clone();
@@ -337,15 +321,9 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
     }
     let resolved = match main_route {
         Some(resolved) => resolved,
-        None => resolve_model(
-            gateway,
-            &agent.path,
-            &mut catalog,
-            &requested,
-            effort.as_deref(),
-        )
-        .await
-        .map_err(|e| refuse(ApiError::bad_request(e.to_string())))?,
+        None => resolve_model(gateway, &agent.path, &mut catalog, &requested, effort)
+            .await
+            .map_err(|e| refuse(ApiError::from(&e)))?,
     };
     // The rulebook: what this chat has not been given yet goes in front of the conversation.
     let book = load_rulebook(gateway, &workspace, &mut notices).await?;
@@ -387,7 +365,7 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         },
         fresh_prompt,
         requested_model: request.model.clone(),
-        input_estimate: conversation::estimate_tokens(&request),
+        input_estimate: parsed.estimate,
         notices,
         limits: gateway.config().limits,
         stream_rules: Some(stream_rules),
@@ -522,13 +500,20 @@ async fn answer(observer: Observer, stream: bool) -> Answer {
     })
 }
 
-/// Answers locally with one text message (nothing runs), streamed or not.
+/// Answers locally with one text message (nothing runs), streamed or not: for refusals that
+/// are better read as an answer, such as an unknown worker model, and the plugin's commands.
 fn local_answer(model: &str, text: &str, stream: bool) -> Response {
-    events_answer(turn::local_events(model, text), stream)
+    let usage = Usage {
+        input_tokens: 0,
+        output_tokens: (text.len() as u64).div_ceil(4),
+        ..Usage::default()
+    };
+    events_answer(answer_events(model, text, 0, usage, None), stream)
 }
 
 /// A complete answer made of `events`, as SSE frames or folded into one Messages JSON.
-pub(crate) fn events_answer(events: Vec<turn::SseEvent>, stream: bool) -> Response {
+fn events_answer(events: Vec<StreamEvent>, stream: bool) -> Response {
+    let events: Vec<SseEvent> = events.iter().map(SseEvent::from).collect();
     if stream {
         sse_response(futures_util::stream::iter(
             events
@@ -536,7 +521,7 @@ pub(crate) fn events_answer(events: Vec<turn::SseEvent>, stream: bool) -> Respon
                 .map(|e| Ok::<_, Infallible>(Bytes::from(e.frame()))),
         ))
     } else {
-        axum::Json(turn::fold_message(&events)).into_response()
+        axum::Json(fold_message(&events)).into_response()
     }
 }
 
@@ -546,7 +531,7 @@ async fn collect_answer(mut observer: Observer, replayed: bool) -> Answer {
     while let Some(item) = observer.next().await {
         all.push(served(item.map_err(refuse)?, replayed));
     }
-    Ok(axum::Json(turn::fold_message(&all)).into_response())
+    Ok(axum::Json(fold_message(&all)).into_response())
 }
 
 /// Streamed: waits for the first event so early failures keep their status, then relays
@@ -565,14 +550,9 @@ async fn stream_answer(mut observer: Observer, replayed: bool) -> Answer {
     let head = futures_util::stream::once(async move { Ok(Bytes::from(first.frame())) });
     let rest = futures_util::stream::unfold(observer, move |mut observer| async move {
         let item = match tokio::time::timeout(PING_EVERY, observer.next()).await {
-            Err(_) => Some(Bytes::from_static(
-                b"event: ping\ndata: {\"type\":\"ping\"}\n\n",
-            )),
+            Err(_) => Some(Bytes::from(StreamEvent::Ping.frame())),
             Ok(Some(Ok(event))) => Some(Bytes::from(served(event, replayed).frame())),
-            Ok(Some(Err(error))) => Some(Bytes::from(format!(
-                "event: error\ndata: {}\n\n",
-                error.body()
-            ))),
+            Ok(Some(Err(error))) => Some(Bytes::from(error.event().frame())),
             Ok(None) => None,
         };
         item.map(|bytes| (Ok::<_, Infallible>(bytes), observer))
@@ -580,10 +560,10 @@ async fn stream_answer(mut observer: Observer, replayed: bool) -> Answer {
     Ok(sse_response(head.chain(rest)))
 }
 
-/// An event as served: a replayed answer's usage says `"replayed": true` (display.rs).
-fn served(mut event: turn::SseEvent, replayed: bool) -> turn::SseEvent {
+/// An event as served: a replayed answer's usage says `"replayed": true`.
+fn served(mut event: SseEvent, replayed: bool) -> SseEvent {
     if replayed {
-        crate::display::mark_replayed(&mut event);
+        event.mark_replayed();
     }
     event
 }

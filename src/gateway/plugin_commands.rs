@@ -12,13 +12,15 @@
 
 use std::borrow::Cow;
 
-use crate::cursor::strip_ansi;
 use crate::session::conversation::Content;
 use crate::session::conversation::ContentBlock;
 use crate::session::conversation::MessagesRequest;
 use crate::session::conversation::Role;
 use crate::session::conversation::plugin_command;
 use crate::session::conversation::strip_system_reminders;
+use crate::text;
+use crate::text::ELLIPSIS;
+use crate::text::strip_ansi;
 
 /// Opens the helper's output in a command file (`commands/*.md`).
 pub const OUTPUT_OPEN: &str = "<multi-cursor-output>";
@@ -109,11 +111,8 @@ fn bounded(output: &str) -> (Cow<'_, str>, usize) {
     }
     if kept == 0 {
         // One enormous first line: cut it at a character boundary.
-        let mut end = MAX_BYTES.min(output.len());
-        while !output.is_char_boundary(end) {
-            end -= 1;
-        }
-        return (Cow::Owned(format!("{}…", &output[..end])), total - 1);
+        let cut = text::clip_bytes(output, MAX_BYTES);
+        return (Cow::Owned(format!("{cut}{ELLIPSIS}")), total - 1);
     }
     let shown: Vec<&str> = output.lines().take(kept).collect();
     (Cow::Owned(shown.join("\n")), total - kept)

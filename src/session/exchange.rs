@@ -1,7 +1,7 @@
 //! Exchanges: one request's answer, shared by every client that sends the same request.
 //!
 //! An exchange's key is sha256 over the identity, the body without `stream`, and the policy it
-//! ran under (DESIGN §6). Its events are kept as they are produced, so a client that joins late
+//! ran under. Its events are kept as they are produced, so a client that joins late
 //! gets the earlier events first and then the live ones; a completed exchange replays them. The
 //! last observer leaving a running exchange cancels its turn (Esc in Claude Code closes the
 //! connection).

@@ -1,5 +1,5 @@
 //! Who a Cursor chat belongs to: the canonical workspace, Claude Code's session id, and the
-//! worker id (or "main") — DESIGN §6.
+//! worker id (or "main").
 
 use std::path::PathBuf;
 

@@ -1,7 +1,8 @@
 //! A Claude Code session as Cursor sees it: identity, the conversation (what text Cursor
-//! receives for a request), exchanges, records, locks and migration (DESIGN §6).
+//! receives for a request), exchanges, records, locks and migration.
 //!
 //! - `identity`: who a Cursor chat belongs to, and the record's file name.
+//! - `cursor_request`: a Cursor request read once, and the prompts it gives a turn.
 //! - `conversation`: reads an Anthropic Messages request and decides what Cursor is sent; pure
 //!   apart from writing the newest turn's images into a folder it is given.
 //! - `record`: the v3 record, the legacy v2 record, validation and migration.
@@ -11,6 +12,7 @@
 //!   step with a running turn.
 
 pub mod conversation;
+pub mod cursor_request;
 pub mod exchange;
 pub mod identity;
 pub mod lock;

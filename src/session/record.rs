@@ -1,4 +1,4 @@
-//! The durable record of one identity's Cursor conversation (DESIGN §6): the v3 format the
+//! The durable record of one identity's Cursor conversation: the v3 format the
 //! gateway writes, the legacy v2 format it migrates from, and validation on load.
 //!
 //! A record that cannot be read as exactly one of those is refused with its path and is never
@@ -13,6 +13,7 @@ use serde_json::Map;
 use serde_json::Value;
 use thiserror::Error;
 
+use crate::anthropic::EventName;
 use crate::rules::ChatRules;
 
 /// The record format this release writes.
@@ -22,17 +23,16 @@ pub const LEGACY_VERSION: u64 = 2;
 /// `provider` of every record.
 pub const PROVIDER: &str = "cursor";
 
-/// Names an SSE event in a stored replay may have.
-pub const REPLAY_EVENTS: [&str; 8] = [
-    "message_start",
-    "content_block_start",
-    "content_block_delta",
-    "content_block_stop",
-    "message_delta",
-    "message_stop",
-    "ping",
-    "error",
-];
+/// Names an SSE event in a stored replay may have: every Messages event name.
+pub const REPLAY_EVENTS: [&str; 8] = {
+    let mut names = [""; 8];
+    let mut i = 0;
+    while i < EventName::ALL.len() {
+        names[i] = EventName::ALL[i].as_str();
+        i += 1;
+    }
+    names
+};
 
 /// How the last turn of a record ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -284,7 +284,7 @@ fn check_replay(path: &Path, replay: Option<&Replay>) -> Result<(), RecordError>
     match replay
         .events
         .iter()
-        .find(|(name, _)| !REPLAY_EVENTS.contains(&name.as_str()))
+        .find(|(name, _)| EventName::parse(name).is_none())
     {
         Some((name, _)) => Err(corrupted(path, format!("its replay has an event {name:?}"))),
         None => Ok(()),

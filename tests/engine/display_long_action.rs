@@ -5,8 +5,8 @@ use multi_cursor_test_support::display;
 use multi_cursor_test_support::gateway;
 use multi_cursor_test_support::stream_lines as lines;
 
-use multi_cursor::display::Display;
 use multi_cursor::display::LONG_ACTION;
+use multi_cursor::display::TurnDisplay as Display;
 use serde_json::json;
 use std::time::Duration;
 use std::time::Instant;

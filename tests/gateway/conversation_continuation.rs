@@ -7,6 +7,7 @@ use multi_cursor_test_support::conversation as conversation_support;
 use conversation_support::main_body;
 use conversation_support::parse;
 use conversation_support::push;
+use multi_cursor::gateway::error::ApiError;
 use multi_cursor::session::conversation::Continuation;
 use multi_cursor::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
 use multi_cursor::session::conversation::Prompt;
@@ -117,5 +118,5 @@ fn nothing_new_after_the_answer_is_refused() {
         err.to_string(),
         "multi-cursor: no new user message for Cursor. The conversation must end with a user message that has text, an image or a tool result"
     );
-    assert_eq!(err.status(), 400);
+    assert_eq!(ApiError::from(&err).status.as_u16(), 400);
 }

@@ -8,6 +8,7 @@ use std::os::unix::fs::PermissionsExt;
 use conversation_support::main_body;
 use conversation_support::parse;
 use conversation_support::push;
+use multi_cursor::gateway::error::ApiError;
 use multi_cursor::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
 use multi_cursor::session::conversation::RequestError;
 use multi_cursor::session::conversation::first_turn_prompt;
@@ -99,5 +100,5 @@ fn undecodable_image_is_refused() {
     let err =
         first_turn_prompt(&parse(&body), DEFAULT_TRANSCRIPT_LIMIT, images.path()).unwrap_err();
     assert!(matches!(err, RequestError::InvalidImage(_)), "{err:?}");
-    assert_eq!(err.status(), 400);
+    assert_eq!(ApiError::from(&err).status.as_u16(), 400);
 }

@@ -4,6 +4,7 @@
 use multi_cursor_test_support::conversation as conversation_support;
 
 use conversation_support::parse;
+use multi_cursor::gateway::error::ApiError;
 use multi_cursor::session::conversation::Content;
 use multi_cursor::session::conversation::ContentBlock;
 use multi_cursor::session::conversation::RequestError;
@@ -20,7 +21,7 @@ fn invalid_json_is_named() {
             .starts_with("multi-cursor: the request body is not valid JSON: "),
         "{err}"
     );
-    assert_eq!(err.status(), 400);
+    assert_eq!(ApiError::from(&err).status.as_u16(), 400);
 }
 
 #[test]

@@ -6,6 +6,7 @@ use multi_cursor_test_support::conversation as conversation_support;
 use conversation_support::main_body;
 use conversation_support::parse;
 use conversation_support::push;
+use multi_cursor::gateway::error::ApiError;
 use multi_cursor::session::conversation::RequestError;
 use multi_cursor::session::conversation::validate_for_cursor;
 use serde_json::Value;
@@ -13,7 +14,7 @@ use serde_json::json;
 
 fn refusal(body: &Value) -> RequestError {
     let err = validate_for_cursor(&parse(body)).expect_err("refused");
-    assert_eq!(err.status(), 400);
+    assert_eq!(ApiError::from(&err).status.as_u16(), 400);
     err
 }
 

@@ -1,4 +1,4 @@
-//! Drives `multi_cursor::display::Display` over a recorded stream the way a turn does, with a
+//! Drives `multi_cursor::display::TurnDisplay` over a recorded stream the way a turn does, with a
 //! clock that never moves (so no progress line or `running…` row appears unless a test ticks).
 
 use std::path::Path;
@@ -8,7 +8,7 @@ use std::time::Instant;
 use multi_cursor::cursor::events::RunEvent;
 use multi_cursor::cursor::stream::StreamItem;
 use multi_cursor::cursor::stream::parse_all;
-use multi_cursor::display::Display;
+use multi_cursor::display::TurnDisplay as Display;
 
 /// What a stream looks like to the user.
 #[derive(Debug)]

@@ -3,7 +3,7 @@
 //! summary, and the usage the answer reports.
 //!
 //! Everything here is pure (time is passed in), so the turn (`src/turn.rs`) drives it live and
-//! tests drive it with made-up clocks. The turn streams whatever text a [`Display`] method
+//! tests drive it with made-up clocks. The turn streams whatever text a [`TurnDisplay`] method
 //! returns as `text_delta`s; Claude Code never receives a `tool_use`.
 //!
 //! # What the text looks like
@@ -41,6 +41,14 @@
 //! - **Terminal suffix**: Cursor's `result` repeats every segment it streamed; only the part
 //!   the deltas did not carry is added, so no sentence is shown twice.
 
+mod plan;
+mod rows;
+mod usage;
+
+pub use plan::render_plan;
+pub use usage::usage_json;
+pub use usage::usage_source;
+
 use std::collections::HashMap;
 use std::collections::HashSet;
 use std::path::Path;
@@ -49,14 +57,19 @@ use std::time::Duration;
 use std::time::Instant;
 
 use serde_json::Value;
-use serde_json::json;
 
 use crate::cursor::events::RunEvent;
 use crate::cursor::events::RunResult;
 use crate::cursor::events::ToolCall;
 use crate::cursor::events::ToolOutcome;
-use crate::cursor::events::Usage;
-use crate::cursor::strip_ansi;
+use crate::text::clip_chars;
+pub use crate::text::one_line;
+use rows::action_path;
+use rows::describe;
+use rows::named_paths;
+use rows::new_action;
+use rows::outcome_parts;
+use rows::state_of;
 
 /// First characters of every action row.
 pub const ROW_PREFIX: &str = "⎿ ";
@@ -137,7 +150,7 @@ impl ActionKind {
         }
     }
 
-    /// Whether the paths it names go into [`Display::touched`].
+    /// Whether the paths it names go into [`TurnDisplay::touched`].
     fn touches_files(self) -> bool {
         matches!(
             self,
@@ -194,7 +207,7 @@ enum Tail {
 
 /// The display state of one Cursor turn: feed it the run's events, stream what it returns.
 #[derive(Debug)]
-pub struct Display {
+pub struct TurnDisplay {
     workspace: PathBuf,
     started: Instant,
     last_visible: Instant,
@@ -211,10 +224,10 @@ pub struct Display {
     touched_seen: HashSet<PathBuf>,
 }
 
-impl Display {
+impl TurnDisplay {
     /// A display for a turn running in `workspace` (canonical), started at `now`.
-    pub fn new(workspace: impl Into<PathBuf>, now: Instant) -> Display {
-        Display {
+    pub fn new(workspace: impl Into<PathBuf>, now: Instant) -> TurnDisplay {
+        TurnDisplay {
             workspace: workspace.into(),
             started: now,
             last_visible: now,
@@ -239,12 +252,12 @@ impl Display {
     /// One extra row (e.g. a rule attached or fired), sanitised and bounded like an action row,
     /// on its own line. `row` is shown as given after sanitising: give it its own prefix.
     pub fn row(&mut self, row: &str, now: Instant) -> String {
-        let line = bound_chars(&one_line(row), COMMAND_LIMIT + REASON_LIMIT + PATH_LIMIT);
+        let line = clip_chars(&one_line(row), COMMAND_LIMIT + REASON_LIMIT + PATH_LIMIT);
         self.block_line(&line, now)
     }
 
     /// One run event in, the text to stream now out (often empty). `Init`, `UserEcho` and
-    /// `Result` give nothing here; see [`Display::finish`] for the result.
+    /// `Result` give nothing here; see [`TurnDisplay::finish`] for the result.
     pub fn event(&mut self, event: &RunEvent, now: Instant) -> String {
         match event {
             RunEvent::Text { text } => self.prose_text(text, now),
@@ -260,7 +273,7 @@ impl Display {
         }
     }
 
-    /// When [`Display::tick`] may have something to show: the next long-action row or
+    /// When [`TurnDisplay::tick`] may have something to show: the next long-action row or
     /// progress line.
     pub fn next_wake(&self) -> Instant {
         let progress = self.last_visible + PROGRESS_EVERY;
@@ -639,301 +652,6 @@ impl Display {
     }
 }
 
-fn new_action(call: &ToolCall, kind: ActionKind, now: Instant) -> Action {
-    Action {
-        call_id: call.call_id.clone(),
-        tool: call.tool.clone(),
-        kind,
-        args: call.args.clone(),
-        started: now,
-        running_row_shown: false,
-        state: State::Running,
-        changed: None,
-    }
-}
-
-/// The outcome of a completed call as the summary counts it.
-fn state_of(kind: ActionKind, outcome: &ToolOutcome) -> State {
-    match outcome {
-        ToolOutcome::Success { value } => {
-            if kind == ActionKind::Shell
-                && let Some(code) = exit_code(value)
-                && code != 0
-            {
-                return State::Failed(format!("exit {code}"));
-            }
-            State::Done
-        }
-        ToolOutcome::Error { message } => {
-            let message = bound_chars(&one_line(message), REASON_LIMIT);
-            let lower = message.to_ascii_lowercase();
-            if ["denied", "blocked", "rejected", "not allowed"]
-                .iter()
-                .any(|w| lower.contains(w))
-            {
-                State::Denied(denied_reason(&message))
-            } else if message.is_empty() {
-                State::Failed(String::from("failed"))
-            } else {
-                State::Failed(format!("failed: {message}"))
-            }
-        }
-        ToolOutcome::Rejected { reason, .. } => {
-            State::Denied(denied_reason(&bound_chars(&one_line(reason), REASON_LIMIT)))
-        }
-        ToolOutcome::Unknown { .. } => State::Unreported,
-    }
-}
-
-fn denied_reason(reason: &str) -> String {
-    if reason.is_empty() {
-        String::from("denied by Cursor permissions")
-    } else {
-        format!("denied by Cursor permissions: {reason}")
-    }
-}
-
-/// The parts after the description in a completion row.
-fn outcome_parts(action: &Action, outcome: &ToolOutcome) -> Vec<String> {
-    match (&action.state, outcome) {
-        (State::Failed(why) | State::Denied(why), ToolOutcome::Success { value }) => {
-            let mut parts = vec![why.clone()];
-            parts.extend(shell_details(value));
-            parts
-        }
-        (State::Failed(why) | State::Denied(why), _) => vec![why.clone()],
-        (State::Unreported, _) => vec![String::from("outcome not reported")],
-        (_, ToolOutcome::Success { value }) => match action.kind {
-            ActionKind::Shell => {
-                let mut parts = Vec::new();
-                if value.get("isBackground").and_then(Value::as_bool) == Some(true) {
-                    parts.push(String::from("started in the background"));
-                } else if let Some(code) = exit_code(value) {
-                    parts.push(format!("exit {code}"));
-                }
-                parts.extend(shell_details(value));
-                parts
-            }
-            ActionKind::Edit => edit_counts(&action.tool, value).into_iter().collect(),
-            _ => Vec::new(),
-        },
-        _ => Vec::new(),
-    }
-}
-
-/// Duration and output tail of a shell result.
-fn shell_details(value: &Value) -> Vec<String> {
-    let mut parts = Vec::new();
-    let ms = ["executionTime", "localExecutionTimeMs"]
-        .iter()
-        .find_map(|k| number(value.get(*k)?));
-    if let Some(ms) = ms {
-        parts.push(format_duration(Duration::from_millis(ms)));
-    }
-    if let Some(signal) = value.get("signal").and_then(Value::as_str)
-        && !signal.is_empty()
-    {
-        parts.push(format!("signal {}", bound_chars(&one_line(signal), 20)));
-    }
-    if let Some(tail) = output_tail(value) {
-        parts.push(tail);
-    }
-    parts
-}
-
-/// The last non-blank line of a shell's output, bounded from its end.
-fn output_tail(value: &Value) -> Option<String> {
-    let text = ["interleavedOutput", "stdout", "stderr", "output"]
-        .iter()
-        .filter_map(|k| value.get(*k).and_then(Value::as_str))
-        .find(|s| !s.trim().is_empty())?;
-    let cleaned = strip_ansi(text);
-    let line = cleaned.lines().rev().find(|l| !one_line(l).is_empty())?;
-    let line = one_line(line);
-    Some(bound_chars_end(&line, TAIL_LIMIT))
-}
-
-/// `+added −removed` of an edit, `+created` of a write, `deleted` of a delete.
-fn edit_counts(tool: &str, value: &Value) -> Option<String> {
-    if tool.eq_ignore_ascii_case("delete") {
-        return Some(String::from("deleted"));
-    }
-    let added = number(value.get("linesAdded").unwrap_or(&Value::Null));
-    let removed = number(value.get("linesRemoved").unwrap_or(&Value::Null));
-    match (added, removed) {
-        (Some(a), Some(r)) => Some(format!("+{a} −{r}")),
-        (Some(a), None) => Some(format!("+{a}")),
-        (None, Some(r)) => Some(format!("−{r}")),
-        (None, None) => {
-            number(value.get("linesCreated").unwrap_or(&Value::Null)).map(|n| format!("+{n}"))
-        }
-    }
-}
-
-fn exit_code(value: &Value) -> Option<i64> {
-    let code = value.get("exitCode")?;
-    code.as_i64()
-        .or_else(|| code.as_str().and_then(|s| s.trim().parse().ok()))
-}
-
-/// A non-negative count, given as a number or a string of digits.
-fn number(value: &Value) -> Option<u64> {
-    value
-        .as_u64()
-        .or_else(|| value.as_f64().filter(|f| *f >= 0.0).map(|f| f as u64))
-        .or_else(|| value.as_str().and_then(|s| s.trim().parse().ok()))
-}
-
-/// What an action is about: `shell \`cmd\``, `edit \`path\``, `grep \`pat\` in \`dir\``, ….
-fn describe(action: &Action, display: &Display) -> String {
-    let args = &action.args;
-    let tool = one_line(&action.tool);
-    let name = if tool.is_empty() {
-        String::from("tool")
-    } else {
-        tool
-    };
-    let text = |keys: &[&str]| -> Option<String> {
-        keys.iter()
-            .find_map(|k| args.get(*k).and_then(Value::as_str))
-            .map(one_line)
-            .filter(|s| !s.is_empty())
-    };
-    let path = |keys: &[&str]| -> Option<String> {
-        text(keys).map(|p| code(&bound_chars_end(&display.show_path(&p), PATH_LIMIT)))
-    };
-    match action.kind {
-        ActionKind::Shell => match text(&["command", "cmd"]) {
-            Some(command) => format!("{name} {}", code(&bound_chars(&command, COMMAND_LIMIT))),
-            None => name,
-        },
-        ActionKind::Search => {
-            let pattern = text(&["pattern", "globPattern", "query", "regex", "searchTerm"])
-                .map(|p| code(&bound_chars(&p, COMMAND_LIMIT)));
-            let place = path(&["path", "targetDirectory", "directory", "dir"]);
-            match (pattern, place) {
-                (Some(p), Some(d)) => format!("{name} {p} in {d}"),
-                (Some(p), None) => format!("{name} {p}"),
-                (None, Some(d)) => format!("{name} in {d}"),
-                (None, None) => name,
-            }
-        }
-        ActionKind::Edit | ActionKind::Read => {
-            match path(&["path", "filePath", "file", "targetFile", "targetDirectory"]) {
-                Some(p) => format!("{name} {p}"),
-                None => name,
-            }
-        }
-        ActionKind::Plan | ActionKind::Other => {
-            let subject = text(&[
-                "name",
-                "toolName",
-                "description",
-                "path",
-                "command",
-                "query",
-                "url",
-            ]);
-            match subject {
-                Some(s) => format!("{name} {}", code(&bound_chars(&s, COMMAND_LIMIT))),
-                None => name,
-            }
-        }
-    }
-}
-
-/// The path of an edit: its arguments' `path`, else the result's.
-fn action_path(args: &Value, outcome: &ToolOutcome) -> Option<String> {
-    let from_args = ["path", "filePath", "file", "targetFile"]
-        .iter()
-        .find_map(|k| args.get(*k).and_then(Value::as_str))
-        .filter(|s| !s.is_empty());
-    let from_result = match outcome {
-        ToolOutcome::Success { value } => value
-            .get("path")
-            .and_then(Value::as_str)
-            .filter(|s| !s.is_empty()),
-        _ => None,
-    };
-    from_args.or(from_result).map(one_line)
-}
-
-/// Paths a call's arguments name (the rules module's keys, plus search folders).
-fn named_paths(args: &Value) -> Vec<PathBuf> {
-    let mut paths = crate::rules::paths_in_args(args);
-    for key in ["targetDirectory", "directory"] {
-        if let Some(dir) = args.get(key).and_then(Value::as_str)
-            && !dir.is_empty()
-        {
-            paths.push(PathBuf::from(dir));
-        }
-    }
-    paths
-}
-
-/// A plan-mode `createPlan` call's arguments as the answer: name, overview, plan, todos.
-pub fn render_plan(args: &Value) -> String {
-    let field = |key: &str| {
-        args.get(key)
-            .and_then(Value::as_str)
-            .map(|s| multi_line(s).trim().to_string())
-            .filter(|s| !s.is_empty())
-    };
-    let mut parts = Vec::new();
-    if let Some(name) = field("name") {
-        parts.push(format!("**Plan: {}**", one_line(&name)));
-    }
-    if let Some(overview) = field("overview") {
-        parts.push(overview);
-    }
-    if let Some(plan) = field("plan") {
-        parts.push(plan);
-    }
-    if let Some(todos) = args.get("todos").and_then(Value::as_array) {
-        let items: Vec<String> = todos
-            .iter()
-            .filter_map(|todo| {
-                let content = todo
-                    .get("content")
-                    .or_else(|| todo.get("title"))
-                    .and_then(Value::as_str)
-                    .or_else(|| todo.as_str())
-                    .map(one_line)
-                    .filter(|s| !s.is_empty())?;
-                let status = todo
-                    .get("status")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_ascii_lowercase();
-                let mark = if status.contains("complete") || status.contains("done") {
-                    "x"
-                } else if status.contains("progress") {
-                    "~"
-                } else {
-                    " "
-                };
-                Some(format!("- [{mark}] {content}"))
-            })
-            .collect();
-        if !items.is_empty() {
-            parts.push(format!("Todos:\n{}", items.join("\n")));
-        }
-    }
-    let plan = parts.join("\n\n");
-    if plan.len() <= PLAN_LIMIT {
-        return plan;
-    }
-    let mut cut = PLAN_LIMIT;
-    while !plan.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    format!(
-        "{}\n\n[plan cut at {} KiB]",
-        &plan[..cut],
-        PLAN_LIMIT / 1024
-    )
-}
-
 /// The part of `result` the deltas did not carry. `result` concatenates every segment, so
 /// when it starts with what was streamed only the rest is new; when nothing was streamed all
 /// of it is; when the two disagree otherwise, nothing is added (the deltas were shown and
@@ -947,63 +665,6 @@ pub fn terminal_suffix<'a>(streamed: &str, result: &'a str) -> &'a str {
     }
     tracing::debug!("Cursor's result text differs from its streamed text; keeping the stream");
     ""
-}
-
-/// One line: ANSI escapes removed, control characters and whitespace runs become one space.
-pub fn one_line(text: &str) -> String {
-    let cleaned = strip_ansi(text);
-    let mut out = String::with_capacity(cleaned.len());
-    let mut space = false;
-    for c in cleaned.chars() {
-        if c.is_whitespace() || c.is_control() {
-            space = !out.is_empty();
-        } else {
-            if space {
-                out.push(' ');
-                space = false;
-            }
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// Several lines: ANSI escapes and control characters other than newline and tab removed.
-fn multi_line(text: &str) -> String {
-    strip_ansi(&text.replace("\r\n", "\n"))
-        .chars()
-        .filter(|c| *c == '\n' || *c == '\t' || !c.is_control())
-        .collect()
-}
-
-/// At most `limit` characters, `…` at the end when cut.
-fn bound_chars(text: &str, limit: usize) -> String {
-    if text.chars().count() <= limit {
-        return text.to_string();
-    }
-    let kept: String = text.chars().take(limit.saturating_sub(1)).collect();
-    format!("{kept}…")
-}
-
-/// At most `limit` characters, keeping the end, `…` at the start when cut.
-fn bound_chars_end(text: &str, limit: usize) -> String {
-    let count = text.chars().count();
-    if count <= limit {
-        return text.to_string();
-    }
-    let kept: String = text.chars().skip(count - limit.saturating_sub(1)).collect();
-    format!("…{kept}")
-}
-
-/// A Markdown code span holding `text` exactly (a longer fence when it contains backticks).
-fn code(text: &str) -> String {
-    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    let fence = "`".repeat(longest + 1);
-    if text.starts_with('`') || text.ends_with('`') {
-        format!("{fence} {text} {fence}")
-    } else {
-        format!("{fence}{text}{fence}")
-    }
 }
 
 /// Items joined, at most [`SUMMARY_LIST_LIMIT`], then `and N more`.
@@ -1039,82 +700,9 @@ pub fn format_duration(duration: Duration) -> String {
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Usage
-// ---------------------------------------------------------------------------------------------
-
-/// Top-level field naming where an answer's usage came from.
-pub const USAGE_FIELD: &str = "multi_cursor_usage";
-
-/// Anthropic usage from Cursor's counts, field by field (`inputTokens` → `input_tokens`,
-/// `outputTokens` → `output_tokens`, `cacheReadTokens` → `cache_read_input_tokens`,
-/// `cacheWriteTokens` → `cache_creation_input_tokens`); where Cursor gave none, the local
-/// input estimate and `ceil(answer bytes / 4)` output tokens.
-pub fn usage_json(usage: Option<Usage>, input_estimate: u64, answer: &str) -> Value {
-    let usage = usage.unwrap_or_default();
-    let mut out = json!({
-        "input_tokens": usage.input_tokens.unwrap_or(input_estimate),
-        "output_tokens": usage.output_tokens.unwrap_or_else(|| (answer.len() as u64).div_ceil(4)),
-    });
-    if let Some(read) = usage.cache_read_tokens {
-        out["cache_read_input_tokens"] = json!(read);
-    }
-    if let Some(write) = usage.cache_write_tokens {
-        out["cache_creation_input_tokens"] = json!(write);
-    }
-    out
-}
-
-/// The `multi_cursor_usage` object: `source` is `provider` when Cursor reported both input
-/// and output tokens, else `estimate` (some or all counts are ours); `model` is the Cursor
-/// model id that ran.
-pub fn usage_source(usage: Option<Usage>, cursor_model: &str) -> Value {
-    let provider = usage.is_some_and(|u| u.input_tokens.is_some() && u.output_tokens.is_some());
-    json!({
-        "source": if provider { "provider" } else { "estimate" },
-        "model": cursor_model,
-    })
-}
-
-/// Marks a served event of a replayed answer: the final `message_delta`'s
-/// `multi_cursor_usage` gets `"replayed": true`. Records keep the unmarked events; the flag is
-/// added when a recorded answer is served again.
-pub fn mark_replayed(event: &mut crate::turn::SseEvent) {
-    if event.event != "message_delta" {
-        return;
-    }
-    if let Some(usage) = event
-        .data
-        .get_mut(USAGE_FIELD)
-        .and_then(Value::as_object_mut)
-    {
-        usage.insert(String::from("replayed"), Value::Bool(true));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn code_spans_survive_backticks() {
-        assert_eq!(code("ls"), "`ls`");
-        assert_eq!(code("echo `date`"), "`` echo `date` ``");
-        assert_eq!(code("a `b` c"), "``a `b` c``");
-    }
-
-    #[test]
-    fn one_line_strips_controls_and_ansi() {
-        assert_eq!(one_line("\u{1b}[31mred\u{1b}[0m\n\tnext\u{7}"), "red next");
-        assert_eq!(one_line("  a  b  "), "a b");
-    }
-
-    #[test]
-    fn bounds_keep_the_right_end() {
-        assert_eq!(bound_chars("abcdef", 4), "abc…");
-        assert_eq!(bound_chars_end("abcdef", 4), "…def");
-        assert_eq!(bound_chars("abc", 4), "abc");
-    }
 
     #[test]
     fn durations_read_naturally() {

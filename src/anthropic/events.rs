@@ -1,0 +1,448 @@
+//! The events of a streamed Messages answer, their SSE framing, and the one message they fold
+//! into when the client did not ask for a stream.
+//!
+//! An answer is built as [`StreamEvent`]s and kept (in an exchange, in a record's replay) as
+//! [`SseEvent`]s: the event's name and its JSON data, exactly as they go on the wire. Data
+//! objects are written with their keys in alphabetical order.
+
+use serde::Deserialize;
+use serde::Serialize;
+use serde_json::Value;
+use serde_json::json;
+
+use super::error::ErrorDetail;
+use super::usage::USAGE_FIELD;
+use super::usage::Usage;
+use super::usage::UsageSource;
+
+/// One event of a streamed Messages answer, serialised as its SSE `data:` object (the variant
+/// is the object's `type`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum StreamEvent {
+    /// Opens the answer: the message with no content yet, and its input token count.
+    MessageStart { message: MessageStart },
+    /// Opens content block `index` (this gateway only ever opens text block 0).
+    ContentBlockStart {
+        index: usize,
+        content_block: ContentBlock,
+    },
+    /// Appends to the open content block `index`.
+    ContentBlockDelta { index: usize, delta: ContentDelta },
+    /// Closes content block `index`.
+    ContentBlockStop { index: usize },
+    /// The answer's end: why it stopped, the final usage and, for this gateway's answers, the
+    /// `multi_cursor_usage` object.
+    MessageDelta {
+        delta: MessageDeltaBody,
+        usage: Usage,
+        #[serde(
+            rename = "multi_cursor_usage",
+            default,
+            skip_serializing_if = "Option::is_none"
+        )]
+        source: Option<UsageSource>,
+    },
+    /// The last event of a complete answer.
+    MessageStop,
+    /// Keeps a quiet stream open.
+    Ping,
+    /// The answer failed after it had started streaming.
+    Error { error: ErrorDetail },
+}
+
+/// The message object of `message_start`: an assistant message with no content yet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MessageStart {
+    /// `msg_` and 24 hex digits.
+    pub id: String,
+    /// Always `message`.
+    #[serde(rename = "type")]
+    pub kind: MessageType,
+    /// Always `assistant`.
+    pub role: AssistantRole,
+    /// The model id, echoed as the client sent it.
+    pub model: String,
+    /// Always empty in `message_start`.
+    pub content: Vec<ContentBlock>,
+    /// `null` until the final `message_delta`.
+    pub stop_reason: Option<StopReason>,
+    /// `null`: stop sequences are never used.
+    pub stop_sequence: Option<String>,
+    /// Input tokens, and 0 output tokens so far.
+    pub usage: Usage,
+}
+
+impl MessageStart {
+    /// The start of an answer in `model` with `input_tokens`, under a fresh random id.
+    pub fn new(model: &str, input_tokens: u64) -> Self {
+        MessageStart {
+            id: format!("msg_{:024x}", rand::random::<u128>() >> 32),
+            kind: MessageType::Message,
+            role: AssistantRole::Assistant,
+            model: model.to_string(),
+            content: Vec::new(),
+            stop_reason: None,
+            stop_sequence: None,
+            usage: Usage {
+                input_tokens,
+                ..Usage::default()
+            },
+        }
+    }
+}
+
+/// The `type` of a message object: always `message`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MessageType {
+    /// `message`.
+    Message,
+}
+
+/// The role of an answer: always `assistant`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AssistantRole {
+    /// `assistant`.
+    Assistant,
+}
+
+/// Why an answer stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// The answer is complete.
+    EndTurn,
+}
+
+/// A content block of an answer: this gateway only writes text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ContentBlock {
+    /// A text block.
+    Text { text: String },
+}
+
+/// What a `content_block_delta` appends.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ContentDelta {
+    /// More text for a text block.
+    TextDelta { text: String },
+}
+
+/// The `delta` of the final `message_delta`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MessageDeltaBody {
+    /// Why the answer stopped.
+    pub stop_reason: StopReason,
+    /// `null`: stop sequences are never used.
+    pub stop_sequence: Option<String>,
+}
+
+impl StreamEvent {
+    /// `message_start` of an answer in `model` (echoed as the client sent it), with a fresh id.
+    pub fn message_start(model: &str, input_tokens: u64) -> Self {
+        StreamEvent::MessageStart {
+            message: MessageStart::new(model, input_tokens),
+        }
+    }
+
+    /// Opens the answer's one text block (index 0).
+    pub fn text_block_start() -> Self {
+        StreamEvent::ContentBlockStart {
+            index: 0,
+            content_block: ContentBlock::Text {
+                text: String::new(),
+            },
+        }
+    }
+
+    /// Appends `text` to the answer's text block (index 0).
+    pub fn text_delta(text: impl Into<String>) -> Self {
+        StreamEvent::ContentBlockDelta {
+            index: 0,
+            delta: ContentDelta::TextDelta { text: text.into() },
+        }
+    }
+
+    /// Closes the answer's text block (index 0).
+    pub fn text_block_stop() -> Self {
+        StreamEvent::ContentBlockStop { index: 0 }
+    }
+
+    /// The final `message_delta` of a complete answer (`end_turn`).
+    pub fn end_turn(usage: Usage, source: Option<UsageSource>) -> Self {
+        StreamEvent::MessageDelta {
+            delta: MessageDeltaBody {
+                stop_reason: StopReason::EndTurn,
+                stop_sequence: None,
+            },
+            usage,
+            source,
+        }
+    }
+
+    /// The event's name (its SSE `event:` line and its data's `type`).
+    pub fn name(&self) -> EventName {
+        match self {
+            StreamEvent::MessageStart { .. } => EventName::MessageStart,
+            StreamEvent::ContentBlockStart { .. } => EventName::ContentBlockStart,
+            StreamEvent::ContentBlockDelta { .. } => EventName::ContentBlockDelta,
+            StreamEvent::ContentBlockStop { .. } => EventName::ContentBlockStop,
+            StreamEvent::MessageDelta { .. } => EventName::MessageDelta,
+            StreamEvent::MessageStop => EventName::MessageStop,
+            StreamEvent::Ping => EventName::Ping,
+            StreamEvent::Error { .. } => EventName::Error,
+        }
+    }
+
+    /// The event's data object, keys in alphabetical order.
+    pub fn data(&self) -> Value {
+        // Serialising these types cannot fail: every map key is a string.
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
+    /// The SSE frame: `event:` and `data:` lines, then a blank line.
+    pub fn frame(&self) -> String {
+        SseEvent::from(self).frame()
+    }
+}
+
+/// The names a Messages stream event may have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EventName {
+    /// `message_start`.
+    MessageStart,
+    /// `content_block_start`.
+    ContentBlockStart,
+    /// `content_block_delta`.
+    ContentBlockDelta,
+    /// `content_block_stop`.
+    ContentBlockStop,
+    /// `message_delta`.
+    MessageDelta,
+    /// `message_stop`.
+    MessageStop,
+    /// `ping`.
+    Ping,
+    /// `error`.
+    Error,
+}
+
+impl EventName {
+    /// Every name, in the order an answer uses them (`ping` and `error` last).
+    pub const ALL: [EventName; 8] = [
+        EventName::MessageStart,
+        EventName::ContentBlockStart,
+        EventName::ContentBlockDelta,
+        EventName::ContentBlockStop,
+        EventName::MessageDelta,
+        EventName::MessageStop,
+        EventName::Ping,
+        EventName::Error,
+    ];
+
+    /// The wire spelling, e.g. `message_start`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            EventName::MessageStart => "message_start",
+            EventName::ContentBlockStart => "content_block_start",
+            EventName::ContentBlockDelta => "content_block_delta",
+            EventName::ContentBlockStop => "content_block_stop",
+            EventName::MessageDelta => "message_delta",
+            EventName::MessageStop => "message_stop",
+            EventName::Ping => "ping",
+            EventName::Error => "error",
+        }
+    }
+
+    /// The name spelled `name`, if it is one.
+    pub fn parse(name: &str) -> Option<EventName> {
+        EventName::ALL.into_iter().find(|n| n.as_str() == name)
+    }
+}
+
+/// One event as it is sent and recorded: its SSE `event:` name and its `data:` JSON. Built
+/// from a [`StreamEvent`]; read back from a record's replay.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SseEvent {
+    /// The name, one of [`EventName::ALL`]'s spellings.
+    pub event: &'static str,
+    /// The data object.
+    pub data: Value,
+}
+
+impl From<&StreamEvent> for SseEvent {
+    fn from(event: &StreamEvent) -> Self {
+        SseEvent {
+            event: event.name().as_str(),
+            data: event.data(),
+        }
+    }
+}
+
+impl From<StreamEvent> for SseEvent {
+    fn from(event: StreamEvent) -> Self {
+        SseEvent::from(&event)
+    }
+}
+
+impl SseEvent {
+    /// The event's name, when it is one of the protocol's.
+    pub fn name(&self) -> Option<EventName> {
+        EventName::parse(self.event)
+    }
+
+    /// The SSE frame: `event:` and `data:` lines, then a blank line.
+    pub fn frame(&self) -> String {
+        format!("event: {}\ndata: {}\n\n", self.event, self.data)
+    }
+
+    /// Marks an event of an answer served again: the final `message_delta`'s
+    /// `multi_cursor_usage` gets `"replayed": true`. Other events are unchanged.
+    pub fn mark_replayed(&mut self) {
+        if self.name() != Some(EventName::MessageDelta) {
+            return;
+        }
+        if let Some(usage) = self
+            .data
+            .get_mut(USAGE_FIELD)
+            .and_then(Value::as_object_mut)
+        {
+            usage.insert(String::from("replayed"), Value::Bool(true));
+        }
+    }
+}
+
+/// Folds an answer's events into one non-streamed Messages response: `message_start`'s
+/// message, the text of every delta as one text block, and the final `message_delta`'s stop
+/// reason, usage and `multi_cursor_usage`.
+pub fn fold_message(events: &[SseEvent]) -> Value {
+    let mut message = json!({});
+    let mut text = String::new();
+    for event in events {
+        match event.name() {
+            Some(EventName::MessageStart) => message = event.data["message"].clone(),
+            Some(EventName::ContentBlockDelta) => {
+                if let Some(t) = event.data["delta"]["text"].as_str() {
+                    text.push_str(t);
+                }
+            }
+            Some(EventName::MessageDelta) => {
+                message["stop_reason"] = event.data["delta"]["stop_reason"].clone();
+                message["stop_sequence"] = event.data["delta"]["stop_sequence"].clone();
+                message["usage"] = event.data["usage"].clone();
+                if let Some(source) = event.data.get(USAGE_FIELD) {
+                    message[USAGE_FIELD] = source.clone();
+                }
+            }
+            _ => {}
+        }
+    }
+    message["content"] = json!([{"type": "text", "text": text}]);
+    message
+}
+
+/// The events of a complete one-block text answer, all at once: `message_start` (with
+/// `input_tokens`), the text, and the closing events ([`closing_events`]).
+pub fn answer_events(
+    model: &str,
+    text: &str,
+    input_tokens: u64,
+    usage: Usage,
+    source: Option<UsageSource>,
+) -> Vec<StreamEvent> {
+    let mut events = vec![
+        StreamEvent::message_start(model, input_tokens),
+        StreamEvent::text_block_start(),
+        StreamEvent::text_delta(text),
+    ];
+    events.extend(closing_events(usage, source));
+    events
+}
+
+/// The end of a one-block answer: `content_block_stop`, the final `message_delta` carrying
+/// `usage` (and, when given, the `multi_cursor_usage` object), `message_stop`.
+pub fn closing_events(usage: Usage, source: Option<UsageSource>) -> Vec<StreamEvent> {
+    vec![
+        StreamEvent::text_block_stop(),
+        StreamEvent::end_turn(usage, source),
+        StreamEvent::MessageStop,
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::usage::UsageOrigin;
+    use super::*;
+
+    #[test]
+    fn data_matches_the_hand_written_objects() {
+        let start = StreamEvent::message_start("multi/cursor/x", 7).data();
+        let id = start["message"]["id"].clone();
+        assert_eq!(
+            start.to_string(),
+            json!({"type": "message_start", "message": {
+                "id": id, "type": "message", "role": "assistant", "model": "multi/cursor/x",
+                "content": [], "stop_reason": null, "stop_sequence": null,
+                "usage": {"input_tokens": 7, "output_tokens": 0}}})
+            .to_string()
+        );
+        assert_eq!(
+            StreamEvent::text_block_start().frame(),
+            "event: content_block_start\ndata: {\"content_block\":{\"text\":\"\",\"type\":\"text\"},\"index\":0,\"type\":\"content_block_start\"}\n\n"
+        );
+        assert_eq!(
+            StreamEvent::text_delta("hi").frame(),
+            "event: content_block_delta\ndata: {\"delta\":{\"text\":\"hi\",\"type\":\"text_delta\"},\"index\":0,\"type\":\"content_block_delta\"}\n\n"
+        );
+        assert_eq!(
+            StreamEvent::Ping.frame(),
+            "event: ping\ndata: {\"type\":\"ping\"}\n\n"
+        );
+        let usage = Usage {
+            input_tokens: 3,
+            output_tokens: 4,
+            cache_read_input_tokens: Some(5),
+            cache_creation_input_tokens: None,
+        };
+        let source = UsageSource {
+            source: UsageOrigin::Provider,
+            model: "m".to_string(),
+            replayed: false,
+        };
+        assert_eq!(
+            StreamEvent::end_turn(usage, Some(source)).data(),
+            json!({"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": null},
+                "usage": {"input_tokens": 3, "output_tokens": 4, "cache_read_input_tokens": 5},
+                "multi_cursor_usage": {"source": "provider", "model": "m"}})
+        );
+        assert_eq!(
+            StreamEvent::MessageStop.data(),
+            json!({"type": "message_stop"})
+        );
+    }
+
+    #[test]
+    fn a_replayed_delta_says_so() {
+        let mut delta = SseEvent::from(StreamEvent::end_turn(
+            Usage::default(),
+            Some(UsageSource {
+                source: UsageOrigin::Estimate,
+                model: "m".to_string(),
+                replayed: false,
+            }),
+        ));
+        delta.mark_replayed();
+        assert_eq!(delta.data[USAGE_FIELD]["replayed"], true);
+        let events: Vec<SseEvent> = answer_events("x", "hello", 1, Usage::default(), None)
+            .iter()
+            .map(SseEvent::from)
+            .collect();
+        let folded = fold_message(&events);
+        assert_eq!(folded["content"][0]["text"], "hello");
+        assert_eq!(folded["stop_reason"], "end_turn");
+    }
+}

@@ -1,0 +1,39 @@
+//! The usage a Cursor answer reports: Cursor's token counts as Anthropic's `usage`, and the
+//! `multi_cursor_usage` object saying where they came from.
+
+use crate::anthropic::Usage as AnswerUsage;
+use crate::anthropic::UsageSource;
+use crate::anthropic::usage::UsageOrigin;
+use crate::cursor::events::Usage;
+
+/// Anthropic usage from Cursor's counts, field by field (`inputTokens` → `input_tokens`,
+/// `outputTokens` → `output_tokens`, `cacheReadTokens` → `cache_read_input_tokens`,
+/// `cacheWriteTokens` → `cache_creation_input_tokens`); where Cursor gave none, the local
+/// input estimate and `ceil(answer bytes / 4)` output tokens.
+pub fn usage_json(usage: Option<Usage>, input_estimate: u64, answer: &str) -> AnswerUsage {
+    let usage = usage.unwrap_or_default();
+    AnswerUsage {
+        input_tokens: usage.input_tokens.unwrap_or(input_estimate),
+        output_tokens: usage
+            .output_tokens
+            .unwrap_or_else(|| (answer.len() as u64).div_ceil(4)),
+        cache_read_input_tokens: usage.cache_read_tokens,
+        cache_creation_input_tokens: usage.cache_write_tokens,
+    }
+}
+
+/// The `multi_cursor_usage` object: `source` is `provider` when Cursor reported both input
+/// and output tokens, else `estimate` (some or all counts are ours); `model` is the Cursor
+/// model id that ran.
+pub fn usage_source(usage: Option<Usage>, cursor_model: &str) -> UsageSource {
+    let provider = usage.is_some_and(|u| u.input_tokens.is_some() && u.output_tokens.is_some());
+    UsageSource {
+        source: if provider {
+            UsageOrigin::Provider
+        } else {
+            UsageOrigin::Estimate
+        },
+        model: cursor_model.to_string(),
+        replayed: false,
+    }
+}
