@@ -316,6 +316,90 @@ fn exit_code(status: std::process::ExitStatus) -> u8 {
     }
 }
 
+/// The user's (or host's) `--settings` and `--agents` values, read, with the settings layers
+/// Claude Code will read and where Claude models go. Read before the catalog, so a refusal
+/// (a managed `ANTHROPIC_BASE_URL`, bad JSON) comes first. Used by the launcher and the wrapper.
+pub(crate) struct ClaudeFlags {
+    user_settings: Vec<serde_json::Map<String, serde_json::Value>>,
+    flag_settings: Vec<crate::policy::FlagSettings>,
+    user_agents: Vec<serde_json::Map<String, serde_json::Value>>,
+    layers: Vec<crate::policy::settings::Layer>,
+    routing: upstream::Routing,
+}
+
+/// What Claude Code is given: the merged `--settings` and `--agents`, the `--settings` layers
+/// for the gateway's admission, and the routing of Claude models.
+pub(crate) struct Merged {
+    pub(crate) settings: serde_json::Value,
+    pub(crate) agents: serde_json::Value,
+    pub(crate) flag_settings: Vec<crate::policy::FlagSettings>,
+    pub(crate) routing: upstream::Routing,
+}
+
+impl ClaudeFlags {
+    /// Reads each `--settings` and `--agents` value; `rest` holds the other arguments (for
+    /// `--setting-sources`).
+    pub(crate) fn read(
+        settings_values: &[OsString],
+        agents_values: &[OsString],
+        rest: &[OsString],
+    ) -> anyhow::Result<ClaudeFlags> {
+        let user_settings = settings_values
+            .iter()
+            .map(|v| settings::read_json_arg("--settings", v))
+            .collect::<Result<Vec<_>, _>>()?;
+        // The gateway's settings admission reads each --settings value with its own origin.
+        let flag_settings: Vec<crate::policy::FlagSettings> = settings_values
+            .iter()
+            .zip(&user_settings)
+            .map(|(arg, map)| crate::policy::FlagSettings::from_arg(arg, map.clone()))
+            .collect();
+        let user_agents = agents_values
+            .iter()
+            .map(|v| settings::read_json_arg("--agents", v))
+            .collect::<Result<Vec<_>, _>>()?;
+        let layers = upstream::launch_layers(&flag_settings, rest);
+        let routing = upstream::resolve(&layers, &upstream::ProcessRouting::from_env())?;
+        Ok(ClaudeFlags {
+            user_settings,
+            flag_settings,
+            user_agents,
+            layers,
+            routing,
+        })
+    }
+
+    /// Merges ours (picker rows from `catalog`, hooks running `hook_exe`, the `multi-cursor`
+    /// worker) with theirs: their `--settings` values and the picker rows of the settings
+    /// files Claude Code reads come first.
+    pub(crate) fn merge_with_ours(
+        self,
+        catalog: Option<&Catalog>,
+        hook_exe: &Path,
+    ) -> anyhow::Result<Merged> {
+        let picker = match catalog {
+            Some(catalog) => {
+                let picker = catalog.picker(&catalog::extra_models_from_env());
+                picker.check()?;
+                picker
+            }
+            None => Picker {
+                rows: Vec::new(),
+                unavailable: Vec::new(),
+            },
+        };
+        let ours = settings::our_settings(&picker, catalog, hook_exe);
+        let mut theirs = self.user_settings;
+        theirs.extend(settings::file_pickers(&self.layers));
+        Ok(Merged {
+            settings: settings::merge_settings(theirs, ours)?,
+            agents: settings::merge_agents(self.user_agents, settings::our_agents(&picker))?,
+            flag_settings: self.flag_settings,
+            routing: self.routing,
+        })
+    }
+}
+
 /// `multi-cursor [--] [claude args…]`: starts Claude Code through a private gateway and
 /// returns its exit code. Used by `main.rs` when no subcommand is given.
 pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
@@ -331,48 +415,16 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     let version = claude::version(&claude_path, &state_dir).await?;
     claude::check_version(&claude_path, version)?;
 
-    let user_settings = user
-        .settings
-        .iter()
-        .map(|v| settings::read_json_arg("--settings", v))
-        .collect::<Result<Vec<_>, _>>()?;
-    // The gateway's settings admission reads each --settings value with its own origin.
-    let flag_settings: Vec<crate::policy::FlagSettings> = user
-        .settings
-        .iter()
-        .zip(&user_settings)
-        .map(|(arg, map)| crate::policy::FlagSettings::from_arg(arg, map.clone()))
-        .collect();
-    let user_agents = user
-        .agents
-        .iter()
-        .map(|v| settings::read_json_arg("--agents", v))
-        .collect::<Result<Vec<_>, _>>()?;
-    let layers = upstream::launch_layers(&flag_settings, &user.rest);
-    let routing = upstream::resolve(&layers, &upstream::ProcessRouting::from_env())?;
-
+    let flags = ClaudeFlags::read(&user.settings, &user.agents, &user.rest)?;
     let (catalog, refresh_from) = launch_catalog(&state_dir).await;
-    let extra = catalog::extra_models_from_env();
-    let picker = match &catalog {
-        Some(catalog) => {
-            let picker = catalog.picker(&extra);
-            picker.check()?;
-            picker
-        }
-        None => Picker {
-            rows: Vec::new(),
-            unavailable: Vec::new(),
-        },
-    };
-
     let exe = std::env::current_exe().context("finding the multi-cursor executable for hooks")?;
-    let ours = settings::our_settings(&picker, catalog.as_ref(), &exe);
-    let mut theirs = user_settings;
-    theirs.extend(settings::file_pickers(&layers));
-    let mut merged_settings = settings::merge_settings(theirs, ours)?;
-    let agents = settings::merge_agents(user_agents, settings::our_agents(&picker))?;
-
-    let login_inputs = claude::LoginInputs::from_env(merged_settings.get("apiKeyHelper").is_some());
+    let Merged {
+        mut settings,
+        agents,
+        flag_settings,
+        routing,
+    } = flags.merge_with_ours(catalog.as_ref(), &exe)?;
+    let login_inputs = claude::LoginInputs::from_env(settings.get("apiKeyHelper").is_some());
     let login = claude::anthropic_login(&claude_path, &login_inputs).await;
     let placeholder = (login == AnthropicLogin::SignedOut).then(new_placeholder);
     tracing::debug!(?login, "Anthropic login");
@@ -397,9 +449,8 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
 
     let temp = PrivateTemp::create()?;
     let settings_path = temp.path().join("settings.json");
-    upstream::put_routing_env(&mut merged_settings, &routing, &url, &token);
-    let settings_bytes =
-        serde_json::to_vec_pretty(&merged_settings).context("encoding the settings")?;
+    upstream::put_routing_env(&mut settings, &routing, &url, &token);
+    let settings_bytes = serde_json::to_vec_pretty(&settings).context("encoding the settings")?;
     crate::state::write_private_atomic(&settings_path, &settings_bytes)
         .context("writing Claude Code's settings file")?;
 

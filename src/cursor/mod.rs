@@ -13,21 +13,14 @@ pub mod sanitize;
 pub mod spawn;
 pub mod stream;
 
-use std::borrow::Cow;
-
 use thiserror::Error;
 
-/// `text` cut to at most `limit` bytes on a char boundary, with `…` when cut.
-pub fn bounded(text: &str, limit: usize) -> String {
-    if text.len() <= limit {
-        return text.to_string();
-    }
-    let mut end = limit;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &text[..end])
-}
+/// `text` cut to at most `limit` bytes on a char boundary, with `…` when cut (the one
+/// implementation is [`crate::text::ellipsize_bytes`]).
+pub use crate::text::ellipsize_bytes as bounded;
+/// Removes ANSI escape sequences: the CLI colours its human output (`--list-models`, `status`,
+/// plain-text errors) even on a pipe (the one implementation is [`crate::text::strip_ansi`]).
+pub use crate::text::strip_ansi;
 
 /// `text` on one line (whitespace runs become one space) and at most `max` characters, with
 /// `…` when cut: words the CLI said, quoted in a message.
@@ -37,39 +30,6 @@ pub fn bounded_line(text: &str, max: usize) -> String {
         Some((cut, _)) => format!("{}…", &flat[..cut]),
         None => flat,
     }
-}
-
-/// Removes ANSI escape sequences (SGR colours and other CSI, OSC, two-byte escapes). The CLI
-/// colours its human output (`--list-models`, `status`, plain-text errors) even on a pipe.
-pub fn strip_ansi(text: &str) -> Cow<'_, str> {
-    if !text.contains('\u{1b}') {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '\u{1b}' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            // CSI: parameters and intermediates, then one final byte in '@'..='~'.
-            Some('[') => {
-                chars.by_ref().find(|c| ('@'..='~').contains(c));
-            }
-            // OSC: until BEL or ESC '\'.
-            Some(']') => {
-                while let Some(tail) = chars.next() {
-                    if tail == '\u{7}' || (tail == '\u{1b}' && chars.next_if_eq(&'\\').is_some()) {
-                        break;
-                    }
-                }
-            }
-            // Any other escape is two characters long.
-            _ => {}
-        }
-    }
-    Cow::Owned(out)
 }
 
 /// A failure the agent CLI reports as plain text (not JSON) on stdout or stderr. Each carries the

@@ -44,17 +44,17 @@ use thiserror::Error;
 use tokio::signal::unix::SignalKind;
 use tokio::signal::unix::signal;
 
+use super::ClaudeFlags;
 use super::EnvInputs;
 use super::LaunchError;
+use super::Merged;
 use super::PrivateTemp;
 use super::child_env;
 use super::claude;
 use super::new_placeholder;
-use super::settings;
 use super::upstream;
 use crate::cursor::catalog;
 use crate::cursor::catalog::Catalog;
-use crate::cursor::catalog::Picker;
 use crate::cursor::locate;
 use crate::gateway;
 use crate::gateway::GatewayConfig;
@@ -296,45 +296,15 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
     let version = claude::version(&claude_path, &state_dir).await?;
     claude::check_version(&claude_path, version)?;
 
-    let host_settings = host
-        .settings
-        .iter()
-        .map(|v| settings::read_json_arg("--settings", v))
-        .collect::<Result<Vec<_>, _>>()?;
-    let flag_settings: Vec<crate::policy::FlagSettings> = host
-        .settings
-        .iter()
-        .zip(&host_settings)
-        .map(|(arg, map)| crate::policy::FlagSettings::from_arg(arg, map.clone()))
-        .collect();
-    let host_agents = host
-        .agents
-        .iter()
-        .map(|v| settings::read_json_arg("--agents", v))
-        .collect::<Result<Vec<_>, _>>()?;
-    let layers = upstream::launch_layers(&flag_settings, &host.rest);
-    let routing = upstream::resolve(&layers, &upstream::ProcessRouting::from_env())?;
-
+    let flags = ClaudeFlags::read(&host.settings, &host.agents, &host.rest)?;
     let (catalog, refresh_from) = quiet_catalog(&state_dir).await;
-    let extra = catalog::extra_models_from_env();
-    let picker = match &catalog {
-        Some(catalog) => {
-            let picker = catalog.picker(&extra);
-            picker.check()?;
-            picker
-        }
-        None => Picker {
-            rows: Vec::new(),
-            unavailable: Vec::new(),
-        },
-    };
-    let ours = settings::our_settings(&picker, catalog.as_ref(), &helper);
-    let mut theirs = host_settings;
-    theirs.extend(settings::file_pickers(&layers));
-    let mut merged = settings::merge_settings(theirs, ours)?;
-    let agents = settings::merge_agents(host_agents, settings::our_agents(&picker))?;
-
-    let login_inputs = claude::LoginInputs::from_env(merged.get("apiKeyHelper").is_some());
+    let Merged {
+        mut settings,
+        agents,
+        flag_settings,
+        routing,
+    } = flags.merge_with_ours(catalog.as_ref(), &helper)?;
+    let login_inputs = claude::LoginInputs::from_env(settings.get("apiKeyHelper").is_some());
     let login = claude::anthropic_login(&claude_path, &login_inputs).await;
     let placeholder = (login == claude::AnthropicLogin::SignedOut).then(new_placeholder);
 
@@ -357,8 +327,8 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
 
     let temp = PrivateTemp::create()?;
     let settings_path = temp.path().join("settings.json");
-    upstream::put_routing_env(&mut merged, &routing, &url, &token);
-    let bytes = serde_json::to_vec_pretty(&merged).context("encoding the settings")?;
+    upstream::put_routing_env(&mut settings, &routing, &url, &token);
+    let bytes = serde_json::to_vec_pretty(&settings).context("encoding the settings")?;
     crate::state::write_private_atomic(&settings_path, &bytes)
         .context("writing Claude Code's settings file")?;
 

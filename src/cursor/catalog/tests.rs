@@ -13,6 +13,27 @@ mod table;
 
 use super::*;
 
+/// The catalog of the real `--list-models` capture (ANSI-coloured), shared by the modules.
+pub(super) fn catalog() -> Catalog {
+    match parse_list_models(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/list-models/ansi.txt"
+    ))) {
+        ListModels::Models(models) => Catalog::from_models(models),
+        other => panic!("fixture did not parse: {other:?}"),
+    }
+}
+
+/// A catalog entry with `id` and `display_name`, neither current nor default.
+pub(super) fn model(id: &str, display_name: &str) -> CatalogModel {
+    CatalogModel {
+        id: id.to_string(),
+        display_name: display_name.to_string(),
+        current: false,
+        default: false,
+    }
+}
+
 #[test]
 fn markers_split_only_known_words() {
     assert_eq!(

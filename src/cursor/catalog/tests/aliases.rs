@@ -2,18 +2,7 @@
 
 use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::CatalogError;
-use crate::cursor::catalog::ListModels;
-use crate::cursor::catalog::parse_list_models;
-
-fn catalog() -> Catalog {
-    match parse_list_models(include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/list-models/ansi.txt"
-    ))) {
-        ListModels::Models(models) => Catalog::from_models(models),
-        other => panic!("fixture did not parse: {other:?}"),
-    }
-}
+use crate::cursor::catalog::tests::catalog;
 
 fn resolve(catalog: &Catalog, model: &str) -> (String, String) {
     match catalog.resolve(model, None) {

@@ -5,21 +5,10 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::cursor::catalog::Catalog;
-use crate::cursor::catalog::ListModels;
 use crate::cursor::catalog::cache_path;
 use crate::cursor::catalog::load_cached_from;
-use crate::cursor::catalog::parse_list_models;
 use crate::cursor::catalog::store_cache_in;
-
-fn catalog() -> Catalog {
-    match parse_list_models(include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/list-models/ansi.txt"
-    ))) {
-        ListModels::Models(models) => Catalog::from_models(models),
-        other => panic!("fixture did not parse: {other:?}"),
-    }
-}
+use crate::cursor::catalog::tests::catalog;
 
 #[test]
 fn round_trip_keeps_models_agent_and_time() {

@@ -1,18 +1,7 @@
 //! `output_config.effort` picks an effort variant of a base route only when one is listed.
 
 use crate::cursor::catalog::Catalog;
-use crate::cursor::catalog::ListModels;
-use crate::cursor::catalog::parse_list_models;
-
-fn catalog() -> Catalog {
-    match parse_list_models(include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/list-models/ansi.txt"
-    ))) {
-        ListModels::Models(models) => Catalog::from_models(models),
-        other => panic!("fixture did not parse: {other:?}"),
-    }
-}
+use crate::cursor::catalog::tests::catalog;
 
 fn run(catalog: &Catalog, model: &str, effort: Option<&str>) -> String {
     match catalog.resolve(model, effort) {

@@ -1,23 +1,11 @@
 //! MULTI_CURSOR_EXTRA_MODELS: parsed, appended to the picker, unknown ids refused by the
 //! launcher with an exact message but still listed by `--cursor-models`.
 
-use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::CatalogError;
-use crate::cursor::catalog::ListModels;
 use crate::cursor::catalog::parse_extra_models;
-use crate::cursor::catalog::parse_list_models;
 use crate::cursor::catalog::render_table;
 use crate::cursor::catalog::routes_json;
-
-fn catalog() -> Catalog {
-    match parse_list_models(include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/list-models/ansi.txt"
-    ))) {
-        ListModels::Models(models) => Catalog::from_models(models),
-        other => panic!("fixture did not parse: {other:?}"),
-    }
-}
+use crate::cursor::catalog::tests::catalog;
 
 #[test]
 fn value_is_split_trimmed_and_deduped() {

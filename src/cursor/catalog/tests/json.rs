@@ -1,19 +1,10 @@
 //! `--cursor-models --json`: exactly an array of {model, label, cursorModel, picker}.
 
 use crate::cursor::catalog::Catalog;
-use crate::cursor::catalog::CatalogModel;
 use crate::cursor::catalog::routes_json;
 use crate::cursor::catalog::routes_json_text;
+use crate::cursor::catalog::tests::model;
 use serde_json::json;
-
-fn model(id: &str, display_name: &str) -> CatalogModel {
-    CatalogModel {
-        id: id.to_string(),
-        display_name: display_name.to_string(),
-        current: false,
-        default: false,
-    }
-}
 
 fn small() -> Catalog {
     Catalog::from_models(vec![

@@ -1,28 +1,8 @@
 //! Picker rows: Auto, Grok 4.7, Composer 2.5 (by id or display name), in that order.
 
 use crate::cursor::catalog::Catalog;
-use crate::cursor::catalog::CatalogModel;
-use crate::cursor::catalog::ListModels;
-use crate::cursor::catalog::parse_list_models;
-
-fn model(id: &str, display_name: &str) -> CatalogModel {
-    CatalogModel {
-        id: id.to_string(),
-        display_name: display_name.to_string(),
-        current: false,
-        default: false,
-    }
-}
-
-fn fixture_catalog() -> Catalog {
-    match parse_list_models(include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/list-models/ansi.txt"
-    ))) {
-        ListModels::Models(models) => Catalog::from_models(models),
-        other => panic!("fixture did not parse: {other:?}"),
-    }
-}
+use crate::cursor::catalog::tests::catalog;
+use crate::cursor::catalog::tests::model;
 
 fn picker_models(catalog: &Catalog) -> Vec<(String, String, bool)> {
     catalog
@@ -41,7 +21,7 @@ fn row(model: &str, cursor_model: &str) -> (String, String, bool) {
 fn fixture_picker_is_auto_grok_composer() {
     // Grok 4.7 is `cursor-grok-4.7` in the CLI; its route uses the CLI id.
     assert_eq!(
-        picker_models(&fixture_catalog()),
+        picker_models(&catalog()),
         vec![
             row("multi/cursor/default", "auto"),
             row("multi/cursor/cursor-grok-4.7", "cursor-grok-4.7"),
@@ -109,7 +89,7 @@ fn missing_defaults_are_left_out() {
 
 #[test]
 fn variants_of_picker_models_are_not_picker_rows() {
-    let catalog = fixture_catalog();
+    let catalog = catalog();
     let rows = catalog.picker(&[]).rows;
     assert!(
         !rows

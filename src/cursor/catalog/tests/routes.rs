@@ -1,19 +1,7 @@
 //! Every catalog id is a route; suffixed ids are also presets of a listed base.
 
-use crate::cursor::catalog::Catalog;
-use crate::cursor::catalog::ListModels;
 use crate::cursor::catalog::Route;
-use crate::cursor::catalog::parse_list_models;
-
-fn catalog() -> Catalog {
-    match parse_list_models(include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/list-models/ansi.txt"
-    ))) {
-        ListModels::Models(models) => Catalog::from_models(models),
-        other => panic!("fixture did not parse: {other:?}"),
-    }
-}
+use crate::cursor::catalog::tests::catalog;
 
 fn route(model: &str, label: &str, cursor_model: &str) -> Route {
     Route {

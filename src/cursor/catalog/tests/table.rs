@@ -1,17 +1,8 @@
 //! `--cursor-models` for people: an aligned table, picker rows first and marked.
 
 use crate::cursor::catalog::Catalog;
-use crate::cursor::catalog::CatalogModel;
 use crate::cursor::catalog::render_table;
-
-fn model(id: &str, display_name: &str) -> CatalogModel {
-    CatalogModel {
-        id: id.to_string(),
-        display_name: display_name.to_string(),
-        current: false,
-        default: false,
-    }
-}
+use crate::cursor::catalog::tests::model;
 
 #[test]
 fn table_lists_picker_rows_first_and_aligned() {
