@@ -19,3 +19,6 @@ pub mod skills;
 pub mod state;
 pub mod text;
 pub mod turn;
+
+#[cfg(test)]
+mod repository_tests;

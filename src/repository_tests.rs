@@ -1,0 +1,220 @@
+//! Limits on the repository's own shape, kept by a test so they hold from now on: a few
+//! integration-test harnesses, no oversized `src/` file, short README and ARCHITECTURE, no
+//! `#[path]` includes in tests, every `src/…`/`tests/…` path the docs name exists, and no file
+//! pointing at documents outside the repository.
+
+use std::fs;
+use std::path::Path;
+use std::path::PathBuf;
+
+/// At most this many integration-test binaries (`tests/<area>/main.rs` and `tests/*.rs`).
+const MAX_TEST_BINARIES: usize = 8;
+/// No `src/` file over this many lines, tests included.
+const MAX_SRC_LINES: usize = 900;
+/// README.md at most this many bytes.
+const MAX_README_BYTES: u64 = 12_000;
+/// ARCHITECTURE.md at most this many bytes.
+const MAX_ARCHITECTURE_BYTES: u64 = 16_000;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every file below `dir` (no symlinks followed), skipping build and tool folders.
+fn files_below(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if matches!(
+            name.as_ref(),
+            "target" | ".git" | ".tools" | "node_modules" | "corpus" | "artifacts" | "seeds"
+        ) {
+            continue;
+        }
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() {
+            files_below(&path, out);
+        } else if kind.is_file() {
+            out.push(path);
+        }
+    }
+}
+
+fn relative(path: &Path) -> String {
+    path.strip_prefix(root())
+        .unwrap_or(path)
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn at_most_eight_integration_test_binaries() {
+    let tests = root().join("tests");
+    let mut binaries = Vec::new();
+    for entry in fs::read_dir(&tests).unwrap().flatten() {
+        let path = entry.path();
+        if path.extension().is_some_and(|ext| ext == "rs") {
+            binaries.push(relative(&path));
+        } else if path.join("main.rs").is_file() {
+            binaries.push(relative(&path.join("main.rs")));
+        }
+    }
+    binaries.sort();
+    assert!(
+        binaries.len() <= MAX_TEST_BINARIES,
+        "{} integration-test binaries (at most {MAX_TEST_BINARIES}): {binaries:?}; add a module to an area harness instead",
+        binaries.len()
+    );
+}
+
+#[test]
+fn no_src_file_is_over_the_line_limit() {
+    let mut files = Vec::new();
+    files_below(&root().join("src"), &mut files);
+    let mut over: Vec<String> = files
+        .iter()
+        .filter(|path| path.extension().is_some_and(|ext| ext == "rs"))
+        .filter_map(|path| {
+            let lines = fs::read_to_string(path).unwrap().lines().count();
+            (lines > MAX_SRC_LINES).then(|| format!("{} ({lines} lines)", relative(path)))
+        })
+        .collect();
+    over.sort();
+    assert!(
+        over.is_empty(),
+        "split these along their seams (at most {MAX_SRC_LINES} lines): {over:?}"
+    );
+}
+
+#[test]
+fn readme_and_architecture_stay_short() {
+    let readme = fs::metadata(root().join("README.md")).unwrap().len();
+    let architecture = fs::metadata(root().join("ARCHITECTURE.md")).unwrap().len();
+    assert!(
+        readme <= MAX_README_BYTES,
+        "README.md is {readme} bytes (at most {MAX_README_BYTES}): move detail to docs/"
+    );
+    assert!(
+        architecture <= MAX_ARCHITECTURE_BYTES,
+        "ARCHITECTURE.md is {architecture} bytes (at most {MAX_ARCHITECTURE_BYTES}): move detail to docs/"
+    );
+}
+
+#[test]
+fn tests_include_no_files_by_path() {
+    let mut files = Vec::new();
+    files_below(&root().join("tests"), &mut files);
+    let marker = ["#[", "path"].concat();
+    let offenders: Vec<String> = files
+        .iter()
+        .filter(|path| path.extension().is_some_and(|ext| ext == "rs"))
+        .filter(|path| fs::read_to_string(path).unwrap().contains(&marker))
+        .map(|path| relative(path))
+        .collect();
+    assert!(
+        offenders.is_empty(),
+        "shared test code belongs in the test-support crate, not in path includes: {offenders:?}"
+    );
+}
+
+/// The `src/…` and `tests/…` paths a Markdown text names (in backticks, links or prose).
+fn named_paths(text: &str) -> Vec<String> {
+    let mut paths = Vec::new();
+    for prefix in ["src/", "tests/"] {
+        let mut from = 0;
+        while let Some(at) = text[from..].find(prefix) {
+            let start = from + at;
+            from = start + prefix.len();
+            let before = text[..start].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/')) {
+                continue;
+            }
+            let path: String = text[start..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/'))
+                .collect();
+            let path = path.trim_end_matches(['.', '/']).to_owned();
+            if path.len() > prefix.len() {
+                paths.push(path);
+            }
+        }
+    }
+    paths
+}
+
+#[test]
+fn every_path_the_docs_name_exists() {
+    let mut docs = vec![root().join("README.md"), root().join("ARCHITECTURE.md")];
+    let mut below = Vec::new();
+    files_below(&root().join("docs"), &mut below);
+    docs.extend(
+        below
+            .into_iter()
+            .filter(|path| path.extension().is_some_and(|ext| ext == "md")),
+    );
+    let mut missing = Vec::new();
+    for doc in &docs {
+        let Ok(text) = fs::read_to_string(doc) else {
+            continue;
+        };
+        for path in named_paths(&text) {
+            if !root().join(&path).exists() {
+                missing.push(format!("{} names {path}", relative(doc)));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "paths named in docs that do not exist: {missing:?}"
+    );
+}
+
+#[test]
+fn nothing_points_outside_the_repository() {
+    let pointers = [
+        ["..", "/shared"].concat(),
+        ["DESIGN", ".md"].concat(),
+        ["DESIGN", " §"].concat(),
+        ["reference/", "cursor-cli"].concat(),
+        ["reference/", "claude-code"].concat(),
+        ["reference/", "security-probe"].concat(),
+        ["reference/", "aesthetics-review"].concat(),
+        ["reference/", "peers-2026"].concat(),
+        ["reference/", "upstream-multi"].concat(),
+        ["reference/", "rules.md"].concat(),
+        ["reference/", "style-anchors"].concat(),
+    ];
+    let mut files = Vec::new();
+    files_below(&root(), &mut files);
+    let fixtures = root().join("tests").join("fixtures");
+    let mut offenders = Vec::new();
+    for path in files.iter().filter(|path| !path.starts_with(&fixtures)) {
+        let Ok(text) = fs::read_to_string(path) else {
+            continue;
+        };
+        for pointer in &pointers {
+            if text.contains(pointer.as_str()) {
+                offenders.push(format!("{} names {pointer}", relative(path)));
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "carry the fact into a doc comment or docs/ instead: {offenders:?}"
+    );
+}
+
+#[test]
+fn named_paths_reads_paths_out_of_prose() {
+    let text = "See `src/turn.rs`, [x](tests/gateway/main.rs) and src/anthropic/. Not mysrc/x.";
+    assert_eq!(
+        named_paths(text),
+        ["src/turn.rs", "src/anthropic", "tests/gateway/main.rs"]
+    );
+}
