@@ -11,6 +11,9 @@
 //!
 //! `cargo bench --bench launch` (set `LAUNCH_BENCH_N` to change the 40 iterations).
 
+// A benchmark or tool that cannot set up reports it by panicking.
+#![allow(clippy::expect_used)]
+
 use std::path::Path;
 use std::path::PathBuf;
 use std::process::Command;

@@ -11,7 +11,7 @@
 //!
 //! `cargo bench --bench load` (`LOAD_BENCH_SECS` changes the 10 s, `LOAD_BENCH_WORKERS` the 32).
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::net::SocketAddr;
 use std::path::Path;

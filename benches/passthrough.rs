@@ -4,6 +4,9 @@
 //!
 //! `cargo bench --bench passthrough` (set `PASSTHROUGH_BENCH_N` to change the 2000 requests).
 
+// A benchmark or tool that cannot set up reports it by panicking.
+#![allow(clippy::expect_used)]
+
 use std::net::SocketAddr;
 use std::time::Duration;
 use std::time::Instant;

@@ -9,6 +9,9 @@
 //! arguments, with a match planted near the end so nothing short-circuits.
 //! Knobs: `BENCH_RULE_FILES` (default 1000), `BENCH_STREAM_MB` (default 8).
 
+// A benchmark or tool that cannot set up reports it by panicking.
+#![allow(clippy::expect_used)]
+
 use std::collections::BTreeSet;
 use std::error::Error;
 use std::hint::black_box;

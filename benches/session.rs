@@ -7,7 +7,7 @@
 //!
 //! `cargo bench --bench session` (set `SESSION_BENCH_N` to change the 500 iterations).
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::PathBuf;
 use std::time::Duration;

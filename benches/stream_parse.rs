@@ -7,6 +7,9 @@
 //! `BENCH_REGULAR_MB` (fixture bytes, default 12), `BENCH_BIG_LINES` (default 4) and
 //! `BENCH_ONLY_PARSER=1` (skip the baseline).
 
+// A benchmark or tool that cannot set up reports it by panicking.
+#![allow(clippy::expect_used)]
+
 use std::error::Error;
 use std::hint::black_box;
 use std::path::Path;

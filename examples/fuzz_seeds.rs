@@ -12,6 +12,9 @@
 //! Usage: `cargo run --example fuzz_seeds -- <corpus folder>` (run by `scripts/fuzz`); each
 //! target's seeds go into `<corpus folder>/<target>/`. Existing files are kept.
 
+// A benchmark or tool that cannot set up reports it by panicking.
+#![allow(clippy::expect_used)]
+
 use std::path::Path;
 use std::path::PathBuf;
 

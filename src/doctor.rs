@@ -23,6 +23,7 @@ use crate::cursor::account::LoginState;
 use crate::cursor::bounded_line;
 use crate::cursor::catalog;
 use crate::cursor::catalog::CatalogError;
+use crate::cursor::catalog::Route;
 use crate::cursor::locate;
 use crate::cursor::locate::AgentInfo;
 use crate::cursor::locate::LocateError;
@@ -434,7 +435,7 @@ async fn check_catalog(agent: &AgentInfo) -> Check {
             ),
         );
     }
-    let rows: Vec<&str> = picker.rows.iter().map(|r| r.short_id()).collect();
+    let rows: Vec<&str> = picker.rows.iter().map(Route::short_id).collect();
     Check::pass(
         NAME,
         format!(
@@ -681,6 +682,10 @@ enum LiveError {
     Empty,
 }
 
+#[expect(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "thiserror hands the field to the message by reference"
+)]
 fn exited(status: &Option<std::process::ExitStatus>) -> String {
     status
         .map(|s| format!(" (it exited with {s})"))

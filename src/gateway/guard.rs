@@ -7,6 +7,7 @@
 
 use axum::extract::Request;
 use axum::extract::State;
+use axum::http::HeaderValue;
 use axum::http::Method;
 use axum::http::header;
 use axum::middleware::Next;
@@ -73,7 +74,7 @@ pub async fn check(State(gateway): State<Gateway>, request: Request, next: Next)
         let presented = request
             .headers()
             .get(TOKEN_HEADER)
-            .map(|v| v.as_bytes())
+            .map(HeaderValue::as_bytes)
             .unwrap_or_default();
         if !constant_time_eq(presented, gateway.token().as_bytes()) {
             let what = if presented.is_empty() {

@@ -472,7 +472,11 @@ mod tests {
         let out = end_to_end(&h, &[TOKEN_HEADER, "host", "content-length"]);
         let names: Vec<&str> = out.keys().map(HeaderName::as_str).collect();
         assert_eq!(names, ["x-api-key", "anthropic-beta", "x-foo"]);
-        let foo: Vec<&[u8]> = out.get_all("x-foo").iter().map(|v| v.as_bytes()).collect();
+        let foo: Vec<&[u8]> = out
+            .get_all("x-foo")
+            .iter()
+            .map(axum::http::HeaderValue::as_bytes)
+            .collect();
         assert_eq!(foo, [b"1".as_slice(), b"2".as_slice()]);
     }
 

@@ -11,6 +11,7 @@ use super::Gateway;
 use super::LimitedBody;
 use super::error::ApiError;
 use super::hooks::HookPayload;
+use crate::policy::ClaudeMode;
 
 /// Takes one hook payload: remembers the session's mode and workspace, or a worker's workspace.
 pub async fn hook(State(gateway): State<Gateway>, LimitedBody(body): LimitedBody) -> Response {
@@ -49,7 +50,7 @@ pub async fn status(State(gateway): State<Gateway>) -> Json<Value> {
             json!({"usable": false, "summary": "unknown: the agent was not found"}),
         ),
     };
-    let default_mode = gateway.config().default_mode.map(|m| m.as_str());
+    let default_mode = gateway.config().default_mode.map(ClaudeMode::as_str);
     let sessions: Vec<Value> = gateway
         .sessions()
         .snapshot()
@@ -57,7 +58,7 @@ pub async fn status(State(gateway): State<Gateway>) -> Json<Value> {
         .map(|(id, info)| {
             json!({
                 "session": id,
-                "mode": info.mode.map(|m| m.as_str()).or(default_mode),
+                "mode": info.mode.map(ClaudeMode::as_str).or(default_mode),
                 "workspace": info.workspace,
                 "workers": info.workers,
                 "policy": info.policy,

@@ -23,6 +23,7 @@
 //! `ANTHROPIC_BASE_URL` or `ANTHROPIC_CUSTOM_HEADERS` outranks the launcher's `--settings`, so
 //! Claude Code would never reach the gateway (or never send its token): the launch stops.
 
+use std::borrow::Cow;
 use std::ffi::OsString;
 use std::path::Path;
 
@@ -73,7 +74,7 @@ impl SettingSources {
                 break;
             }
             let value = match word.strip_prefix("--setting-sources") {
-                Some("") => words.next().map(|v| v.into_owned()),
+                Some("") => words.next().map(Cow::into_owned),
                 Some(rest) => match rest.strip_prefix('=') {
                     Some(value) => Some(value.to_string()),
                     None => continue,

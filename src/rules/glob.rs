@@ -200,7 +200,7 @@ mod tests {
     use super::*;
 
     fn matcher(globs: &[&str], base: &str) -> GlobMatcher {
-        let globs: Vec<String> = globs.iter().map(|s| s.to_string()).collect();
+        let globs: Vec<String> = globs.iter().map(std::string::ToString::to_string).collect();
         let mut diags = Vec::new();
         let (m, valid) = compile_globs(
             &globs,

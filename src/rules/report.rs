@@ -30,7 +30,7 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<ExitCode> {
     let cwd = std::env::current_dir().context("reading the current folder")?;
     let workspace = match &args.workspace {
         Some(dir) => cwd.join(dir),
-        None => cwd.clone(),
+        None => cwd,
     };
     if !workspace.is_dir() {
         anyhow::bail!("workspace {} is not a folder", workspace.display());

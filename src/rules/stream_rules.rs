@@ -240,7 +240,10 @@ impl StreamMatcher {
             Err(error) => {
                 // Each pattern compiled alone; together they exceed a size limit. Say so on
                 // every stream rule: none of them can be watched.
-                for index in owners.iter().copied().collect::<BTreeSet<_>>() {
+                let mut indices = owners.clone();
+                indices.sort_unstable();
+                indices.dedup();
+                for index in indices {
                     if let Some(rule) = rules.get_mut(index) {
                         rule.diagnostics.push(Diagnostic::new(
                             Severity::Error,

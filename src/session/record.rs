@@ -375,7 +375,7 @@ mod tests {
     #[test]
     fn unknown_fields_survive_a_round_trip() {
         let identity = serde_json::json!(["/w", "s", "main"]);
-        let mut value = serde_json::to_value(Record::new(identity.clone())).unwrap();
+        let mut value = serde_json::to_value(Record::new(identity)).unwrap();
         value["futureField"] = serde_json::json!({"kept": true});
         let record: Record = serde_json::from_value(value).unwrap();
         let again = serde_json::to_value(&record).unwrap();

@@ -85,7 +85,7 @@ proptest! {
     #[test]
     fn one_line_has_no_breaks_or_controls(text in "\\PC{0,20}[\\n\\t\\r ]{0,3}\\PC{0,20}") {
         let line = one_line(&text);
-        prop_assert!(!line.chars().any(|c| c.is_control()));
+        prop_assert!(!line.chars().any(char::is_control));
         prop_assert!(!line.contains("  "));
         prop_assert_eq!(line.trim(), line.as_str());
     }

@@ -90,7 +90,7 @@ fn pdf_in_the_newest_turn_is_refused_but_not_in_history() {
     push(
         &mut body,
         "user",
-        json!([pdf.clone(), {"type": "text", "text": "summarise"}]),
+        json!([pdf, {"type": "text", "text": "summarise"}]),
     );
     let err = refusal(&body);
     assert_eq!(

@@ -42,7 +42,7 @@ fn expected_argv(workspace: &std::path::Path) -> Vec<String> {
         "--force",
     ]
     .iter()
-    .map(|s| s.to_string())
+    .map(std::string::ToString::to_string)
     .collect()
 }
 

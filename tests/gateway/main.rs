@@ -5,9 +5,9 @@
 //! One module per behaviour, sharing `multi-cursor-test-support` (tests/support). Run one
 //! module with `cargo test --test gateway <module>::`.
 
-// Helpers outside `#[test]` functions unwrap too (clippy's allow-unwrap-in-tests covers only
+// Helpers outside `#[test]` functions unwrap and expect too (clippy's allow-unwrap-in-tests covers only
 // `#[test]` functions); a panic is the failure report.
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod catalog_recheck;
 mod claude_cursor_answer;

@@ -50,7 +50,9 @@ async fn post(gw: SocketAddr) -> reqwest::Response {
 async fn expect_502(resp: reqwest::Response) -> String {
     assert_eq!(resp.status(), 502);
     assert_eq!(
-        resp.headers().get("content-type").map(|v| v.as_bytes()),
+        resp.headers()
+            .get("content-type")
+            .map(axum::http::HeaderValue::as_bytes),
         Some(b"application/json".as_slice())
     );
     assert!(

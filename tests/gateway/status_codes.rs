@@ -84,7 +84,7 @@ fn guard_and_request_rows() {
     let wrong = client
         .post(format!("{}/v1/messages", gw.url))
         .header("x-multi-cursor-token", "0".repeat(64))
-        .body(body.clone())
+        .body(body)
         .send()
         .unwrap();
     assert!(error(wrong, 401).contains("wrong"));

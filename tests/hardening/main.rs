@@ -5,9 +5,9 @@
 //! One module per behaviour, sharing `multi-cursor-test-support` (tests/support). Run one
 //! module with `cargo test --test hardening <module>::`.
 
-// Helpers outside `#[test]` functions unwrap too (clippy's allow-unwrap-in-tests covers only
+// Helpers outside `#[test]` functions unwrap and expect too (clippy's allow-unwrap-in-tests covers only
 // `#[test]` functions); a panic is the failure report.
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod security_agent_environment;
 mod security_argv_credentials;

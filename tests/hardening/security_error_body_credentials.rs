@@ -200,7 +200,7 @@ fn error_answers_hold_no_credential() {
             "/v1/messages",
             "s0",
             &[
-                token.clone(),
+                token,
                 format!("x-api-key: {ANTHROPIC_KEY}"),
                 format!("Authorization: Bearer {ANTHROPIC_TOKEN}"),
             ],

@@ -83,7 +83,7 @@ fn origins_and_foreign_hosts_are_refused() {
     assert!(gw.turns().is_empty(), "a refused request ran Cursor");
 
     for host in [
-        authority.clone(),
+        authority,
         format!("localhost:{port}"),
         format!("LOCALHOST:{port}"),
         format!("127.0.0.2:{port}"),

@@ -132,7 +132,9 @@ fn missing_and_wrong_tokens_are_refused_on_every_route() {
     // Nothing ran and nothing was kept.
     assert!(gw.turns().is_empty(), "a Cursor turn ran: {:?}", gw.turns());
     let sessions = gw.state_dir.join("sessions");
-    let records = std::fs::read_dir(&sessions).map(|d| d.count()).unwrap_or(0);
+    let records = std::fs::read_dir(&sessions)
+        .map(std::iter::Iterator::count)
+        .unwrap_or(0);
     assert_eq!(records, 0, "files appeared in {}", sessions.display());
 
     // With the token the same gateway answers, and it never heard of the intruder's session.

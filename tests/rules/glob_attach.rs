@@ -63,7 +63,7 @@ async fn turn(
             RunEvent::Init { chat_id, .. } => id = chat_id.clone(),
             RunEvent::ToolStarted { call } | RunEvent::ToolCompleted { call, .. } => {
                 let attached = book.attach_for_tool_call(call, &chat.attached_rules);
-                rows.extend(attached.iter().map(|a| a.row()));
+                rows.extend(attached.iter().map(multi_cursor::rules::Attachment::row));
                 chat.note_attachments(&attached);
             }
             _ => {}

@@ -39,7 +39,7 @@ fn a_restarted_gateway_replays_from_disk() {
     assert_eq!(response.status(), 200);
     assert_eq!(response.headers()["x-multi-cursor-replayed"], "true");
     assert_eq!(sse_text(&response.text().unwrap()), "recorded once");
-    let mut unstreamed = request.clone();
+    let mut unstreamed = request;
     unstreamed["stream"] = serde_json::json!(false);
     let (status, body) = second.ask("s-replay", &unstreamed);
     assert_eq!(status, 200);
