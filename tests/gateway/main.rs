@@ -32,6 +32,7 @@ mod conversation_validation;
 mod conversation_worker_model_line;
 mod count_tokens;
 mod cursor_failures;
+mod cursor_failures_resume;
 mod fixtures;
 mod hook_cli;
 mod modes;
