@@ -26,6 +26,8 @@ use crate::cursor::CliFailure;
 use crate::cursor::command::TurnSpec;
 use crate::cursor::events::RunEvent;
 use crate::cursor::events::RunResult;
+use crate::cursor::failure::Recovery;
+use crate::cursor::failure::RunFailure;
 use crate::cursor::locate::INSTALL_HINT;
 use crate::cursor::process::CursorRun;
 use crate::cursor::process::RunError;
@@ -176,8 +178,10 @@ struct Translator {
 enum Stop {
     /// The record keeper went away or asked to cancel: end the run.
     Cancel,
-    /// Cursor would not continue the recorded chat; start a fresh one (once).
-    Fallback,
+    /// Cursor would not continue the recorded chat; start a fresh one (once). Carries the
+    /// failure that said so, answered when no fresh chat can be started (`None`: Cursor
+    /// silently replaced the chat).
+    Fallback(Option<RunFailure>),
     /// A stream rule interrupted the run: resume the chat with this prompt.
     Interrupt(String),
 }
@@ -254,12 +258,11 @@ impl Translator {
                     spec.chat_id.clone_from(&self.chat_id);
                     spec.prompt = prompt;
                 }
-                Err(Stop::Fallback) => {
+                Err(Stop::Fallback(failure)) => {
                     run.cancel();
                     let Some(prompt) = fresh_prompt.take() else {
-                        return self
-                            .fail(TurnError::FreshChatFailed, self.agent_started)
-                            .await;
+                        let error = failure.map_or(TurnError::FreshChatFailed, TurnError::Failed);
+                        return self.fail(error, self.agent_started).await;
                     };
                     spec.chat_id = None;
                     spec.prompt = prompt;
@@ -345,8 +348,14 @@ impl Translator {
                     self.fail(TurnError::NoResult, self.agent_started).await;
                     return Ok(());
                 }
-                Some(Err(RunError::ResumeRejected { .. })) if !self.agent_started => {
-                    return Err(Stop::Fallback);
+                Some(Err(RunError::Failed(failure)))
+                    if !self.agent_started && failure.recovery() != Recovery::None =>
+                {
+                    // `FreshChat`: Cursor refused the chat. `ReclaimChat`: another agent holds
+                    // it; the turn does not know which process group that is (only the
+                    // gateway's record of an earlier run could prove one ours), so it never
+                    // signals anything and starts a fresh chat instead. Either way nothing ran.
+                    return Err(Stop::Fallback(Some(failure)));
                 }
                 Some(Err(error)) => {
                     self.fail(TurnError::from(error), self.agent_started).await;
@@ -354,7 +363,7 @@ impl Translator {
                 }
                 Some(Ok(RunOutput::ChatReplaced { .. })) if !self.agent_started => {
                     // Init comes first: Cursor has read the prompt but done nothing yet.
-                    return Err(Stop::Fallback);
+                    return Err(Stop::Fallback(None));
                 }
                 Some(Ok(output)) => output,
             };
@@ -523,6 +532,10 @@ pub enum TurnError {
     /// model, an untrusted workspace.
     #[error("{}", cli_failure_message(.0))]
     Cli(CliFailure),
+    /// The run ended without a `result`: its failure in Cursor's words, with its own status
+    /// and what it may have done to the workspace.
+    #[error("{0}")]
+    Failed(RunFailure),
     /// The run was cancelled.
     #[error("{0}")]
     Cancelled(RunError),
@@ -552,11 +565,9 @@ impl From<RunError> for TurnError {
     fn from(error: RunError) -> Self {
         match error {
             RunError::Spawn { .. } => TurnError::Spawn(error),
-            RunError::Cli(failure) => TurnError::Cli(failure),
+            RunError::Failed(failure) => TurnError::Failed(failure),
             RunError::Cancelled => TurnError::Cancelled(error),
-            RunError::ResumeRejected { .. }
-            | RunError::NoResult { .. }
-            | RunError::Stalled { .. }
+            RunError::Stalled { .. }
             | RunError::OutputTooLarge { .. }
             | RunError::Stream(_)
             | RunError::Io(_) => TurnError::Run(error),

@@ -29,11 +29,14 @@ use tokio::sync::oneshot;
 use tokio::time::Instant;
 
 use super::CliFailure;
-use super::bounded;
 pub use super::child_env::RUN_MARKER_ENV;
 use super::command::TurnSpec;
 use super::events::RunEvent;
-use super::sanitize::sanitize;
+use super::failure::Exit;
+use super::failure::Reached;
+use super::failure::RunEnd;
+use super::failure::RunFailure;
+use super::failure::classify_run;
 use super::spawn::AgentCommand;
 use super::spawn::Kind;
 use super::spawn::group_alive;
@@ -41,7 +44,6 @@ use super::spawn::signal_group;
 use super::stream::StreamError;
 use super::stream::StreamItem;
 use super::stream::StreamParser;
-use super::stream::classify_plain_text;
 
 /// Delay between the escalation steps SIGINT → SIGTERM → SIGKILL.
 pub const KILL_STEP: Duration = Duration::from_millis(1500);
@@ -93,15 +95,11 @@ pub enum RunError {
         #[source]
         source: std::io::Error,
     },
-    /// The CLI printed one of its known plain-text failures.
+    /// The process ended without a `result` event (never a success), classified from its
+    /// stderr, stdout's plain text, its exit status and how far it got: a usage limit, a bad
+    /// key, a refused resume, a kill from outside, … in Cursor's own words.
     #[error(transparent)]
-    Cli(CliFailure),
-    /// The CLI refused `--resume <chat_id>`.
-    #[error("Cursor could not resume chat {chat_id}: {message}")]
-    ResumeRejected { chat_id: String, message: String },
-    /// The process ended without a `result` event: never a success.
-    #[error("Cursor ended without a result ({status}){}", stderr_suffix(.stderr))]
-    NoResult { status: String, stderr: String },
+    Failed(RunFailure),
     /// No output for longer than the inactivity limit.
     #[error("Cursor stopped responding: no output for {}s, so the run was ended", .after.as_secs())]
     Stalled { after: Duration },
@@ -117,15 +115,6 @@ pub enum RunError {
     /// Reading the child's pipes failed.
     #[error("reading Cursor's output failed: {0}")]
     Io(#[source] std::io::Error),
-}
-
-fn stderr_suffix(stderr: &str) -> String {
-    let trimmed = stderr.trim();
-    if trimmed.is_empty() {
-        String::new()
-    } else {
-        format!(": {trimmed}")
-    }
 }
 
 /// A running Cursor turn. Dropping it ends the child's whole process group.
@@ -267,12 +256,18 @@ impl Drop for GroupGuard {
     }
 }
 
+/// Most plain-text stdout lines kept for a failure's message (the newest are kept).
+const MAX_PLAIN_TEXT_LINES: usize = 32;
+
 /// What the run observed, used to decide its outcome when the output ends.
 #[derive(Default)]
 struct Observed {
     saw_init: bool,
+    /// A tool call was reported (started or completed): Cursor may have changed files.
+    saw_tool: bool,
     saw_result: bool,
     failure: Option<CliFailure>,
+    /// The newest plain-text (non-JSON) stdout lines, at most [`MAX_PLAIN_TEXT_LINES`].
     plain_text: Vec<String>,
     stderr: Vec<u8>,
 }
@@ -395,9 +390,10 @@ impl Supervisor {
                     continue;
                 }
                 StreamItem::PlainText(line) => {
-                    if observed.plain_text.len() < 32 {
-                        observed.plain_text.push(line);
+                    if observed.plain_text.len() == MAX_PLAIN_TEXT_LINES {
+                        observed.plain_text.remove(0);
                     }
+                    observed.plain_text.push(line);
                     continue;
                 }
                 StreamItem::Event(event) => event,
@@ -415,6 +411,9 @@ impl Supervisor {
                         .await?;
                     }
                 }
+                RunEvent::ToolStarted { .. } | RunEvent::ToolCompleted { .. } => {
+                    observed.saw_tool = true;
+                }
                 RunEvent::Result(_) => observed.saw_result = true,
                 _ => {}
             }
@@ -431,47 +430,17 @@ impl Supervisor {
             .map_err(|_| RunError::Cancelled)
     }
 
+    /// Names why a run whose stdout closed without a `result` failed ([`classify_run`]).
     fn failure_without_result(&self, observed: Observed, exit: Option<ExitStatus>) -> RunError {
-        let stderr_text = String::from_utf8_lossy(&observed.stderr).into_owned();
-        let failure = observed.failure.or_else(|| {
-            stderr_text
-                .lines()
-                .find_map(|line| classify_plain_text(line.trim()))
-        });
-        if let Some(failure) = failure {
-            return RunError::Cli(failure);
-        }
-        if let Some(chat_id) = &self.requested_chat
-            && !observed.saw_init
-        {
-            let said = observed
-                .plain_text
-                .iter()
-                .map(String::as_str)
-                .chain(stderr_text.lines())
-                .map(str::trim)
-                .filter(|l| !l.is_empty())
-                .collect::<Vec<_>>()
-                .join(" ");
-            let lower = said.to_ascii_lowercase();
-            if ["resume", "chat", "session", "conversation"]
-                .iter()
-                .any(|w| lower.contains(w))
-            {
-                return RunError::ResumeRejected {
-                    chat_id: chat_id.clone(),
-                    message: bounded(&sanitize(&said), 2000),
-                };
-            }
-        }
-        let mut stderr = stderr_text;
-        if stderr.trim().is_empty() {
-            stderr = observed.plain_text.join("\n");
-        }
-        RunError::NoResult {
-            status: exit.map_or_else(|| "still running".to_string(), describe_status),
-            stderr: bounded(sanitize(&stderr).trim(), 2000),
-        }
+        let end = RunEnd {
+            stderr: &observed.stderr,
+            stdout_text: &observed.plain_text,
+            stdout_failure: observed.failure.as_ref(),
+            exit: Exit::from(exit),
+            reached: Reached::from_run(observed.saw_init, observed.saw_tool),
+            resumed_chat: self.requested_chat.as_deref(),
+        };
+        RunError::Failed(classify_run(&end))
     }
 }
 
@@ -490,15 +459,6 @@ fn keep_tail(kept: &mut Vec<u8>, more: &[u8], limit: usize) {
     if kept.len() > limit {
         let cut = kept.len() - limit;
         kept.drain(..cut);
-    }
-}
-
-fn describe_status(status: ExitStatus) -> String {
-    use std::os::unix::process::ExitStatusExt;
-    match (status.code(), status.signal()) {
-        (Some(code), _) => format!("exit code {code}"),
-        (None, Some(signal)) => format!("killed by signal {signal}"),
-        _ => status.to_string(),
     }
 }
 

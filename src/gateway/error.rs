@@ -17,6 +17,7 @@ use crate::anthropic::error::error_body;
 use crate::compaction::CompactionError;
 use crate::cursor::CliFailure;
 use crate::cursor::catalog::CatalogError;
+use crate::cursor::failure::RunFailure;
 use crate::cursor::process::RunError;
 use crate::cursor::stream::classify_plain_text;
 use crate::session::conversation::RequestError;
@@ -173,12 +174,15 @@ impl From<&CatalogError> for ApiError {
 
 impl From<&TurnError> for ApiError {
     /// A failed turn: the CLI's own class where it has one (403 logged out, 429 rate limited,
-    /// 400 for a bad model, an untrusted workspace or a missing agent), else 502.
+    /// 400 for a bad model, an untrusted workspace or a missing agent); a run that ended
+    /// without a `result` with its [`RunFailure::status`] (429 for a usage limit or a capacity
+    /// shortage, 403 for a refused API key, 409 for a chat held by another agent, …); else 502.
     fn from(error: &TurnError) -> Self {
         let message = error.to_string();
         match error {
             TurnError::Spawn(_) => ApiError::bad_request(message),
             TurnError::Cli(failure) => cli_failure(failure, message),
+            TurnError::Failed(failure) => run_failure(failure, message),
             TurnError::Cancelled(_)
             | TurnError::Run(_)
             | TurnError::Reported(_)
@@ -205,10 +209,8 @@ impl From<&CompactionError> for ApiError {
             }
             CompactionError::Run(run) => match run {
                 RunError::Spawn { .. } => ApiError::bad_request(message),
-                RunError::Cli(failure) => cli_failure(failure, message),
-                RunError::ResumeRejected { .. }
-                | RunError::NoResult { .. }
-                | RunError::Stalled { .. }
+                RunError::Failed(failure) => run_failure(failure, message),
+                RunError::Stalled { .. }
                 | RunError::OutputTooLarge { .. }
                 | RunError::Stream(_)
                 | RunError::Cancelled
@@ -233,4 +235,19 @@ fn cli_failure(failure: &CliFailure, message: String) -> ApiError {
         CliFailure::RateLimited(_) => ApiError::rate_limited(message),
         CliFailure::BadModel(_) | CliFailure::WorkspaceTrust(_) => ApiError::bad_request(message),
     }
+}
+
+/// A run that ended without a `result`: the status and Anthropic error type its case has
+/// ([`RunFailure::status`], [`RunFailure::error_type`]); `message` is its `Display`, possibly
+/// framed by the caller.
+fn run_failure(failure: &RunFailure, message: String) -> ApiError {
+    let kind = match failure.status() {
+        429 => ErrorType::RateLimit,
+        403 => ErrorType::Permission,
+        400 => ErrorType::InvalidRequest,
+        409 => ErrorType::Conflict,
+        _ => ErrorType::Api,
+    };
+    let status = StatusCode::from_u16(failure.status()).unwrap_or(StatusCode::BAD_GATEWAY);
+    ApiError::new(status, kind, message)
 }

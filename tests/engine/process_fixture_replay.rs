@@ -7,8 +7,9 @@ use multi_cursor_test_support::process as process_support;
 
 use std::time::Duration;
 
-use multi_cursor::cursor::CliFailure;
 use multi_cursor::cursor::events::RunEvent;
+use multi_cursor::cursor::failure::Reached;
+use multi_cursor::cursor::failure::RunFailure;
 use multi_cursor::cursor::process::RunError;
 use process_support::Sandbox;
 use process_support::assert_group_gone;
@@ -79,11 +80,12 @@ async fn golembot_model_error_is_a_cli_failure() {
     let (outputs, error) = drain(&mut run, Duration::from_secs(10)).await;
     assert!(outputs.is_empty(), "{outputs:?}");
     match error {
-        Some(RunError::Cli(CliFailure::BadModel(words))) => {
+        Some(RunError::Failed(RunFailure::BadModel { said, reached })) => {
             assert!(
-                words.starts_with("Cannot use this model: claude-4.6-sonnet."),
-                "{words}"
+                said.starts_with("Cannot use this model: claude-4.6-sonnet."),
+                "{said}"
             );
+            assert_eq!(reached, Reached::NotStarted);
         }
         other => panic!("expected BadModel, got {other:?}"),
     }

@@ -1,11 +1,12 @@
-//! Every failure the CLI prints as plain text instead of stream-json becomes its `CliFailure`,
+//! Every failure the CLI prints as plain text instead of stream-json becomes its `RunFailure`,
 //! in Cursor's own words, and the group is gone afterwards.
 
 use multi_cursor_test_support::process as process_support;
 
 use std::time::Duration;
 
-use multi_cursor::cursor::CliFailure;
+use multi_cursor::cursor::failure::Reached;
+use multi_cursor::cursor::failure::RunFailure;
 use multi_cursor::cursor::process::RunError;
 use process_support::Sandbox;
 use process_support::assert_group_gone;
@@ -13,7 +14,7 @@ use process_support::drain;
 use process_support::limits;
 use process_support::spawn;
 
-async fn failure_of(sandbox: &Sandbox, model: &str) -> CliFailure {
+async fn failure_of(sandbox: &Sandbox, model: &str) -> RunFailure {
     let mut spec = sandbox.spec(None);
     spec.model = model.into();
     let mut run = spawn(&sandbox.agent, &spec, limits()).expect("test step");
@@ -21,7 +22,7 @@ async fn failure_of(sandbox: &Sandbox, model: &str) -> CliFailure {
     assert!(outputs.is_empty(), "no events: {outputs:?}");
     assert_group_gone(run.pgid, Duration::from_secs(1)).await;
     match error {
-        Some(RunError::Cli(failure)) => failure,
+        Some(RunError::Failed(failure)) => failure,
         other => panic!("expected a CLI failure, got {other:?}"),
     }
 }
@@ -30,10 +31,10 @@ async fn failure_of(sandbox: &Sandbox, model: &str) -> CliFailure {
 async fn logged_out() {
     let sandbox = Sandbox::new(None, &[("FAKE_AGENT_LOGGED_OUT", "1")]);
     match failure_of(&sandbox, "auto").await {
-        CliFailure::AuthRequired(words) => {
+        RunFailure::LoggedOut { said, .. } => {
             assert!(
-                words.starts_with("Error: Authentication required."),
-                "{words}"
+                said.starts_with("Error: Authentication required."),
+                "{said}"
             );
         }
         other => panic!("expected AuthRequired, got {other:?}"),
@@ -44,10 +45,10 @@ async fn logged_out() {
 async fn bad_model() {
     let sandbox = Sandbox::new(None, &[("FAKE_AGENT_STRICT_MODELS", "1")]);
     match failure_of(&sandbox, "no-such-model").await {
-        CliFailure::BadModel(words) => {
+        RunFailure::BadModel { said, .. } => {
             assert!(
-                words.starts_with("Cannot use this model: no-such-model."),
-                "{words}"
+                said.starts_with("Cannot use this model: no-such-model."),
+                "{said}"
             );
         }
         other => panic!("expected BadModel, got {other:?}"),
@@ -60,8 +61,8 @@ async fn workspace_trust_gate() {
     let scenario = "⚠ Workspace Trust Required\n  Cursor Agent can execute code and access files in this directory.\n  To proceed, you can either:\n    • Run 'agent' interactively to decide\n    • Pass --trust, --yolo, or -f if you trust this directory\n#!exit 0\n";
     let sandbox = Sandbox::new(Some(scenario), &[]);
     match failure_of(&sandbox, "auto").await {
-        CliFailure::WorkspaceTrust(words) => {
-            assert!(words.contains("Workspace Trust Required"), "{words}");
+        RunFailure::WorkspaceTrust { said, .. } => {
+            assert!(said.contains("Workspace Trust Required"), "{said}");
         }
         other => panic!("expected WorkspaceTrust, got {other:?}"),
     }
@@ -75,7 +76,10 @@ async fn rate_limit_on_stdout() {
     );
     assert_eq!(
         failure_of(&sandbox, "auto").await,
-        CliFailure::RateLimited("Rate limit exceeded, try again later".into())
+        RunFailure::Capacity {
+            said: "Rate limit exceeded, try again later".into(),
+            reached: Reached::NotStarted,
+        }
     );
 }
 
@@ -87,6 +91,9 @@ async fn rate_limit_on_stderr() {
     );
     assert_eq!(
         failure_of(&sandbox, "auto").await,
-        CliFailure::RateLimited("Rate limit exceeded, try again later".into())
+        RunFailure::Capacity {
+            said: "Rate limit exceeded, try again later".into(),
+            reached: Reached::NotStarted,
+        }
     );
 }

@@ -1,4 +1,4 @@
-//! `--resume` outcomes: an unknown chat refused by the CLI is `ResumeRejected`; one the CLI
+//! `--resume` outcomes: an unknown chat refused by the CLI is `RunFailure::ResumeRefused`; one the CLI
 //! silently replaced with a new chat is reported as `ChatReplaced` before the init event; a
 //! known chat is resumed without remark.
 
@@ -7,6 +7,8 @@ use multi_cursor_test_support::process as process_support;
 use std::time::Duration;
 
 use multi_cursor::cursor::events::RunEvent;
+use multi_cursor::cursor::failure::Recovery;
+use multi_cursor::cursor::failure::RunFailure;
 use multi_cursor::cursor::process::RunError;
 use multi_cursor::cursor::process::RunOutput;
 use process_support::Sandbox;
@@ -28,15 +30,19 @@ async fn unknown_chat_is_rejected() {
     let (outputs, error) = drain(&mut run, Duration::from_secs(10)).await;
     assert!(outputs.is_empty(), "{outputs:?}");
     match error {
-        Some(RunError::ResumeRejected { chat_id, message }) => {
-            assert_eq!(chat_id, "chat-gone");
+        Some(RunError::Failed(failure)) => {
+            assert_eq!(failure.recovery(), Recovery::FreshChat);
+            let RunFailure::ResumeRefused { chat_id, said, .. } = failure else {
+                panic!("expected ResumeRefused, got {failure:?}");
+            };
+            assert_eq!(chat_id.as_deref(), Some("chat-gone"));
             assert!(
-                message.contains("Could not resume session chat-gone"),
-                "{message}"
+                said.contains("Could not resume session chat-gone"),
+                "{said}"
             );
-            assert!(message.contains("chat not found"), "{message}");
+            assert!(said.contains("chat not found"), "{said}");
         }
-        other => panic!("expected ResumeRejected, got {other:?}"),
+        other => panic!("expected ResumeRefused, got {other:?}"),
     }
     assert_group_gone(run.pgid, Duration::from_secs(1)).await;
 }

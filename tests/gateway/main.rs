@@ -31,6 +31,8 @@ mod conversation_transcript_bound;
 mod conversation_validation;
 mod conversation_worker_model_line;
 mod count_tokens;
+mod cursor_failures;
+mod cursor_failures_resume;
 mod fixtures;
 mod hook_cli;
 mod modes;
