@@ -33,7 +33,7 @@ use crate::cursor::catalog::CatalogError;
 use crate::cursor::catalog::ROUTE_PREFIX;
 use crate::cursor::catalog::Resolved;
 use crate::cursor::command::TurnSpec;
-use crate::cursor::process::end_stray_group;
+use crate::cursor::process::end_stray_run;
 use crate::policy;
 use crate::rules::Rulebook;
 use crate::session::conversation;
@@ -244,10 +244,12 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         .await
         .map_err(|e| refuse(e.to_api_error()))?;
     let mut session = open.lock().await;
-    // A turn a stopped gateway left running is ended first, whatever this request is.
+    // A turn a stopped gateway left running is ended first, whatever this request is. Only a
+    // group whose leader has the recorded start time and carries the recorded marker is
+    // signalled; a record without a marker (written by the previous release) never is.
     if let Some(left) = session.take_inherited_run() {
         match left.process_start {
-            Some(start) if end_stray_group(left.pgid, start).await => {
+            Some(start) if end_stray_run(left.pgid, start, left.marker.as_deref()).await => {
                 tracing::warn!(
                     pgid = left.pgid,
                     "ended a Cursor run left by an earlier gateway"

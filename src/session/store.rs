@@ -512,6 +512,7 @@ pub async fn keep_turn(
             TurnItem::Spawned {
                 pgid,
                 process_start,
+                marker,
                 ack,
             } => {
                 on_spawn(pgid);
@@ -524,6 +525,7 @@ pub async fn keep_turn(
                     pgid,
                     started_at: crate::state::now_rfc3339(),
                     process_start,
+                    marker: Some(marker),
                 });
                 let saved = s.persist().await;
                 if let Err(error) = &saved {
