@@ -252,7 +252,7 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         .store()
         .open(&identity)
         .await
-        .map_err(|e| refuse(e.to_api_error()))?;
+        .map_err(|e| refuse(ApiError::from(&e)))?;
     let mut session = open.lock().await;
     // A turn a stopped gateway left running is ended first, whatever this request is. Only a
     // group whose leader has the recorded start time and carries the recorded marker is

@@ -74,20 +74,6 @@ pub enum StoreError {
     RecordFile(#[source] crate::state::StateError),
 }
 
-impl StoreError {
-    /// The HTTP error for Claude Code.
-    pub fn to_api_error(&self) -> ApiError {
-        match self {
-            StoreError::Locked(LockError::Held { .. })
-            | StoreError::Record(RecordError::Ambiguous { .. }) => {
-                ApiError::conflict(self.to_string())
-            }
-            StoreError::Full { .. } => ApiError::rate_limited(self.to_string()),
-            _ => ApiError::internal(self.to_string()),
-        }
-    }
-}
-
 /// Identities open in this gateway.
 #[derive(Debug)]
 pub struct SessionStore {
