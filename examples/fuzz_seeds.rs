@@ -140,6 +140,7 @@ fn record_seeds(to: &Path) -> anyhow::Result<usize> {
         pgid: 4242,
         started_at: "2026-11-01T10:00:00Z".into(),
         process_start: Some(123_456),
+        marker: Some("0123456789abcdef0123456789abcdef".into()),
     });
     running.policy = Some("bypassPermissions".into());
     records.push(("running", running));

@@ -30,6 +30,7 @@ use crate::cursor::process::RunError;
 use crate::cursor::process::RunLimits;
 use crate::cursor::process::RunOutput;
 use crate::cursor::process::spawn_turn;
+use crate::cursor::sanitize::sanitize;
 use crate::display::usage_json;
 use crate::display::usage_source;
 use crate::session::conversation;
@@ -232,7 +233,8 @@ pub async fn answer(
         .map_err(|e| CompactionError::Model(e.to_string()))?;
     tracing::info!(model = %resolved.cursor_model, "compaction: a read-only Cursor run writes the summary");
     let (compacted, usage) = summarize(request, &resolved.cursor_model, &setup).await?;
-    let text = compacted.text();
+    // Claude Code shows the summary: no control sequence from Cursor's answer reaches it.
+    let text = sanitize(&compacted.text());
     let input_estimate = conversation::estimate_tokens(request);
     Ok(answer_events(
         &request.model,

@@ -91,6 +91,9 @@ pub enum TurnItem {
     Spawned {
         pgid: i32,
         process_start: Option<u64>,
+        /// The run's environment marker ([`crate::cursor::process::CursorRun::marker`]), kept
+        /// in the record so a later gateway can prove the group is ours before ending it.
+        marker: String,
         ack: oneshot::Sender<bool>,
     },
     /// Cursor named the chat this turn runs in (`system/init`).
@@ -220,6 +223,7 @@ impl Translator {
             let spawned = TurnItem::Spawned {
                 pgid: run.pgid,
                 process_start: run.process_start,
+                marker: run.marker.clone(),
                 ack: ack_tx,
             };
             if self.tx.send(spawned).await.is_err() {

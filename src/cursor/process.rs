@@ -528,14 +528,6 @@ pub async fn end_stray_run(pgid: i32, recorded_start: u64, marker: Option<&str>)
     end_marked_group(pgid, recorded_start, Some(marker)).await
 }
 
-/// [`end_stray_run`] for a caller that has the start time but not the marker value: the
-/// leader must still carry *a* run marker, which only agent children of a multi-cursor gateway
-/// do, so a record naming any other process of the user's is never acted on. (Records keep
-/// the value in `pendingRun` once the record format carries it; then use [`end_stray_run`].)
-pub async fn end_stray_group(pgid: i32, recorded_start: u64) -> bool {
-    end_marked_group(pgid, recorded_start, None).await
-}
-
 async fn end_marked_group(pgid: i32, recorded_start: u64, marker: Option<&str>) -> bool {
     let ours = |pgid| process_start_time(pgid) == Some(recorded_start);
     if pgid <= 1 || !ours(pgid) || !leader_carries(pgid, marker) {

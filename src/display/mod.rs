@@ -62,6 +62,8 @@ use crate::cursor::events::RunEvent;
 use crate::cursor::events::RunResult;
 use crate::cursor::events::ToolCall;
 use crate::cursor::events::ToolOutcome;
+use crate::cursor::sanitize::Sanitizer;
+use crate::cursor::sanitize::sanitize;
 use crate::text::clip_chars;
 pub use crate::text::one_line;
 use rows::action_path;
@@ -216,6 +218,9 @@ pub struct TurnDisplay {
     /// Cursor's own text streamed by the current run (no rows, no notices): compared with its
     /// `result`.
     prose: String,
+    /// Strips control sequences from Cursor's prose as it streams, one delta at a time, so a
+    /// sequence split over two deltas neither leaks nor eats the text around it. One per run.
+    sanitizer: Sanitizer,
     actions: Vec<Action>,
     counts: HashMap<ActionKind, usize>,
     untracked: usize,
@@ -234,6 +239,7 @@ impl TurnDisplay {
             thinking_since_visible: false,
             tail: Tail::Empty,
             prose: String::new(),
+            sanitizer: Sanitizer::new(),
             actions: Vec::new(),
             counts: HashMap::new(),
             untracked: 0,
@@ -244,9 +250,10 @@ impl TurnDisplay {
     }
 
     /// Text the turn streams that does not come from this display (a notice such as the outer
-    /// history notice): returned unchanged, remembered so the next piece is placed after it.
+    /// history notice): returned without control characters, remembered so the next piece is
+    /// placed after it.
     pub fn external(&mut self, text: &str, now: Instant) -> String {
-        self.paragraph(text, now)
+        self.paragraph(&sanitize(text), now)
     }
 
     /// One extra row (e.g. a rule attached or fired), sanitised and bounded like an action row,
@@ -319,6 +326,9 @@ impl TurnDisplay {
         let mut out = String::new();
         let suffix = terminal_suffix(&self.prose, &result.text).to_string();
         out.push_str(&self.prose_text(&suffix, now));
+        // The prose is over: an escape sequence still open at its end is dropped.
+        let rest = self.sanitizer.finish();
+        out.push_str(&self.paragraph(&rest, now));
         let unshown: Vec<usize> = (0..self.actions.len())
             .filter(|&i| {
                 self.actions[i].kind == ActionKind::Plan
@@ -423,13 +433,12 @@ impl TurnDisplay {
         if lines.is_empty() {
             return None;
         }
-        Some(
-            lines
-                .iter()
-                .map(|l| l.trim_start_matches(SUMMARY_PREFIX).trim())
-                .collect::<Vec<_>>()
-                .join(" "),
-        )
+        let sentence = lines
+            .iter()
+            .map(|l| l.trim_start_matches(SUMMARY_PREFIX).trim())
+            .collect::<Vec<_>>()
+            .join(" ");
+        Some(sanitize(&sentence))
     }
 
     /// Every path Cursor's read, list, search and edit calls named in this turn, absolute
@@ -443,6 +452,8 @@ impl TurnDisplay {
     /// its `result` only covers what it streams itself.
     pub fn next_run(&mut self) {
         self.prose.clear();
+        // A new run is a new text stream: a sequence the last one left open is dropped.
+        let _dropped = self.sanitizer.finish();
     }
 
     fn prose_text(&mut self, text: &str, now: Instant) -> String {
@@ -450,7 +461,8 @@ impl TurnDisplay {
             return String::new();
         }
         self.prose.push_str(text);
-        self.paragraph(text, now)
+        let shown = self.sanitizer.push(text);
+        self.paragraph(&shown, now)
     }
 
     /// Text that continues or starts prose: after a row, it opens a new paragraph.
@@ -490,7 +502,7 @@ impl TurnDisplay {
         };
         self.tail = Tail::Block;
         self.visible(now);
-        format!("{lead}{line}")
+        format!("{lead}{}", sanitize(line))
     }
 
     fn visible(&mut self, now: Instant) {
@@ -637,7 +649,7 @@ impl TurnDisplay {
         if !self.plans_shown.insert(call_id.to_string()) {
             return String::new();
         }
-        let plan = render_plan(args);
+        let plan = sanitize(&render_plan(args));
         if plan.is_empty() {
             return String::new();
         }

@@ -21,6 +21,9 @@ use crate::cursor::failure::RunFailure;
 use crate::cursor::process::RunError;
 use crate::cursor::stream::classify_plain_text;
 use crate::session::conversation::RequestError;
+use crate::session::lock::LockError;
+use crate::session::record::RecordError;
+use crate::session::store::StoreError;
 use crate::turn::TurnError;
 
 /// One error answer: status, Anthropic error type and a message that names the fix.
@@ -148,6 +151,29 @@ impl From<&RequestError> for ApiError {
             | RequestError::NoUserMessage
             | RequestError::NoNewUserMessage
             | RequestError::InvalidImage(_) => ApiError::bad_request(message),
+        }
+    }
+}
+
+impl From<&StoreError> for ApiError {
+    /// A session that could not be opened: 409 when another gateway holds its lock or two
+    /// records claim its chat, 429 when every session slot is busy, 500 for the rest (an
+    /// unreadable, refused or unwritable record, lock or folder).
+    fn from(error: &StoreError) -> Self {
+        let message = error.to_string();
+        match error {
+            StoreError::Locked(LockError::Held { .. })
+            | StoreError::Record(RecordError::Ambiguous { .. }) => ApiError::conflict(message),
+            StoreError::Full { .. } => ApiError::rate_limited(message),
+            StoreError::Locked(LockError::Io { .. } | LockError::Refused(_))
+            | StoreError::Record(
+                RecordError::Corrupted { .. }
+                | RecordError::UnknownVersion { .. }
+                | RecordError::Write { .. },
+            )
+            | StoreError::Folder { .. }
+            | StoreError::Load(_)
+            | StoreError::RecordFile(_) => ApiError::internal(message),
         }
     }
 }

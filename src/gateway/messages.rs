@@ -33,7 +33,8 @@ use crate::cursor::catalog::CatalogError;
 use crate::cursor::catalog::ROUTE_PREFIX;
 use crate::cursor::catalog::Resolved;
 use crate::cursor::command::TurnSpec;
-use crate::cursor::process::end_stray_group;
+use crate::cursor::process::end_stray_run;
+use crate::cursor::sanitize::sanitize;
 use crate::policy;
 use crate::rules::Rulebook;
 use crate::session::conversation;
@@ -146,8 +147,17 @@ fn request_error(error: &conversation::RequestError) -> ApiError {
     ApiError::from(error)
 }
 
+/// The error as an HTTP answer, its message without control characters (it may echo the
+/// request's model id or what Cursor said).
 fn refuse(error: ApiError) -> Response {
-    error.into_response()
+    clean(error).into_response()
+}
+
+/// `error` with control characters and escape sequences removed from its message: Claude Code
+/// prints it to the user's terminal.
+fn clean(mut error: ApiError) -> ApiError {
+    error.message = sanitize(&error.message);
+    error
 }
 
 /// Runs (or refuses) one Cursor turn for a `multi/cursor/*` request.
@@ -242,12 +252,14 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         .store()
         .open(&identity)
         .await
-        .map_err(|e| refuse(e.to_api_error()))?;
+        .map_err(|e| refuse(ApiError::from(&e)))?;
     let mut session = open.lock().await;
-    // A turn a stopped gateway left running is ended first, whatever this request is.
+    // A turn a stopped gateway left running is ended first, whatever this request is. Only a
+    // group whose leader has the recorded start time and carries the recorded marker is
+    // signalled; a record without a marker (written by the previous release) never is.
     if let Some(left) = session.take_inherited_run() {
         match left.process_start {
-            Some(start) if end_stray_group(left.pgid, start).await => {
+            Some(start) if end_stray_run(left.pgid, start, left.marker.as_deref()).await => {
                 tracing::warn!(
                     pgid = left.pgid,
                     "ended a Cursor run left by an earlier gateway"
@@ -503,6 +515,7 @@ async fn answer(observer: Observer, stream: bool) -> Answer {
 /// Answers locally with one text message (nothing runs), streamed or not: for refusals that
 /// are better read as an answer, such as an unknown worker model, and the plugin's commands.
 fn local_answer(model: &str, text: &str, stream: bool) -> Response {
+    let text = &sanitize(text);
     let usage = Usage {
         input_tokens: 0,
         output_tokens: (text.len() as u64).div_ceil(4),
@@ -552,7 +565,7 @@ async fn stream_answer(mut observer: Observer, replayed: bool) -> Answer {
         let item = match tokio::time::timeout(PING_EVERY, observer.next()).await {
             Err(_) => Some(Bytes::from(StreamEvent::Ping.frame())),
             Ok(Some(Ok(event))) => Some(Bytes::from(served(event, replayed).frame())),
-            Ok(Some(Err(error))) => Some(Bytes::from(error.event().frame())),
+            Ok(Some(Err(error))) => Some(Bytes::from(clean(error).event().frame())),
             Ok(None) => None,
         };
         item.map(|bytes| (Ok::<_, Infallible>(bytes), observer))

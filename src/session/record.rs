@@ -44,7 +44,8 @@ pub enum Outcome {
 }
 
 /// A turn that was started and has not been recorded as over. A gateway that finds one left
-/// by a predecessor ends the process group, but only if its leader still has `process_start`.
+/// by a predecessor ends the process group, but only if its leader still has `process_start`
+/// and carries `marker` in its environment.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PendingRun {
@@ -58,6 +59,11 @@ pub struct PendingRun {
     pub started_at: String,
     /// The leader's start time in clock ticks since boot, when it could be read.
     pub process_start: Option<u64>,
+    /// The random run marker set in the agent child's environment (`MULTI_CURSOR_RUN_MARKER`):
+    /// the proof that the group is ours. A record written by a release that set none has no
+    /// marker, and its group is never signalled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub marker: Option<String>,
 }
 
 /// The events of the last completed exchange, replayed verbatim to an identical request.

@@ -74,20 +74,6 @@ pub enum StoreError {
     RecordFile(#[source] crate::state::StateError),
 }
 
-impl StoreError {
-    /// The HTTP error for Claude Code.
-    pub fn to_api_error(&self) -> ApiError {
-        match self {
-            StoreError::Locked(LockError::Held { .. })
-            | StoreError::Record(RecordError::Ambiguous { .. }) => {
-                ApiError::conflict(self.to_string())
-            }
-            StoreError::Full { .. } => ApiError::rate_limited(self.to_string()),
-            _ => ApiError::internal(self.to_string()),
-        }
-    }
-}
-
 /// Identities open in this gateway.
 #[derive(Debug)]
 pub struct SessionStore {
@@ -512,6 +498,7 @@ pub async fn keep_turn(
             TurnItem::Spawned {
                 pgid,
                 process_start,
+                marker,
                 ack,
             } => {
                 on_spawn(pgid);
@@ -524,6 +511,7 @@ pub async fn keep_turn(
                     pgid,
                     started_at: crate::state::now_rfc3339(),
                     process_start,
+                    marker: Some(marker),
                 });
                 let saved = s.persist().await;
                 if let Err(error) = &saved {

@@ -30,7 +30,7 @@ mod display_usage_present;
 mod display_usage_replayed;
 mod process_credentials;
 mod process_drop_kills_group;
-mod process_end_stray_group;
+mod process_end_stray_run;
 mod process_fixture_replay;
 mod process_hang_after_result;
 mod process_lingering_grandchild;
