@@ -316,6 +316,52 @@ fn exit_code(status: std::process::ExitStatus) -> u8 {
     }
 }
 
+/// The gateway a launch runs in its own process for one `claude`, and the private settings
+/// file that points Claude Code at it. Used by the launcher and the wrapper.
+pub(crate) struct InProcessGateway {
+    pub(crate) url: String,
+    /// The private folder holding `settings_path`; removed when dropped.
+    pub(crate) temp: PrivateTemp,
+    pub(crate) settings_path: PathBuf,
+    /// Sending (or dropping) it stops the gateway.
+    pub(crate) stop: tokio::sync::oneshot::Sender<()>,
+    pub(crate) server: tokio::task::JoinHandle<anyhow::Result<()>>,
+}
+
+impl InProcessGateway {
+    /// Starts `config`'s gateway on a loopback port, then writes `settings`, with `routing`'s
+    /// variables pointing at that gateway, to `settings.json` in a new private folder.
+    pub(crate) async fn start(
+        config: GatewayConfig,
+        catalog: Option<Catalog>,
+        mut settings: serde_json::Value,
+        routing: &upstream::Routing,
+    ) -> anyhow::Result<InProcessGateway> {
+        let token = config.token.clone();
+        let gateway = gateway::Gateway::new(config, catalog)?;
+        let (listener, url) =
+            gateway::bind(std::net::SocketAddr::from(([127, 0, 0, 1], 0))).await?;
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(gateway::serve(listener, gateway, async {
+            let _ = stopped.await;
+        }));
+
+        let temp = PrivateTemp::create()?;
+        let settings_path = temp.path().join("settings.json");
+        upstream::put_routing_env(&mut settings, routing, &url, &token);
+        let bytes = serde_json::to_vec_pretty(&settings).context("encoding the settings")?;
+        crate::state::write_private_atomic(&settings_path, &bytes)
+            .context("writing Claude Code's settings file")?;
+        Ok(InProcessGateway {
+            url,
+            temp,
+            settings_path,
+            stop,
+            server,
+        })
+    }
+}
+
 /// The user's (or host's) `--settings` and `--agents` values, read, with the settings layers
 /// Claude Code will read and where Claude models go. Read before the catalog, so a refusal
 /// (a managed `ANTHROPIC_BASE_URL`, bad JSON) comes first. Used by the launcher and the wrapper.
@@ -419,7 +465,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     let (catalog, refresh_from) = launch_catalog(&state_dir).await;
     let exe = std::env::current_exe().context("finding the multi-cursor executable for hooks")?;
     let Merged {
-        mut settings,
+        settings,
         agents,
         flag_settings,
         routing,
@@ -440,19 +486,13 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     let token = config.token.clone();
     config.upstream = routing.upstream.clone();
     let upstream = config.upstream.clone();
-    let gateway = gateway::Gateway::new(config, catalog)?;
-    let (listener, url) = gateway::bind(std::net::SocketAddr::from(([127, 0, 0, 1], 0))).await?;
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(gateway::serve(listener, gateway, async {
-        let _ = stopped.await;
-    }));
-
-    let temp = PrivateTemp::create()?;
-    let settings_path = temp.path().join("settings.json");
-    upstream::put_routing_env(&mut settings, &routing, &url, &token);
-    let settings_bytes = serde_json::to_vec_pretty(&settings).context("encoding the settings")?;
-    crate::state::write_private_atomic(&settings_path, &settings_bytes)
-        .context("writing Claude Code's settings file")?;
+    let InProcessGateway {
+        url,
+        temp,
+        settings_path,
+        stop,
+        server,
+    } = InProcessGateway::start(config, catalog, settings, &routing).await?;
 
     let mut command = tokio::process::Command::new(&claude_path);
     command

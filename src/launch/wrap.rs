@@ -46,17 +46,15 @@ use tokio::signal::unix::signal;
 
 use super::ClaudeFlags;
 use super::EnvInputs;
+use super::InProcessGateway;
 use super::LaunchError;
 use super::Merged;
-use super::PrivateTemp;
 use super::child_env;
 use super::claude;
 use super::new_placeholder;
-use super::upstream;
 use crate::cursor::catalog;
 use crate::cursor::catalog::Catalog;
 use crate::cursor::locate;
-use crate::gateway;
 use crate::gateway::GatewayConfig;
 
 /// The wrapper's executable name, as `cargo install` installs it.
@@ -299,7 +297,7 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
     let flags = ClaudeFlags::read(&host.settings, &host.agents, &host.rest)?;
     let (catalog, refresh_from) = quiet_catalog(&state_dir).await;
     let Merged {
-        mut settings,
+        settings,
         agents,
         flag_settings,
         routing,
@@ -318,19 +316,13 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
         .flag_settings
         .extend(crate::policy::settings::disallowed_tools(&host.rest));
     let token = config.token.clone();
-    let gateway = gateway::Gateway::new(config, catalog)?;
-    let (listener, url) = gateway::bind(std::net::SocketAddr::from(([127, 0, 0, 1], 0))).await?;
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(gateway::serve(listener, gateway, async {
-        let _ = stopped.await;
-    }));
-
-    let temp = PrivateTemp::create()?;
-    let settings_path = temp.path().join("settings.json");
-    upstream::put_routing_env(&mut settings, &routing, &url, &token);
-    let bytes = serde_json::to_vec_pretty(&settings).context("encoding the settings")?;
-    crate::state::write_private_atomic(&settings_path, &bytes)
-        .context("writing Claude Code's settings file")?;
+    let InProcessGateway {
+        url,
+        temp,
+        settings_path,
+        stop,
+        server,
+    } = InProcessGateway::start(config, catalog, settings, &routing).await?;
 
     let mut command = tokio::process::Command::new(&claude_path);
     command
