@@ -16,6 +16,7 @@ pub mod policy;
 pub mod rules;
 pub mod session;
 pub mod skills;
+pub mod spend;
 pub mod state;
 pub mod text;
 pub mod turn;

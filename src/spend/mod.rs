@@ -1,0 +1,154 @@
+//! Cursor spend: what the gateway's Cursor runs cost, how it is shown and how it is bounded.
+//!
+//! This module holds the pieces every spend surface shares: the token counts as users read
+//! them ([`format_count`], [`TokenFigures`]) and the answer of the gateway's spend route
+//! ([`SessionSpend`], served at [`SPEND_ROUTE`]`/<session id>` and read by
+//! `multi-cursor statusline`).
+
+use serde::Deserialize;
+use serde::Serialize;
+
+/// The gateway route that answers one Claude session's spend as a [`SessionSpend`] JSON:
+/// `GET /multi-cursor/spend/<session id>` with the gateway's token, like every route.
+pub const SPEND_ROUTE: &str = "/multi-cursor/spend";
+
+/// A token (or run) count as users read it: plain below 10,000 (`9999`), then thousands with
+/// one decimal (`12.3k`, `999.9k`), then millions with one decimal (`1.2M`). Rounds down, so a
+/// figure is never shown larger than it is (`10_049` → `10.0k`).
+pub fn format_count(count: u64) -> String {
+    if count < 10_000 {
+        count.to_string()
+    } else if count < 1_000_000 {
+        let tenths = count / 100;
+        format!("{}.{}k", tenths / 10, tenths % 10)
+    } else {
+        let tenths = count / 100_000;
+        format!("{}.{}M", tenths / 10, tenths % 10)
+    }
+}
+
+/// Input and output tokens of a turn or a session, and whether any of them is our estimate
+/// rather than Cursor's own count.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenFigures {
+    /// Input tokens (prompt, context), as Cursor reported them or as estimated.
+    pub input_tokens: u64,
+    /// Output tokens.
+    pub output_tokens: u64,
+    /// True when at least one of the counts is an estimate.
+    pub estimated: bool,
+}
+
+impl TokenFigures {
+    /// `29.8k in / 178 out`, with ` (est.)` when estimated: the closing `[Cursor]` summary
+    /// line and the status line both end with it.
+    pub fn in_out(&self) -> String {
+        let estimate = if self.estimated { " (est.)" } else { "" };
+        format!(
+            "{} in / {} out{estimate}",
+            format_count(self.input_tokens),
+            format_count(self.output_tokens)
+        )
+    }
+
+    /// Adds `other` to these figures; the sum is an estimate when either part is.
+    pub fn add(&mut self, other: TokenFigures) {
+        self.input_tokens = self.input_tokens.saturating_add(other.input_tokens);
+        self.output_tokens = self.output_tokens.saturating_add(other.output_tokens);
+        self.estimated |= other.estimated;
+    }
+}
+
+/// A Cursor run going on right now in a session, as the spend route reports it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LiveSpend {
+    /// The Cursor model id that runs (`auto` for Auto).
+    pub model: String,
+    /// Whole seconds since the run started.
+    pub running_secs: u64,
+    /// The last action row Cursor reported (`Read src/lib.rs`), if any yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_action: Option<String>,
+}
+
+/// What one Claude session's Cursor use cost so far in this gateway, its workers included:
+/// the body of `GET /multi-cursor/spend/<session id>`. A session that never used Cursor has
+/// `runs == 0`, `replays == 0` and no `live` run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionSpend {
+    /// Claude Code's session id.
+    pub session: String,
+    /// The Cursor model id of the session's latest run, if it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Cursor runs started for the session (replays not counted).
+    pub runs: u64,
+    /// Answers served again from a record (they cost nothing).
+    pub replays: u64,
+    /// Tokens of those runs.
+    #[serde(flatten)]
+    pub tokens: TokenFigures,
+    /// The run going on now, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub live: Option<LiveSpend>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_read_as_users_expect() {
+        assert_eq!(format_count(0), "0");
+        assert_eq!(format_count(178), "178");
+        assert_eq!(format_count(9_999), "9999");
+        assert_eq!(format_count(10_000), "10.0k");
+        assert_eq!(format_count(10_049), "10.0k");
+        assert_eq!(format_count(29_812), "29.8k");
+        assert_eq!(format_count(999_999), "999.9k");
+        assert_eq!(format_count(1_000_000), "1.0M");
+        assert_eq!(format_count(1_249_999), "1.2M");
+        assert_eq!(format_count(u64::MAX), "18446744073709.5M");
+    }
+
+    #[test]
+    fn in_out_marks_estimates() {
+        let provider = TokenFigures {
+            input_tokens: 29_812,
+            output_tokens: 178,
+            estimated: false,
+        };
+        assert_eq!(provider.in_out(), "29.8k in / 178 out");
+        let mut sum = provider;
+        sum.add(TokenFigures {
+            input_tokens: 1,
+            output_tokens: 2,
+            estimated: true,
+        });
+        assert_eq!(sum.in_out(), "29.8k in / 180 out (est.)");
+    }
+
+    #[test]
+    fn the_spend_answer_is_flat_json() {
+        let spend = SessionSpend {
+            session: "s1".into(),
+            model: Some("auto".into()),
+            runs: 2,
+            replays: 1,
+            tokens: TokenFigures {
+                input_tokens: 10,
+                output_tokens: 5,
+                estimated: true,
+            },
+            live: None,
+        };
+        let json = serde_json::to_value(&spend).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"session": "s1", "model": "auto", "runs": 2, "replays": 1,
+                "input_tokens": 10, "output_tokens": 5, "estimated": true})
+        );
+        let back: SessionSpend = serde_json::from_value(json).unwrap();
+        assert_eq!(back, spend);
+    }
+}
