@@ -12,6 +12,7 @@ pub mod doctor;
 pub mod exec;
 pub mod gateway;
 pub mod launch;
+pub mod orchestrate;
 pub mod policy;
 pub mod rules;
 pub mod session;

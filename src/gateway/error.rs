@@ -20,6 +20,7 @@ use crate::cursor::catalog::CatalogError;
 use crate::cursor::failure::RunFailure;
 use crate::cursor::process::RunError;
 use crate::cursor::stream::classify_plain_text;
+use crate::orchestrate::Refusal;
 use crate::session::conversation::RequestError;
 use crate::session::lock::LockError;
 use crate::session::record::RecordError;
@@ -151,6 +152,26 @@ impl From<&RequestError> for ApiError {
             | RequestError::NoUserMessage
             | RequestError::NoNewUserMessage
             | RequestError::InvalidImage(_) => ApiError::bad_request(message),
+        }
+    }
+}
+
+impl From<Refusal<ApiError>> for ApiError {
+    /// A Cursor request the orchestrator did not run: 400 for the request, a missing agent,
+    /// the policy and an unknown model; 409 while a different request runs; 500 when the
+    /// rulebook could not be loaded; the catalog, store and compaction cases as their own
+    /// errors map.
+    fn from(refusal: Refusal<ApiError>) -> Self {
+        match refusal {
+            Refusal::Request(error) => ApiError::from(&error),
+            Refusal::Agent(error) => ApiError::bad_request(error.to_string()),
+            Refusal::Policy(refusal) => ApiError::bad_request(refusal.to_string()),
+            Refusal::CatalogUnavailable(error) => error,
+            Refusal::Model(error) => ApiError::from(&error),
+            Refusal::Compaction(error) => ApiError::from(&error),
+            Refusal::Store(error) => ApiError::from(&error),
+            refusal @ Refusal::Busy => ApiError::conflict(refusal.to_string()),
+            refusal @ Refusal::Rulebook(_) => ApiError::internal(refusal.to_string()),
         }
     }
 }

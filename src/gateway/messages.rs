@@ -2,6 +2,8 @@
 //! answered by a Cursor turn; any other model goes to the upstream byte for byte.
 
 use std::convert::Infallible;
+use std::path::Path;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use axum::body::Body;
@@ -29,35 +31,22 @@ use crate::anthropic::Usage;
 use crate::anthropic::events::answer_events;
 use crate::anthropic::events::fold_message;
 use crate::cursor::catalog::Catalog;
-use crate::cursor::catalog::CatalogError;
 use crate::cursor::catalog::ROUTE_PREFIX;
-use crate::cursor::catalog::Resolved;
-use crate::cursor::command::TurnSpec;
-use crate::cursor::process::end_stray_run;
+use crate::cursor::locate::AgentInfo;
+use crate::cursor::locate::LocateError;
 use crate::cursor::sanitize::sanitize;
-use crate::policy;
-use crate::rules::Rulebook;
+use crate::orchestrate;
+use crate::orchestrate::Outcome;
+use crate::orchestrate::TurnContext;
+use crate::orchestrate::TurnSettings;
+use crate::policy::ClaudeMode;
 use crate::session::conversation;
 use crate::session::cursor_request::CursorRequest;
-use crate::session::cursor_request::TurnPrompts;
 use crate::session::exchange::Ending;
-use crate::session::exchange::Exchange;
 use crate::session::exchange::Observer;
-use crate::session::exchange::exchange_key;
 use crate::session::identity::Identity;
-use crate::session::identity::MAIN_WORKER;
-use crate::session::store::Admission;
-use crate::session::store::BUSY_MESSAGE;
-use crate::session::store::INTERRUPTED_NOTICE;
-use crate::session::store::TurnPlan;
-use crate::session::store::TurnRules;
-use crate::session::store::keep_turn;
+use crate::session::store::SessionStore;
 use crate::state::now_rfc3339;
-use crate::turn;
-use crate::turn::StreamRules;
-use crate::turn::TurnHandle;
-use crate::turn::TurnInput;
-use std::sync::Arc;
 
 /// SSE comment-free keepalive: a `ping` event after this much silence.
 const PING_EVERY: Duration = Duration::from_secs(10);
@@ -160,7 +149,9 @@ fn clean(mut error: ApiError) -> ApiError {
     error
 }
 
-/// Runs (or refuses) one Cursor turn for a `multi/cursor/*` request.
+/// Runs (or refuses) one Cursor turn for a `multi/cursor/*` request: the body and headers
+/// become a [`CursorRequest`], the orchestrator carries it down, and its outcome or refusal
+/// comes back as HTTP.
 async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> Answer {
     let parsed = CursorRequest::parse(
         body,
@@ -175,317 +166,84 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
     if let Some(text) = super::plugin_commands::local_answer_text(request) {
         return Ok(local_answer(&request.model, &text, request.stream));
     }
-    let session = parsed.session.clone();
-    let worker = parsed.worker.clone();
-    let agent = gateway
-        .agent()
-        .await
-        .map_err(|e| refuse(ApiError::bad_request(e.to_string())))?;
-    let (mode, hook_workspace) = gateway.sessions().lookup(&session, worker.as_deref());
-    let mode = mode.or(gateway.config().default_mode).ok_or_else(|| {
-        refuse(ApiError::bad_request(
-            policy::PolicyRefusal::ModeUnknown.to_string(),
-        ))
-    })?;
-    let cursor_mode = policy::cursor_mode(mode, agent.supports_auto_review, &agent.version)
-        .map_err(|e| refuse(ApiError::bad_request(e.to_string())))?;
-    let workspace = hook_workspace.unwrap_or_else(|| gateway.config().working_dir.clone());
-    policy::check_mcp(
-        &workspace,
-        gateway.config().home.as_deref(),
-        gateway.config().approve_mcps,
-    )
-    .map_err(|e| refuse(ApiError::bad_request(e.to_string())))?;
-    // Claude's permission settings must bind Cursor, or nothing runs (src/policy/admission.rs);
-    // the outcome is shown per session by `multi-cursor status`.
-    let admitted = policy::admit_request(&gateway.config().policy, mode, &workspace).await;
-    gateway
-        .sessions()
-        .note_policy(&session, policy::status_text(&admitted));
-    let admitted = admitted.map_err(|e| {
-        refuse(ApiError::bad_request(
-            policy::PolicyRefusal::from(e).to_string(),
-        ))
-    })?;
-    conversation::validate_for_cursor(request).map_err(|e| refuse(request_error(&e)))?;
-    let mut catalog = gateway.catalog(&agent.path).await.map_err(refuse)?;
-    // `/compact`: a separate read-only Cursor run writes the summary; the session's record and
-    // its Cursor chat are not touched (compaction.rs).
-    if conversation::is_compaction_request(request) {
-        let setup = crate::compaction::Setup {
-            agent: agent.path.clone(),
-            workspace: workspace.clone(),
-            approve_mcps: gateway.config().approve_mcps,
-            limits: gateway.config().limits,
-            images_dir: gateway.config().state_dir.join("images"),
-        };
-        return match crate::compaction::answer(request, &catalog, setup).await {
-            Ok(events) => Ok(events_answer(events, request.stream)),
-            Err(error) => {
-                tracing::warn!(%error, "compaction failed");
-                Err(refuse(ApiError::from(&error)))
-            }
-        };
-    }
-    let effort = parsed.effort();
-    // The main session's route is resolved before its session is opened, so an unknown id (and
-    // the catalog recheck it may cause) never holds the session's lock; a worker's route can
-    // still change with its `model:` line, so it is resolved once the prompt is known.
-    let main_route = match worker {
-        None => Some(
-            resolve_model(gateway, &agent.path, &mut catalog, &request.model, effort)
-                .await
-                .map_err(|e| refuse(ApiError::from(&e)))?,
-        ),
-        Some(_) => None,
-    };
-
-    let identity = Identity {
-        workspace: workspace.clone(),
-        session: session.clone(),
-        worker: worker.clone().unwrap_or_else(|| MAIN_WORKER.to_string()),
-    };
-    let policy_text =
-        policy::describe(mode, &cursor_mode, gateway.config().approve_mcps, &admitted);
-    let key = exchange_key(&identity.key(), &parsed.digest, &policy_text);
-    let open = gateway
-        .store()
-        .open(&identity)
-        .await
-        .map_err(|e| refuse(ApiError::from(&e)))?;
-    let mut session = open.lock().await;
-    // A turn a stopped gateway left running is ended first, whatever this request is. Only a
-    // group whose leader has the recorded start time and carries the recorded marker is
-    // signalled; a record without a marker (written by the previous release) never is.
-    if let Some(left) = session.take_inherited_run() {
-        match left.process_start {
-            Some(start) if end_stray_run(left.pgid, start, left.marker.as_deref()).await => {
-                tracing::warn!(
-                    pgid = left.pgid,
-                    "ended a Cursor run left by an earlier gateway"
-                );
-            }
-            _ => {}
-        }
-    }
-
-    match session.admit(&key) {
-        Admission::Join(exchange) => {
-            drop(session);
-            return answer(exchange.observe(), request.stream).await;
-        }
-        Admission::Busy => return Err(refuse(ApiError::conflict(BUSY_MESSAGE))),
-        Admission::Start => {}
-    }
-    let images = gateway.config().state_dir.join("images");
-    let interrupted_before = session.record.interrupted;
-    let mut notices = Vec::new();
-    // Policy notices: a widening warning first; the hooks/MCP note until an answer carrying it
-    // completes once in this Claude session (remembered in the gateway's SessionBook).
-    let session_note = admitted
-        .session_notice()
-        .filter(|note| !gateway.sessions().was_shown(&identity.session, note));
-    notices.extend(admitted.widening_notice());
-    notices.extend(session_note.clone());
-    if interrupted_before {
-        notices.push(INTERRUPTED_NOTICE.to_string());
-    }
-    let chat_id = session.record.chat_id.clone();
-    let recorded_answer = session.record.answer_text();
-    let TurnPrompts {
-        mut prompt,
-        fresh: fresh_prompt,
-        history_changed,
-    } = parsed
-        .prompts(chat_id.as_deref(), recorded_answer.as_deref(), &images)
-        .map_err(|e| refuse(request_error(&e)))?;
-    if history_changed {
-        notices.push(conversation::OUTER_HISTORY_NOTICE.to_string());
-    }
-
-    // A worker picks its model with a first prompt line `model: <id>`, which never reaches Cursor.
-    let mut requested = request.model.clone();
-    if worker.is_some()
-        && let Some(id) = prompt.take_worker_model_line()
-    {
-        let spelled = if is_cursor_model(&id) {
-            id.clone()
-        } else {
-            format!("{ROUTE_PREFIX}{id}")
-        };
-        if resolve_model(gateway, &agent.path, &mut catalog, &spelled, None)
-            .await
-            .is_err()
-        {
-            let valid: Vec<String> = catalog
-                .picker(&[])
-                .rows
-                .iter()
-                .map(|r| r.short_id().to_string())
-                .collect();
-            let text = format!(
-                "[Cursor] Unknown model \"{id}\" on the worker's `model:` line; nothing was run. Valid ids: {}. See `multi-cursor --cursor-models` for every route.",
-                valid.join(", ")
-            );
-            return Ok(local_answer(&request.model, &text, request.stream));
-        }
-        requested = spelled;
-    }
-    let resolved = match main_route {
-        Some(resolved) => resolved,
-        None => resolve_model(gateway, &agent.path, &mut catalog, &requested, effort)
-            .await
-            .map_err(|e| refuse(ApiError::from(&e)))?,
-    };
-    // The rulebook: what this chat has not been given yet goes in front of the conversation.
-    let book = load_rulebook(gateway, &workspace, &mut notices).await?;
-    let chat_before = session.record.chat_rules();
-    let mut chat_rules = chat_before.clone();
-    let preamble = book.prompt_preamble(&mut chat_rules, chat_id.is_none(), &prompt.request);
-    let prompt_text = with_rules(preamble, prompt.text());
-    let (fresh_prompt, fresh_rules) = match fresh_prompt {
-        Some(fresh) => {
-            let mut rules = chat_before;
-            let preamble = book.prompt_preamble(&mut rules, true, &fresh.request);
-            let text = with_rules(preamble, fresh.text());
-            (
-                Some(with_interruption(text, interrupted_before)),
-                Some(rules),
-            )
-        }
-        None => (None, None),
-    };
-    let stream_rules = StreamRules {
-        book: Arc::clone(&book),
-        fired: chat_rules.fired_rules.clone(),
-    };
-    let turn_rules = TurnRules {
-        book,
-        chat: chat_rules,
-        fresh: fresh_rules,
-        resumed: chat_id.clone(),
-    };
-    let input = TurnInput {
-        agent: agent.path.clone(),
-        spec: TurnSpec {
-            workspace,
-            model: resolved.cursor_model.clone(),
-            chat_id,
-            mode: cursor_mode,
-            approve_mcps: gateway.config().approve_mcps,
-            prompt: with_interruption(prompt_text, interrupted_before),
-        },
-        fresh_prompt,
-        requested_model: request.model.clone(),
-        input_estimate: parsed.estimate,
-        notices,
-        limits: gateway.config().limits,
-        stream_rules: Some(stream_rules),
-    };
-    session.record.policy = Some(policy_text);
-    let TurnHandle { items, cancel } = turn::start(input);
-    let exchange = Exchange::running(key.clone(), cancel);
-    session.remember(Arc::clone(&exchange));
-    let observer = exchange.observe();
-    drop(session);
-
-    let run_id = gateway.add_run(LiveRun {
-        session: identity.session.clone(),
-        worker: identity.worker.clone(),
-        model: resolved.cursor_model.clone(),
-        pgid: 0,
-        started_at: now_rfc3339(),
-    });
-    let plan = TurnPlan {
-        key,
-        model: resolved.cursor_model,
-        interrupted_before,
-        rules: turn_rules,
-    };
-    let keeper = gateway.clone();
-    let spawned = gateway.clone();
-    let (noted, claude_session) = (gateway.clone(), identity.session.clone());
-    let on_recorded = move || {
-        if let Some(note) = session_note {
-            noted.sessions().notice_shown(&claude_session, &note);
-        }
-    };
-    tokio::spawn(async move {
-        keep_turn(
-            open,
-            exchange,
-            items,
-            plan,
-            move |pgid| spawned.set_run_pgid(run_id, pgid),
-            on_recorded,
-        )
-        .await;
-        keeper.remove_run(run_id);
-    });
-    answer(observer, request.stream).await
-}
-
-/// Resolves `model` in `catalog`. An unknown one is checked with Cursor again (once per id for
-/// a while, [`Gateway::recheck_catalog`]): Cursor may have added it since the catalog was
-/// cached; `catalog` then holds the fresh list.
-async fn resolve_model(
-    gateway: &Gateway,
-    agent: &std::path::Path,
-    catalog: &mut Catalog,
-    model: &str,
-    effort: Option<&str>,
-) -> Result<Resolved, CatalogError> {
-    match catalog.resolve(model, effort) {
-        Err(CatalogError::UnknownModel { .. }) => {
-            if let Some(fresh) = gateway.recheck_catalog(agent, model).await {
-                *catalog = fresh;
-            }
-            catalog.resolve(model, effort)
-        }
-        resolved => resolved,
+    match orchestrate::run(gateway, &parsed).await {
+        Ok(Outcome::Exchange(observer)) => answer(observer, request.stream).await,
+        Ok(Outcome::Local(text)) => Ok(local_answer(&request.model, &text, request.stream)),
+        Ok(Outcome::Events(events)) => Ok(events_answer(events, request.stream)),
+        Err(refusal) => Err(refuse(ApiError::from(refusal))),
     }
 }
 
-/// Loads the workspace's rulebook and links its skills (blocking file I/O, off the runtime's
-/// threads). A skills change is announced as a notice; a skills failure is logged, not fatal.
-async fn load_rulebook(
-    gateway: &Gateway,
-    workspace: &std::path::Path,
-    notices: &mut Vec<String>,
-) -> Result<Arc<Rulebook>, Response> {
-    let home = gateway.config().home.clone();
-    let workspace = workspace.to_path_buf();
-    let (book, skills) = tokio::task::spawn_blocking(move || {
-        let skills = crate::skills::sync(&workspace);
-        (Rulebook::load(&workspace, home.as_deref()), skills)
-    })
-    .await
-    .map_err(|e| {
-        refuse(ApiError::internal(format!(
-            "loading the rulebook failed: {e}"
-        )))
-    })?;
-    match skills {
-        Ok(sync) => notices.extend(sync.row()),
-        Err(error) => tracing::warn!(%error, "could not link the project's skills for Cursor"),
-    }
-    Ok(Arc::new(book))
-}
+/// The gateway as the orchestrator's context: its agent, catalog cache, hook-reported
+/// sessions, session store and live runs.
+impl TurnContext for Gateway {
+    type CatalogUnavailable = ApiError;
 
-/// The prompt with the rules preamble in front, when there is one.
-fn with_rules(preamble: Option<String>, prompt: String) -> String {
-    match preamble {
-        Some(rules) => format!("{rules}\n\n{prompt}"),
-        None => prompt,
+    fn settings(&self) -> TurnSettings<'_> {
+        let config = self.config();
+        TurnSettings {
+            default_mode: config.default_mode,
+            working_dir: &config.working_dir,
+            home: config.home.as_deref(),
+            approve_mcps: config.approve_mcps,
+            limits: config.limits,
+            state_dir: &config.state_dir,
+            policy: &config.policy,
+        }
     }
-}
 
-/// The prompt with the interruption notice in front, when the last turn did not finish.
-fn with_interruption(prompt: String, interrupted: bool) -> String {
-    if interrupted {
-        format!("{INTERRUPTED_NOTICE}\n\n{prompt}")
-    } else {
-        prompt
+    async fn agent(&self) -> Result<AgentInfo, LocateError> {
+        Gateway::agent(self).await
+    }
+
+    async fn catalog(&self, agent: &Path) -> Result<Catalog, ApiError> {
+        Gateway::catalog(self, agent).await
+    }
+
+    async fn recheck_catalog(&self, agent: &Path, model: &str) -> Option<Catalog> {
+        Gateway::recheck_catalog(self, agent, model).await
+    }
+
+    fn session_mode(
+        &self,
+        session: &str,
+        worker: Option<&str>,
+    ) -> (Option<ClaudeMode>, Option<PathBuf>) {
+        self.sessions().lookup(session, worker)
+    }
+
+    fn note_policy(&self, session: &str, policy: String) {
+        self.sessions().note_policy(session, policy);
+    }
+
+    fn notice_was_shown(&self, session: &str, notice: &str) -> bool {
+        self.sessions().was_shown(session, notice)
+    }
+
+    fn notice_shown(&self, session: &str, notice: &str) {
+        self.sessions().notice_shown(session, notice);
+    }
+
+    fn store(&self) -> &SessionStore {
+        Gateway::store(self)
+    }
+
+    fn run_started(&self, identity: &Identity, model: &str) -> u64 {
+        self.add_run(LiveRun {
+            session: identity.session.clone(),
+            worker: identity.worker.clone(),
+            model: model.to_string(),
+            pgid: 0,
+            started_at: now_rfc3339(),
+        })
+    }
+
+    fn run_spawned(&self, id: u64, pgid: i32) {
+        self.set_run_pgid(id, pgid);
+    }
+
+    fn run_ended(&self, id: u64) {
+        self.remove_run(id);
     }
 }
 

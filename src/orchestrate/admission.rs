@@ -1,0 +1,68 @@
+//! Admission: whether Cursor may run for a request at all, decided before anything is opened
+//! or spawned. The agent must be Cursor's CLI, the session's Claude permission mode must have
+//! a Cursor equivalent, Cursor's MCP servers must be opted in, and Claude's permission
+//! settings must bind Cursor (`policy::admission`); the outcome is noted per session for
+//! `multi-cursor status`.
+
+use std::path::PathBuf;
+
+use super::Refusal;
+use super::TurnContext;
+use crate::cursor::command::CursorMode;
+use crate::cursor::locate::AgentInfo;
+use crate::policy;
+use crate::policy::Admitted;
+use crate::policy::ClaudeMode;
+use crate::policy::PolicyRefusal;
+use crate::session::cursor_request::CursorRequest;
+
+/// A request cleared to run: the agent, the mode and the rules it runs under, and where.
+#[derive(Debug, Clone)]
+pub(super) struct Cleared {
+    /// Cursor's agent.
+    pub agent: AgentInfo,
+    /// The session's Claude permission mode.
+    pub mode: ClaudeMode,
+    /// The Cursor flags that mode became.
+    pub cursor_mode: CursorMode,
+    /// The workspace the turn runs in (the hook's, else the server's working folder).
+    pub workspace: PathBuf,
+    /// Claude's permission rules and the Cursor config enforcing each.
+    pub admitted: Admitted,
+}
+
+impl Cleared {
+    /// The policy the turn runs under, as recorded and as part of its exchange key.
+    pub fn policy_text(&self, approve_mcps: bool) -> String {
+        policy::describe(self.mode, &self.cursor_mode, approve_mcps, &self.admitted)
+    }
+}
+
+/// Admits `parsed`, or says why Cursor may not run for it.
+pub(super) async fn admit<C: TurnContext>(
+    context: &C,
+    parsed: &CursorRequest,
+) -> Result<Cleared, Refusal<C::CatalogUnavailable>> {
+    let agent = context.agent().await.map_err(Refusal::Agent)?;
+    let settings = context.settings();
+    let (mode, hook_workspace) = context.session_mode(&parsed.session, parsed.worker.as_deref());
+    let mode = mode
+        .or(settings.default_mode)
+        .ok_or(Refusal::Policy(PolicyRefusal::ModeUnknown))?;
+    let cursor_mode = policy::cursor_mode(mode, agent.supports_auto_review, &agent.version)
+        .map_err(Refusal::Policy)?;
+    let workspace = hook_workspace.unwrap_or_else(|| settings.working_dir.to_path_buf());
+    policy::check_mcp(&workspace, settings.home, settings.approve_mcps).map_err(Refusal::Policy)?;
+    // Claude's permission settings must bind Cursor, or nothing runs (`policy::admission`);
+    // the outcome is shown per session by `multi-cursor status`.
+    let admitted = policy::admit_request(settings.policy, mode, &workspace).await;
+    context.note_policy(&parsed.session, policy::status_text(&admitted));
+    let admitted = admitted.map_err(|e| Refusal::Policy(PolicyRefusal::from(e)))?;
+    Ok(Cleared {
+        agent,
+        mode,
+        cursor_mode,
+        workspace,
+        admitted,
+    })
+}

@@ -1,0 +1,214 @@
+//! One way down for a Cursor request: the typed [`CursorRequest`] is carried from admission to
+//! a running turn below the HTTP layer, and comes back as an [`Outcome`] to answer from or a
+//! [`Refusal`] saying why nothing runs.
+//!
+//! The steps, each in its own file and in this order (a request refused by an earlier step
+//! never reaches a later one, so the same request always gets the same refusal):
+//!
+//! 1. [`admission`]: Cursor's agent, the session's permission mode and the Cursor flags it
+//!    becomes, the MCP opt-in, Claude's settings binding Cursor, the request's own limits.
+//! 2. [`routing`]: the model (the catalog, checked with Cursor again for an unknown id) and a
+//!    worker's `model:` line.
+//! 3. [`prompt`]: the rulebook's preamble and the interruption notice in front of the prompt.
+//! 4. [`start`]: the session opened under its lock, a run left by a stopped gateway ended, the
+//!    request joined to an identical one or replayed, else the turn started and kept.
+//!
+//! What the orchestrator needs from whoever serves the request (the agent, the catalog cache,
+//! the per-session modes and notices, the session store, the live runs) comes through
+//! [`TurnContext`]; the gateway implements it. Nothing here knows HTTP: the gateway turns the
+//! outcome into an answer and each refusal into its status (`gateway::error`).
+
+mod admission;
+mod prompt;
+mod routing;
+mod start;
+
+use std::future::Future;
+use std::path::Path;
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+use crate::anthropic::StreamEvent;
+use crate::compaction::CompactionError;
+use crate::cursor::catalog::Catalog;
+use crate::cursor::catalog::CatalogError;
+use crate::cursor::locate::AgentInfo;
+use crate::cursor::locate::LocateError;
+use crate::cursor::process::RunLimits;
+use crate::policy::ClaudeMode;
+use crate::policy::PolicyInputs;
+use crate::policy::PolicyRefusal;
+use crate::session::conversation;
+use crate::session::conversation::RequestError;
+use crate::session::cursor_request::CursorRequest;
+use crate::session::exchange::Observer;
+use crate::session::identity::Identity;
+use crate::session::store::BUSY_MESSAGE;
+use crate::session::store::SessionStore;
+use crate::session::store::StoreError;
+
+/// The settings a Cursor request is served under, fixed for the server's lifetime.
+#[derive(Debug, Clone, Copy)]
+pub struct TurnSettings<'a> {
+    /// Mode for sessions no hook has reported one for (`serve --permission-mode`).
+    pub default_mode: Option<ClaudeMode>,
+    /// Workspace for requests whose session reported none.
+    pub working_dir: &'a Path,
+    /// The user's home (for `~/.cursor/mcp.json` and the rulebook's user rules).
+    pub home: Option<&'a Path>,
+    /// `MULTI_CURSOR_APPROVE_MCPS=1`.
+    pub approve_mcps: bool,
+    /// Supervision limits for Cursor runs.
+    pub limits: RunLimits,
+    /// The state folder (images of the newest turn go to its `images` folder).
+    pub state_dir: &'a Path,
+    /// Where Claude's settings and Cursor's config are read for settings admission.
+    pub policy: &'a PolicyInputs,
+}
+
+/// What serving a Cursor request needs from the server it runs in. Implemented by the gateway;
+/// every method is cheap or caches what it fetches.
+pub trait TurnContext: Clone + Send + Sync + 'static {
+    /// Why the catalog could not be had, as the server answers it.
+    type CatalogUnavailable: Send;
+
+    /// The settings requests are served under.
+    fn settings(&self) -> TurnSettings<'_>;
+
+    /// Cursor's agent, located and identified once.
+    fn agent(&self) -> impl Future<Output = Result<AgentInfo, LocateError>> + Send;
+
+    /// The catalog of Cursor's models, fetched on first need and cached.
+    fn catalog(
+        &self,
+        agent: &Path,
+    ) -> impl Future<Output = Result<Catalog, Self::CatalogUnavailable>> + Send;
+
+    /// The catalog fetched again because a request named `model`, which the one in hand does
+    /// not know; `None` when not fetched (recently checked for that id, or fetching failed).
+    fn recheck_catalog(
+        &self,
+        agent: &Path,
+        model: &str,
+    ) -> impl Future<Output = Option<Catalog>> + Send;
+
+    /// The session's current mode (a worker runs under its parent's) and the request's
+    /// workspace, when hooks reported them.
+    fn session_mode(
+        &self,
+        session: &str,
+        worker: Option<&str>,
+    ) -> (Option<ClaudeMode>, Option<PathBuf>);
+
+    /// Notes the policy a request of `session` was admitted under (or its refusal), for
+    /// `multi-cursor status`.
+    fn note_policy(&self, session: &str, policy: String);
+
+    /// Whether `notice` was already shown in an answer of `session`.
+    fn notice_was_shown(&self, session: &str, notice: &str) -> bool;
+
+    /// Remembers that an answer carrying `notice` completed in `session`.
+    fn notice_shown(&self, session: &str, notice: &str);
+
+    /// The identities this server owns and their records.
+    fn store(&self) -> &SessionStore;
+
+    /// A turn of `identity` on Cursor model `model` started; the returned id names it.
+    fn run_started(&self, identity: &Identity, model: &str) -> u64;
+
+    /// The process group of run `id` was spawned.
+    fn run_spawned(&self, id: u64, pgid: i32);
+
+    /// Run `id` ended (its record is written).
+    fn run_ended(&self, id: u64);
+}
+
+/// What a Cursor request is answered from.
+#[derive(Debug)]
+pub enum Outcome {
+    /// An exchange: a turn started for this request, or an identical one joined, replayed, or
+    /// failed before.
+    Exchange(Observer),
+    /// One text message; nothing ran (an unknown model on a worker's `model:` line).
+    Local(String),
+    /// A complete answer made of these events (a compaction's summary).
+    Events(Vec<StreamEvent>),
+}
+
+/// Why a Cursor request is not run. Nothing ran for any of them. `U` is the server's reason the
+/// catalog was unavailable ([`TurnContext::CatalogUnavailable`]).
+#[derive(Debug, Error)]
+pub(crate) enum Refusal<U> {
+    /// The request itself is malformed or unsupported, or its images could not be saved.
+    #[error("{0}")]
+    Request(#[from] RequestError),
+    /// Cursor's agent is missing or is not Cursor's CLI.
+    #[error("{0}")]
+    Agent(LocateError),
+    /// The permission mode, the MCP opt-in or Claude's settings do not let Cursor run.
+    #[error("{0}")]
+    Policy(PolicyRefusal),
+    /// The catalog of Cursor's models could not be had.
+    #[error("the catalog of Cursor's models is unavailable")]
+    CatalogUnavailable(U),
+    /// The model is unknown to Cursor (or an effort variant it lacks).
+    #[error("{0}")]
+    Model(CatalogError),
+    /// `/compact` gave no summary.
+    #[error("{0}")]
+    Compaction(CompactionError),
+    /// The session could not be opened (its lock, its record, the store's capacity).
+    #[error("{0}")]
+    Store(StoreError),
+    /// A different request of the same identity is running.
+    #[error("{BUSY_MESSAGE}")]
+    Busy,
+    /// The rulebook could not be loaded.
+    #[error("loading the rulebook failed: {0}")]
+    Rulebook(String),
+}
+
+/// Serves one `multi/cursor/*` request: admits it, resolves its model, then answers a
+/// `/compact` with a summary run, or joins, replays or starts the identity's turn.
+pub(crate) async fn run<C: TurnContext>(
+    context: &C,
+    parsed: &CursorRequest,
+) -> Result<Outcome, Refusal<C::CatalogUnavailable>> {
+    let cleared = admission::admit(context, parsed).await?;
+    conversation::validate_for_cursor(&parsed.request)?;
+    let mut catalog = context
+        .catalog(&cleared.agent.path)
+        .await
+        .map_err(Refusal::CatalogUnavailable)?;
+    if conversation::is_compaction_request(&parsed.request) {
+        return compact(context, parsed, &cleared, &catalog).await;
+    }
+    let main_route = routing::main_route(context, parsed, &cleared, &mut catalog).await?;
+    start::start(context, parsed, cleared, catalog, main_route).await
+}
+
+/// `/compact`: a separate read-only Cursor run writes the summary; the session's record and its
+/// Cursor chat are not touched (`compaction`).
+async fn compact<C: TurnContext>(
+    context: &C,
+    parsed: &CursorRequest,
+    cleared: &admission::Cleared,
+    catalog: &Catalog,
+) -> Result<Outcome, Refusal<C::CatalogUnavailable>> {
+    let settings = context.settings();
+    let setup = crate::compaction::Setup {
+        agent: cleared.agent.path.clone(),
+        workspace: cleared.workspace.clone(),
+        approve_mcps: settings.approve_mcps,
+        limits: settings.limits,
+        images_dir: settings.state_dir.join("images"),
+    };
+    match crate::compaction::answer(&parsed.request, catalog, setup).await {
+        Ok(events) => Ok(Outcome::Events(events)),
+        Err(error) => {
+            tracing::warn!(%error, "compaction failed");
+            Err(Refusal::Compaction(error))
+        }
+    }
+}

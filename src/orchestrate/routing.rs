@@ -1,0 +1,116 @@
+//! Routing: which Cursor model a request runs on. The model id Claude Code sent is resolved in
+//! the catalog (with the request's effort variant); an id the catalog does not know is checked
+//! with Cursor again, since Cursor may have added it after the catalog was cached. A worker
+//! picks its model with a first prompt line `model: <id>`, which never reaches Cursor; an
+//! unknown id there is answered as text listing the valid ones, and nothing runs.
+
+use super::Refusal;
+use super::TurnContext;
+use super::admission::Cleared;
+use crate::cursor::catalog::Catalog;
+use crate::cursor::catalog::CatalogError;
+use crate::cursor::catalog::ROUTE_PREFIX;
+use crate::cursor::catalog::Resolved;
+use crate::session::conversation::Prompt;
+use crate::session::cursor_request::CursorRequest;
+
+/// The main session's route, resolved before its session is opened, so an unknown id (and the
+/// catalog recheck it may cause) never holds the session's lock. `None` for a worker, whose
+/// route can still change with its `model:` line ([`worker_route`]).
+pub(super) async fn main_route<C: TurnContext>(
+    context: &C,
+    parsed: &CursorRequest,
+    cleared: &Cleared,
+    catalog: &mut Catalog,
+) -> Result<Option<Resolved>, Refusal<C::CatalogUnavailable>> {
+    if parsed.worker.is_some() {
+        return Ok(None);
+    }
+    let request = &parsed.request;
+    resolve_model(context, cleared, catalog, &request.model, parsed.effort())
+        .await
+        .map(Some)
+        .map_err(Refusal::Model)
+}
+
+/// How a turn's model was decided.
+pub(super) enum Route {
+    /// Run on this model.
+    Run(Resolved),
+    /// The worker's `model:` line names no model Cursor has: answer with this text.
+    UnknownWorkerModel(String),
+}
+
+/// The turn's route: `main` when the main session's was resolved already, else the worker's
+/// (its `model:` line, taken off `prompt`, else the request's model).
+pub(super) async fn turn_route<C: TurnContext>(
+    context: &C,
+    parsed: &CursorRequest,
+    cleared: &Cleared,
+    catalog: &mut Catalog,
+    main: Option<Resolved>,
+    prompt: &mut Prompt,
+) -> Result<Route, Refusal<C::CatalogUnavailable>> {
+    let request = &parsed.request;
+    let mut requested = request.model.clone();
+    if parsed.worker.is_some()
+        && let Some(id) = prompt.take_worker_model_line()
+    {
+        let spelled = if id.starts_with(ROUTE_PREFIX) {
+            id.clone()
+        } else {
+            format!("{ROUTE_PREFIX}{id}")
+        };
+        if resolve_model(context, cleared, catalog, &spelled, None)
+            .await
+            .is_err()
+        {
+            return Ok(Route::UnknownWorkerModel(unknown_worker_model(
+                &id, catalog,
+            )));
+        }
+        requested = spelled;
+    }
+    let resolved = match main {
+        Some(resolved) => resolved,
+        None => resolve_model(context, cleared, catalog, &requested, parsed.effort())
+            .await
+            .map_err(Refusal::Model)?,
+    };
+    Ok(Route::Run(resolved))
+}
+
+/// The answer to a worker whose `model:` line names `id`, unknown to Cursor.
+fn unknown_worker_model(id: &str, catalog: &Catalog) -> String {
+    let valid: Vec<String> = catalog
+        .picker(&[])
+        .rows
+        .iter()
+        .map(|r| r.short_id().to_string())
+        .collect();
+    format!(
+        "[Cursor] Unknown model \"{id}\" on the worker's `model:` line; nothing was run. Valid ids: {}. See `multi-cursor --cursor-models` for every route.",
+        valid.join(", ")
+    )
+}
+
+/// Resolves `model` in `catalog`. An unknown one is checked with Cursor again (once per id for
+/// a while, [`TurnContext::recheck_catalog`]): Cursor may have added it since the catalog was
+/// cached; `catalog` then holds the fresh list.
+async fn resolve_model<C: TurnContext>(
+    context: &C,
+    cleared: &Cleared,
+    catalog: &mut Catalog,
+    model: &str,
+    effort: Option<&str>,
+) -> Result<Resolved, CatalogError> {
+    match catalog.resolve(model, effort) {
+        Err(CatalogError::UnknownModel { .. }) => {
+            if let Some(fresh) = context.recheck_catalog(&cleared.agent.path, model).await {
+                *catalog = fresh;
+            }
+            catalog.resolve(model, effort)
+        }
+        resolved => resolved,
+    }
+}

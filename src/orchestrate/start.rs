@@ -1,0 +1,192 @@
+//! Starting and keeping a turn: the request's session is opened under its lock, a run a
+//! stopped gateway left behind is ended, and the request is admitted against the session's
+//! exchanges — joined to an identical one (running, completed and replayed, or failed after
+//! Cursor may have acted), refused while a different one runs, or started. A started turn is
+//! kept by a task of its own that writes the record at each step and feeds the exchange.
+
+use std::sync::Arc;
+
+use super::Outcome;
+use super::Refusal;
+use super::TurnContext;
+use super::admission::Cleared;
+use super::prompt;
+use super::prompt::Parts;
+use super::routing;
+use super::routing::Route;
+use crate::cursor::catalog::Catalog;
+use crate::cursor::catalog::Resolved;
+use crate::cursor::command::TurnSpec;
+use crate::cursor::process::end_stray_run;
+use crate::session::conversation;
+use crate::session::cursor_request::CursorRequest;
+use crate::session::cursor_request::TurnPrompts;
+use crate::session::exchange::Exchange;
+use crate::session::exchange::exchange_key;
+use crate::session::identity::Identity;
+use crate::session::identity::MAIN_WORKER;
+use crate::session::store::Admission;
+use crate::session::store::INTERRUPTED_NOTICE;
+use crate::session::store::Session;
+use crate::session::store::TurnPlan;
+use crate::session::store::keep_turn;
+use crate::turn;
+use crate::turn::TurnHandle;
+use crate::turn::TurnInput;
+
+/// Opens the request's session and joins, refuses or starts its turn. `main_route` is the main
+/// session's model, resolved before the session was opened (`None` for a worker).
+pub(super) async fn start<C: TurnContext>(
+    context: &C,
+    parsed: &CursorRequest,
+    cleared: Cleared,
+    mut catalog: Catalog,
+    main_route: Option<Resolved>,
+) -> Result<Outcome, Refusal<C::CatalogUnavailable>> {
+    let settings = context.settings();
+    let request = &parsed.request;
+    let identity = Identity {
+        workspace: cleared.workspace.clone(),
+        session: parsed.session.clone(),
+        worker: parsed
+            .worker
+            .clone()
+            .unwrap_or_else(|| MAIN_WORKER.to_string()),
+    };
+    let policy_text = cleared.policy_text(settings.approve_mcps);
+    let key = exchange_key(&identity.key(), &parsed.digest, &policy_text);
+    let open = context
+        .store()
+        .open(&identity)
+        .await
+        .map_err(Refusal::Store)?;
+    let mut session = open.lock().await;
+    end_inherited_run(&mut session).await;
+
+    match session.admit(&key) {
+        Admission::Join(exchange) => {
+            drop(session);
+            return Ok(Outcome::Exchange(exchange.observe()));
+        }
+        Admission::Busy => return Err(Refusal::Busy),
+        Admission::Start => {}
+    }
+    let images = settings.state_dir.join("images");
+    let interrupted_before = session.record.interrupted;
+    let mut notices = Vec::new();
+    // Policy notices: a widening warning first; the hooks/MCP note until an answer carrying it
+    // completes once in this Claude session (remembered by the context).
+    let session_note = cleared
+        .admitted
+        .session_notice()
+        .filter(|note| !context.notice_was_shown(&identity.session, note));
+    notices.extend(cleared.admitted.widening_notice());
+    notices.extend(session_note.clone());
+    if interrupted_before {
+        notices.push(INTERRUPTED_NOTICE.to_string());
+    }
+    let chat_id = session.record.chat_id.clone();
+    let recorded_answer = session.record.answer_text();
+    let TurnPrompts {
+        mut prompt,
+        fresh,
+        history_changed,
+    } = parsed.prompts(chat_id.as_deref(), recorded_answer.as_deref(), &images)?;
+    if history_changed {
+        notices.push(conversation::OUTER_HISTORY_NOTICE.to_string());
+    }
+    let route = routing::turn_route(
+        context,
+        parsed,
+        &cleared,
+        &mut catalog,
+        main_route,
+        &mut prompt,
+    )
+    .await?;
+    let resolved = match route {
+        Route::Run(resolved) => resolved,
+        Route::UnknownWorkerModel(text) => return Ok(Outcome::Local(text)),
+    };
+    // The rulebook: what this chat has not been given yet goes in front of the conversation.
+    let book = prompt::load_rulebook(&cleared.workspace, settings.home, &mut notices)
+        .await
+        .map_err(Refusal::Rulebook)?;
+    let assembled = prompt::assemble(Parts {
+        book,
+        chat_before: session.record.chat_rules(),
+        chat_id: chat_id.clone(),
+        prompt,
+        fresh,
+        interrupted: interrupted_before,
+    });
+    let input = TurnInput {
+        agent: cleared.agent.path.clone(),
+        spec: TurnSpec {
+            workspace: cleared.workspace,
+            model: resolved.cursor_model.clone(),
+            chat_id,
+            mode: cleared.cursor_mode,
+            approve_mcps: settings.approve_mcps,
+            prompt: assembled.prompt,
+        },
+        fresh_prompt: assembled.fresh,
+        requested_model: request.model.clone(),
+        input_estimate: parsed.estimate,
+        notices,
+        limits: settings.limits,
+        stream_rules: Some(assembled.stream_rules),
+    };
+    session.record.policy = Some(policy_text);
+    let TurnHandle { items, cancel } = turn::start(input);
+    let exchange = Exchange::running(key.clone(), cancel);
+    session.remember(Arc::clone(&exchange));
+    let observer = exchange.observe();
+    drop(session);
+
+    let run_id = context.run_started(&identity, &resolved.cursor_model);
+    let plan = TurnPlan {
+        key,
+        model: resolved.cursor_model,
+        interrupted_before,
+        rules: assembled.turn_rules,
+    };
+    let (spawned, noted, ended) = (context.clone(), context.clone(), context.clone());
+    let claude_session = identity.session;
+    let on_recorded = move || {
+        if let Some(note) = session_note {
+            noted.notice_shown(&claude_session, &note);
+        }
+    };
+    tokio::spawn(async move {
+        keep_turn(
+            open,
+            exchange,
+            items,
+            plan,
+            move |pgid| spawned.run_spawned(run_id, pgid),
+            on_recorded,
+        )
+        .await;
+        // The run has ended here: its record is written and its exchange ended.
+        ended.run_ended(run_id);
+    });
+    Ok(Outcome::Exchange(observer))
+}
+
+/// Ends a turn a stopped gateway left running, whatever this request is. Only a group whose
+/// leader has the recorded start time and carries the recorded marker is signalled; a record
+/// without a marker (written by the previous release) never is.
+async fn end_inherited_run(session: &mut Session) {
+    if let Some(left) = session.take_inherited_run() {
+        match left.process_start {
+            Some(start) if end_stray_run(left.pgid, start, left.marker.as_deref()).await => {
+                tracing::warn!(
+                    pgid = left.pgid,
+                    "ended a Cursor run left by an earlier gateway"
+                );
+            }
+            _ => {}
+        }
+    }
+}
