@@ -36,7 +36,6 @@ use crate::cursor::process::RunOutput;
 use crate::cursor::process::spawn_turn_held;
 use crate::cursor::stream::classify_plain_text;
 use crate::display::TurnDisplay;
-use crate::gateway::error::ApiError;
 use crate::rules::Fired;
 use crate::rules::FiredRule;
 use crate::rules::Rulebook;
@@ -117,7 +116,7 @@ pub enum TurnItem {
     /// The turn failed. `acted` is true once the agent had reported anything (it may have
     /// changed files); `cancelled` when it ended because it was asked to.
     Failed {
-        error: ApiError,
+        error: TurnFailure,
         acted: bool,
         cancelled: bool,
         chat_id: Option<String>,
@@ -288,7 +287,7 @@ impl Translator {
     }
 
     async fn fail(&mut self, error: TurnError, acted: bool) {
-        let error = self.with_summary(&error);
+        let error = self.with_summary(error);
         let _ = self
             .tx
             .send(TurnItem::Failed {
@@ -303,7 +302,7 @@ impl Translator {
     }
 
     async fn fail_cancelled(&mut self, error: TurnError) {
-        let error = self.with_summary(&error);
+        let error = self.with_summary(error);
         let _ = self
             .tx
             .send(TurnItem::Failed {
@@ -319,12 +318,11 @@ impl Translator {
 
     /// A failure's message with what Cursor did before it (the closing summary on one line),
     /// so the user learns what changed even though the answer is not shown.
-    fn with_summary(&self, error: &TurnError) -> ApiError {
-        let mut error = ApiError::from(error);
-        if let Some(summary) = self.display.summary_sentence() {
-            error.message = format!("{} Before it stopped, Cursor ran {summary}", error.message);
+    fn with_summary(&self, error: TurnError) -> TurnFailure {
+        TurnFailure {
+            error: Arc::new(error),
+            summary: self.display.summary_sentence(),
         }
-        error
     }
 
     /// Relays one run to its end. `Ok` once a `Finished` or `Failed` item was sent. Each event
@@ -563,6 +561,34 @@ pub enum TurnError {
     /// The agent's output ended without a `result`.
     #[error("Cursor ended without a result; its work may be incomplete")]
     NoResult,
+}
+
+/// A failed turn as its waiting requests and its record see it: why it failed and, when Cursor
+/// ran something first, what (the closing summary on one line), so the user learns what
+/// changed even though the answer is not shown. Cheap to clone: every request joined to the
+/// turn gets the same failure.
+#[derive(Debug, Clone)]
+pub struct TurnFailure {
+    /// Why the turn failed (its case decides the HTTP status in the gateway).
+    pub error: Arc<TurnError>,
+    /// What Cursor ran before it stopped ([`TurnDisplay::summary_sentence`]).
+    pub summary: Option<String>,
+}
+
+impl std::fmt::Display for TurnFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.error)?;
+        if let Some(summary) = &self.summary {
+            write!(f, " Before it stopped, Cursor ran {summary}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for TurnFailure {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(self.error.as_ref())
+    }
 }
 
 impl From<RunError> for TurnError {

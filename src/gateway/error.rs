@@ -22,6 +22,7 @@ use crate::cursor::process::RunError;
 use crate::cursor::stream::classify_plain_text;
 use crate::orchestrate::Refusal;
 use crate::session::conversation::RequestError;
+use crate::session::exchange::ExchangeFailure;
 use crate::session::lock::LockError;
 use crate::session::record::RecordError;
 use crate::session::store::StoreError;
@@ -219,25 +220,49 @@ impl From<&CatalogError> for ApiError {
     }
 }
 
-impl From<&TurnError> for ApiError {
-    /// A failed turn: the CLI's own class where it has one (403 logged out, 429 rate limited,
-    /// 400 for a bad model, an untrusted workspace or a missing agent); a run that ended
-    /// without a `result` with its [`RunFailure::status`] (429 for a usage limit or a capacity
-    /// shortage, 403 for a refused API key, 409 for a chat held by another agent, …); else 502.
-    fn from(error: &TurnError) -> Self {
-        let message = error.to_string();
-        match error {
-            TurnError::Spawn(_) => ApiError::bad_request(message),
-            TurnError::Cli(failure) => cli_failure(failure, message),
-            TurnError::Failed(failure) => run_failure(failure, message),
-            TurnError::Cancelled(_)
-            | TurnError::Run(_)
-            | TurnError::Reported(_)
-            | TurnError::StoppedBeforeStart
-            | TurnError::CancelledBeforeFinish
-            | TurnError::FreshChatFailed
-            | TurnError::NoResult => ApiError::run_failed(message),
+impl From<&ExchangeFailure> for ApiError {
+    /// A failed exchange, as every request joined to it is answered: a failed turn as
+    /// [`turn_failure`] says; 502 for a turn a stopped gateway left unfinished or whose reports
+    /// stopped; 500 when multi-cursor could not write the record (before the prompt, or of
+    /// the answer).
+    fn from(failure: &ExchangeFailure) -> Self {
+        let message = failure.to_string();
+        match failure {
+            ExchangeFailure::Turn(failure) => turn_failure(failure.error.as_ref(), message),
+            ExchangeFailure::Unfinished | ExchangeFailure::EndedUnexpectedly => {
+                ApiError::run_failed(message)
+            }
+            ExchangeFailure::NotStarted(_) | ExchangeFailure::NotRecorded(_) => {
+                ApiError::internal(message)
+            }
         }
+    }
+}
+
+impl From<&TurnError> for ApiError {
+    /// A failed turn with its own message ([`turn_failure`]).
+    fn from(error: &TurnError) -> Self {
+        turn_failure(error, error.to_string())
+    }
+}
+
+/// A failed turn: the CLI's own class where it has one (403 logged out, 429 rate limited,
+/// 400 for a bad model, an untrusted workspace or a missing agent); a run that ended without
+/// a `result` with its [`RunFailure::status`] (429 for a usage limit or a capacity shortage,
+/// 403 for a refused API key, 409 for a chat held by another agent, …); else 502. `message`
+/// is the error's `Display`, possibly followed by what Cursor ran before it stopped.
+fn turn_failure(error: &TurnError, message: String) -> ApiError {
+    match error {
+        TurnError::Spawn(_) => ApiError::bad_request(message),
+        TurnError::Cli(failure) => cli_failure(failure, message),
+        TurnError::Failed(failure) => run_failure(failure, message),
+        TurnError::Cancelled(_)
+        | TurnError::Run(_)
+        | TurnError::Reported(_)
+        | TurnError::StoppedBeforeStart
+        | TurnError::CancelledBeforeFinish
+        | TurnError::FreshChatFailed
+        | TurnError::NoResult => ApiError::run_failed(message),
     }
 }
 

@@ -252,7 +252,7 @@ impl TurnContext for Gateway {
 async fn answer(observer: Observer, stream: bool) -> Answer {
     // A failure that is already over is answered as itself, without its partial events.
     if let Some(Ending::Failed { error, .. }) = observer.exchange().ending() {
-        return Err(refuse(error));
+        return Err(refuse(ApiError::from(&error)));
     }
     let replayed = observer.exchange().is_replay() || !observer.exchange().is_running();
     let result = if stream {
@@ -300,7 +300,8 @@ fn events_answer(events: Vec<StreamEvent>, stream: bool) -> Response {
 async fn collect_answer(mut observer: Observer, replayed: bool) -> Answer {
     let mut all = Vec::new();
     while let Some(item) = observer.next().await {
-        all.push(served(item.map_err(refuse)?, replayed));
+        let event = item.map_err(|e| refuse(ApiError::from(&e)))?;
+        all.push(served(event, replayed));
     }
     Ok(axum::Json(fold_message(&all)).into_response())
 }
@@ -311,7 +312,7 @@ async fn collect_answer(mut observer: Observer, replayed: bool) -> Answer {
 async fn stream_answer(mut observer: Observer, replayed: bool) -> Answer {
     let first = match observer.next().await {
         Some(Ok(event)) => served(event, replayed),
-        Some(Err(error)) => return Err(refuse(error)),
+        Some(Err(error)) => return Err(refuse(ApiError::from(&error))),
         None => {
             return Err(refuse(ApiError::run_failed(
                 "the Cursor turn ended before it said anything",
@@ -323,7 +324,9 @@ async fn stream_answer(mut observer: Observer, replayed: bool) -> Answer {
         let item = match tokio::time::timeout(PING_EVERY, observer.next()).await {
             Err(_) => Some(Bytes::from(StreamEvent::Ping.frame())),
             Ok(Some(Ok(event))) => Some(Bytes::from(served(event, replayed).frame())),
-            Ok(Some(Err(error))) => Some(Bytes::from(clean(error).event().frame())),
+            Ok(Some(Err(error))) => {
+                Some(Bytes::from(clean(ApiError::from(&error)).event().frame()))
+            }
             Ok(None) => None,
         };
         item.map(|bytes| (Ok::<_, Infallible>(bytes), observer))

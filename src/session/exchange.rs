@@ -12,11 +12,43 @@ use std::sync::MutexGuard;
 
 use sha2::Digest;
 use sha2::Sha256;
+use thiserror::Error;
 use tokio::sync::watch;
 
-use crate::gateway::error::ApiError;
+use super::record::RecordError;
 use crate::turn::SseEvent;
 use crate::turn::TurnCancel;
+use crate::turn::TurnFailure;
+
+/// The answer to a re-send of a request whose turn a stopped gateway left unfinished.
+pub const UNFINISHED_MESSAGE: &str = "multi-cursor stopped while Cursor was working on this request, so Cursor may have done part of it; it is not run a second time. Send a new message (for example \"continue\") and Cursor will be told to report where it stopped";
+
+/// Why an exchange failed: what every request joined to it is answered with. The gateway maps
+/// each case to its HTTP status (`gateway::error`).
+#[derive(Debug, Clone, Error)]
+pub enum ExchangeFailure {
+    /// The turn failed.
+    #[error("{0}")]
+    Turn(TurnFailure),
+    /// A gateway that stopped left this request's turn unfinished: it is not run again.
+    #[error("{UNFINISHED_MESSAGE}")]
+    Unfinished,
+    /// The turn stopped reporting before it said how it ended.
+    #[error(
+        "the Cursor turn ended unexpectedly; Cursor may have changed files, check your workspace before retrying"
+    )]
+    EndedUnexpectedly,
+    /// The record could not be written before Cursor got the prompt; nothing ran.
+    #[error(
+        "{0}; nothing was run. Free some disk space or fix the state folder's permissions, then send the message again"
+    )]
+    NotStarted(Arc<RecordError>),
+    /// Cursor finished, but its answer could not be recorded.
+    #[error(
+        "Cursor finished, but its answer could not be recorded ({0}). It is not shown as a success; free some disk space or fix the state folder's permissions, then ask Cursor what it did"
+    )]
+    NotRecorded(Arc<RecordError>),
+}
 
 /// The key of an exchange.
 pub fn exchange_key(identity_key: &str, body_digest: &[u8; 32], policy: &str) -> String {
@@ -36,7 +68,7 @@ pub enum Ending {
     Completed,
     /// The turn failed. `acted`: Cursor may have done something, so an identical retry gets
     /// this failure again instead of a second run.
-    Failed { error: ApiError, acted: bool },
+    Failed { error: ExchangeFailure, acted: bool },
 }
 
 #[derive(Debug, Default)]
@@ -77,7 +109,7 @@ impl Exchange {
 
     /// A failed exchange, for a request whose earlier attempt may have acted (a turn left
     /// unfinished by a gateway that stopped): an identical retry gets this failure, not a run.
-    pub fn failed(key: String, error: ApiError) -> Arc<Exchange> {
+    pub fn failed(key: String, error: ExchangeFailure) -> Arc<Exchange> {
         Exchange::ended(key, Vec::new(), Ending::Failed { error, acted: true })
     }
 
@@ -178,7 +210,7 @@ pub struct Observer {
 
 impl Observer {
     /// The next event; `Some(Err)` once if the exchange failed; `None` when it is over.
-    pub async fn next(&mut self) -> Option<Result<SseEvent, ApiError>> {
+    pub async fn next(&mut self) -> Option<Result<SseEvent, ExchangeFailure>> {
         loop {
             if self.finished {
                 return None;

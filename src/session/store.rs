@@ -15,6 +15,7 @@ use tokio::sync::mpsc;
 
 use super::exchange::Ending;
 use super::exchange::Exchange;
+use super::exchange::ExchangeFailure;
 use super::identity::Identity;
 use super::lock::LockError;
 use super::lock::RecordLock;
@@ -24,7 +25,6 @@ use super::record::PendingRun;
 use super::record::Record;
 use super::record::RecordError;
 use super::record::Replay;
-use crate::gateway::error::ApiError;
 use crate::rules::ChatRules;
 use crate::rules::FiredRule;
 use crate::rules::Rulebook;
@@ -46,9 +46,6 @@ pub const INTERRUPTED_NOTICE: &str = "[Cursor] The previous turn was interrupted
 
 /// The refusal text for a different request while a turn runs.
 pub const BUSY_MESSAGE: &str = "A different request is already running for this Cursor worker; send it again when the answer lands";
-
-/// The answer to a re-send of a request whose turn a stopped gateway left unfinished.
-pub const UNFINISHED_MESSAGE: &str = "multi-cursor stopped while Cursor was working on this request, so Cursor may have done part of it; it is not run a second time. Send a new message (for example \"continue\") and Cursor will be told to report where it stopped";
 
 /// Why an identity could not be opened.
 #[derive(Debug, Error)]
@@ -300,7 +297,7 @@ impl Session {
         if let Some(pending) = &record.pending_run {
             exchanges.push_back(Exchange::failed(
                 pending.key.clone(),
-                ApiError::run_failed(UNFINISHED_MESSAGE),
+                ExchangeFailure::Unfinished,
             ));
         }
         let inherited_pending = record.pending_run.is_some();
@@ -488,11 +485,11 @@ pub async fn keep_turn(
 ) {
     let ending = loop {
         let Some(item) = items.recv().await else {
-            let error = ApiError::run_failed(
-                "the Cursor turn ended unexpectedly; Cursor may have changed files, check your workspace before retrying",
-            );
             record_failure(&session, &plan, true, false, None, &[], &[]).await;
-            break Ending::Failed { error, acted: true };
+            break Ending::Failed {
+                error: ExchangeFailure::EndedUnexpectedly,
+                acted: true,
+            };
         };
         match item {
             TurnItem::Spawned {
@@ -523,9 +520,7 @@ pub async fn keep_turn(
                 let _ = ack.send(ok);
                 if let Err(error) = saved {
                     break Ending::Failed {
-                        error: ApiError::internal(format!(
-                            "{error}; nothing was run. Free some disk space or fix the state folder's permissions, then send the message again"
-                        )),
+                        error: ExchangeFailure::NotStarted(Arc::new(error)),
                         acted: false,
                     };
                 }
@@ -575,9 +570,7 @@ pub async fn keep_turn(
                         s.record.pending_run = None;
                         tracing::error!(%error, "could not record Cursor's answer");
                         break Ending::Failed {
-                            error: ApiError::internal(format!(
-                                "Cursor finished, but its answer could not be recorded ({error}). It is not shown as a success; free some disk space or fix the state folder's permissions, then ask Cursor what it did"
-                            )),
+                            error: ExchangeFailure::NotRecorded(Arc::new(error)),
                             acted: true,
                         };
                     }
@@ -592,7 +585,10 @@ pub async fn keep_turn(
                 fired,
             } => {
                 record_failure(&session, &plan, acted, cancelled, chat_id, &touched, &fired).await;
-                break Ending::Failed { error, acted };
+                break Ending::Failed {
+                    error: ExchangeFailure::Turn(error),
+                    acted,
+                };
             }
         }
     };
