@@ -323,3 +323,6 @@ fn run_failure(failure: &RunFailure, message: String) -> ApiError {
     let status = StatusCode::from_u16(failure.status()).unwrap_or(StatusCode::BAD_GATEWAY);
     ApiError::new(status, kind, message)
 }
+
+#[cfg(test)]
+mod tests;

@@ -6,7 +6,8 @@
 //! never reaches a later one, so the same request always gets the same refusal):
 //!
 //! 1. [`admission`]: Cursor's agent, the session's permission mode and the Cursor flags it
-//!    becomes, the MCP opt-in, Claude's settings binding Cursor, the request's own limits.
+//!    becomes, the MCP opt-in, Claude's settings binding Cursor; then what Cursor cannot
+//!    honour in the request itself (a forced tool choice, stop sequences, documents, …).
 //! 2. [`routing`]: the model (the catalog, checked with Cursor again for an unknown id) and a
 //!    worker's `model:` line.
 //! 3. [`prompt`]: the rulebook's preamble and the interruption notice in front of the prompt.

@@ -627,3 +627,6 @@ async fn record_failure(
         tracing::error!(%error, "could not record how a Cursor turn ended");
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -19,5 +19,4 @@ mod restart_replay;
 mod resume_fallback;
 mod same_failure;
 mod slow_reader;
-mod store_open;
 mod two_gateways;

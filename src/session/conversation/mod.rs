@@ -57,6 +57,9 @@ mod prompt;
 mod transcript;
 mod validate;
 
+#[cfg(test)]
+mod tests;
+
 use thiserror::Error;
 
 use crate::anthropic;

@@ -1,14 +1,12 @@
 //! The transcript is bounded: over the limit, the newest entries are kept behind a marker
 //! line; tool lines are bounded on their own; the new request is never cut.
 
-use multi_cursor_test_support::conversation as conversation_support;
-
-use conversation_support::multi_turn_body;
-use conversation_support::parse;
-use conversation_support::push;
-use multi_cursor::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
-use multi_cursor::session::conversation::TOOL_LINE_LIMIT;
-use multi_cursor::session::conversation::first_turn_prompt;
+use super::support::multi_turn_body;
+use super::support::parse;
+use super::support::push;
+use crate::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
+use crate::session::conversation::TOOL_LINE_LIMIT;
+use crate::session::conversation::first_turn_prompt;
 use serde_json::json;
 
 #[test]

@@ -1,14 +1,12 @@
 //! When Cursor's recorded answer is no longer in the history, only the newest user turn is
 //! sent and the caller is told to show the outer-history notice.
 
-use multi_cursor_test_support::conversation as conversation_support;
-
-use conversation_support::multi_turn_body;
-use conversation_support::parse;
-use multi_cursor::session::conversation::Continuation;
-use multi_cursor::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
-use multi_cursor::session::conversation::OUTER_HISTORY_NOTICE;
-use multi_cursor::session::conversation::continuation_prompt;
+use super::support::multi_turn_body;
+use super::support::parse;
+use crate::session::conversation::Continuation;
+use crate::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
+use crate::session::conversation::OUTER_HISTORY_NOTICE;
+use crate::session::conversation::continuation_prompt;
 
 #[test]
 fn unknown_answer_sends_the_newest_turn_only() {

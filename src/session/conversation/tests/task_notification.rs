@@ -2,14 +2,12 @@
 //! its reminder, and a background worker's notification (a reminder that is the whole
 //! message) is kept as the new request.
 
-use multi_cursor_test_support::conversation as conversation_support;
-
-use conversation_support::fixture;
-use conversation_support::main_body;
-use conversation_support::parse;
-use conversation_support::push;
-use multi_cursor::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
-use multi_cursor::session::conversation::first_turn_prompt;
+use super::support::fixture;
+use super::support::main_body;
+use super::support::parse;
+use super::support::push;
+use crate::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
+use crate::session::conversation::first_turn_prompt;
 use serde_json::json;
 
 #[test]

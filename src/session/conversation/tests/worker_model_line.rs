@@ -1,14 +1,12 @@
 //! A worker's first line `model: <id>` is taken off the newest turn (and never reaches
 //! Cursor); anywhere else it is ordinary text.
 
-use multi_cursor_test_support::conversation as conversation_support;
-
-use conversation_support::parse;
-use conversation_support::set_first_prompt;
-use conversation_support::subagent_body;
-use multi_cursor::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
-use multi_cursor::session::conversation::first_turn_prompt;
-use multi_cursor::session::conversation::take_worker_model_line;
+use super::support::parse;
+use super::support::set_first_prompt;
+use super::support::subagent_body;
+use crate::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
+use crate::session::conversation::first_turn_prompt;
+use crate::session::conversation::take_worker_model_line;
 
 #[test]
 fn first_line_is_stripped_from_the_worker_prompt() {

@@ -1,12 +1,10 @@
 //! This plugin's slash commands are recognised in the newest user turn only.
 
-use multi_cursor_test_support::conversation as conversation_support;
-
-use conversation_support::main_body;
-use conversation_support::parse;
-use conversation_support::push;
-use conversation_support::set_first_prompt;
-use multi_cursor::session::conversation::plugin_command;
+use super::support::main_body;
+use super::support::parse;
+use super::support::push;
+use super::support::set_first_prompt;
+use crate::session::conversation::plugin_command;
 use serde_json::json;
 
 const LOGIN: &str = "<command-message>multi-cursor:login is running…</command-message>\n<command-name>/multi-cursor:login</command-name>\n<command-args></command-args>";

@@ -5,9 +5,9 @@
 
 use std::sync::Arc;
 
-use multi_cursor::session::identity::Identity;
-use multi_cursor::session::store::SessionStore;
-use multi_cursor::session::store::StoreError;
+use crate::session::identity::Identity;
+use crate::session::store::SessionStore;
+use crate::session::store::StoreError;
 
 fn identity(workspace: &std::path::Path) -> Identity {
     Identity {

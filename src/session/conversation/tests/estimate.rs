@@ -1,11 +1,9 @@
 //! count_tokens gets a cheap local estimate: a quarter of the bytes of what is counted.
 
-use multi_cursor_test_support::conversation as conversation_support;
-
-use conversation_support::fixture;
-use conversation_support::main_body;
-use conversation_support::parse;
-use multi_cursor::session::conversation::estimate_tokens;
+use super::support::fixture;
+use super::support::main_body;
+use super::support::parse;
+use crate::session::conversation::estimate_tokens;
 use serde_json::json;
 
 #[test]

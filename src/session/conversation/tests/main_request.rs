@@ -1,17 +1,15 @@
 //! The real main-thread request of `claude -p "hi"`: Cursor receives exactly "hi" — the
 //! reminders, the `role:"system"` message, the system prompt and the tools are all gone.
 
-use multi_cursor_test_support::conversation as conversation_support;
-
-use conversation_support::main_body;
-use conversation_support::parse;
-use multi_cursor::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
-use multi_cursor::session::conversation::first_turn_prompt;
-use multi_cursor::session::conversation::is_compaction_request;
-use multi_cursor::session::conversation::is_subagent;
-use multi_cursor::session::conversation::plugin_command;
-use multi_cursor::session::conversation::session_id_from_metadata;
-use multi_cursor::session::conversation::validate_for_cursor;
+use super::support::main_body;
+use super::support::parse;
+use crate::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
+use crate::session::conversation::first_turn_prompt;
+use crate::session::conversation::is_compaction_request;
+use crate::session::conversation::is_subagent;
+use crate::session::conversation::plugin_command;
+use crate::session::conversation::session_id_from_metadata;
+use crate::session::conversation::validate_for_cursor;
 
 #[test]
 fn prompt_is_exactly_the_users_words() {

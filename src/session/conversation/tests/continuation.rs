@@ -2,17 +2,14 @@
 //! between as a transcript, the newest user turn last; just the new words when nothing else
 //! happened.
 
-use multi_cursor_test_support::conversation as conversation_support;
-
-use conversation_support::main_body;
-use conversation_support::parse;
-use conversation_support::push;
-use multi_cursor::gateway::error::ApiError;
-use multi_cursor::session::conversation::Continuation;
-use multi_cursor::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
-use multi_cursor::session::conversation::Prompt;
-use multi_cursor::session::conversation::RequestError;
-use multi_cursor::session::conversation::continuation_prompt;
+use super::support::main_body;
+use super::support::parse;
+use super::support::push;
+use crate::session::conversation::Continuation;
+use crate::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
+use crate::session::conversation::Prompt;
+use crate::session::conversation::RequestError;
+use crate::session::conversation::continuation_prompt;
 use serde_json::Value;
 use serde_json::json;
 
@@ -118,5 +115,4 @@ fn nothing_new_after_the_answer_is_refused() {
         err.to_string(),
         "multi-cursor: no new user message for Cursor. The conversation must end with a user message that has text, an image or a tool result"
     );
-    assert_eq!(ApiError::from(&err).status.as_u16(), 400);
 }

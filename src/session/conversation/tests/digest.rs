@@ -1,11 +1,9 @@
 //! The exchange digest ignores `stream` and key order, and changes with the prompt.
 
-use multi_cursor_test_support::conversation as conversation_support;
-
-use conversation_support::main_body;
-use conversation_support::set_first_prompt;
-use multi_cursor::session::conversation::exchange_body_digest;
-use multi_cursor::session::conversation::exchange_body_digest_bytes;
+use super::support::main_body;
+use super::support::set_first_prompt;
+use crate::session::conversation::exchange_body_digest;
+use crate::session::conversation::exchange_body_digest_bytes;
 use serde_json::json;
 
 #[test]

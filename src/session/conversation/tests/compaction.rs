@@ -1,11 +1,9 @@
 //! Claude Code's `/compact` request is recognised by how its last user message begins.
 
-use multi_cursor_test_support::conversation as conversation_support;
-
-use conversation_support::multi_turn_body;
-use conversation_support::parse;
-use conversation_support::push;
-use multi_cursor::session::conversation::is_compaction_request;
+use super::support::multi_turn_body;
+use super::support::parse;
+use super::support::push;
+use crate::session::conversation::is_compaction_request;
 use serde_json::json;
 
 #[test]

@@ -1,15 +1,13 @@
 //! The real subagent (worker) request: recognised by its first system block, and Cursor
 //! receives only the Agent tool's prompt.
 
-use multi_cursor_test_support::conversation as conversation_support;
-
-use conversation_support::main_body;
-use conversation_support::parse;
-use conversation_support::subagent_body;
-use multi_cursor::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
-use multi_cursor::session::conversation::first_turn_prompt;
-use multi_cursor::session::conversation::is_subagent;
-use multi_cursor::session::conversation::session_id_from_metadata;
+use super::support::main_body;
+use super::support::parse;
+use super::support::subagent_body;
+use crate::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
+use crate::session::conversation::first_turn_prompt;
+use crate::session::conversation::is_subagent;
+use crate::session::conversation::session_id_from_metadata;
 use serde_json::json;
 
 #[test]

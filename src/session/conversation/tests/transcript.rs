@@ -1,13 +1,11 @@
 //! A first turn with earlier messages: the conversation so far as a transcript (user and
 //! assistant text, one line per tool call and result, no thinking), then the new request.
 
-use multi_cursor_test_support::conversation as conversation_support;
-
-use conversation_support::multi_turn_body;
-use conversation_support::parse;
-use conversation_support::push;
-use multi_cursor::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
-use multi_cursor::session::conversation::first_turn_prompt;
+use super::support::multi_turn_body;
+use super::support::parse;
+use super::support::push;
+use crate::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
+use crate::session::conversation::first_turn_prompt;
 use serde_json::json;
 
 #[test]

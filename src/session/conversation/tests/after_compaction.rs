@@ -4,15 +4,13 @@
 //! automatic compaction in the middle of a task), it is asked to continue. A new chat, which
 //! knows nothing else, still gets the summary as written.
 
-use multi_cursor_test_support::conversation as conversation_support;
-
-use conversation_support::parse;
-use multi_cursor::session::conversation::COMPACTED_CONTINUE;
-use multi_cursor::session::conversation::COMPACTED_NOTE;
-use multi_cursor::session::conversation::Continuation;
-use multi_cursor::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
-use multi_cursor::session::conversation::continuation_prompt;
-use multi_cursor::session::conversation::first_turn_prompt;
+use super::support::parse;
+use crate::session::conversation::COMPACTED_CONTINUE;
+use crate::session::conversation::COMPACTED_NOTE;
+use crate::session::conversation::Continuation;
+use crate::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
+use crate::session::conversation::continuation_prompt;
+use crate::session::conversation::first_turn_prompt;
 
 /// Claude Code 2.1.328's summary message, as captured in a Cursor prompt after `/compact`.
 const SUMMARY: &str = "This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\nSummary:\n1. Primary Request and Intent:\n   SUMMARY-LINE: the user asked for the first task; it is done.\n\nContinue the conversation from where it left off without asking the user any further questions. Resume directly — do not acknowledge the summary, do not recap what was happening, do not preface with \"I'll continue\" or similar. Pick up the last task as if the break never happened.";
