@@ -114,7 +114,7 @@ pub async fn count_tokens(State(gateway): State<Gateway>, request: Request) -> R
                     );
                     response
                 }
-                Err(error) => ApiError::bad_request(error.to_string()).into_response(),
+                Err(error) => ApiError::from(&error).into_response(),
             }
         }
         Ok(_) => passthrough::forward(gateway.upstream(), parts, body).await,
