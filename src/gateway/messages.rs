@@ -218,6 +218,17 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
             approve_mcps: gateway.config().approve_mcps,
             limits: gateway.config().limits,
             images_dir: gateway.config().state_dir.join("images"),
+            spend: Some(super::spend::compaction_tap(
+                gateway,
+                &workspace,
+                &session,
+                worker.as_deref(),
+                &request.model,
+                &catalog
+                    .resolve(&request.model, parsed.effort())
+                    .map(|r| r.cursor_model)
+                    .unwrap_or_default(),
+            )),
         };
         return match crate::compaction::answer(request, &catalog, setup).await {
             Ok(events) => Ok(events_answer(events, request.stream)),
@@ -258,6 +269,8 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
     // group whose leader has the recorded start time and carries the recorded marker is
     // signalled; a record without a marker (written by the previous release) never is.
     if let Some(left) = session.take_inherited_run() {
+        let lost = super::spend::place(&identity, &request.model, &left.model, &cursor_mode);
+        gateway.spend().note_interrupted(&lost, &left.started_at);
         match left.process_start {
             Some(start) if end_stray_run(left.pgid, start, left.marker.as_deref()).await => {
                 tracing::warn!(
@@ -272,6 +285,11 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
     match session.admit(&key) {
         Admission::Join(exchange) => {
             drop(session);
+            if exchange.is_replay() || matches!(exchange.ending(), Some(Ending::Completed)) {
+                let model = main_route.as_ref().map_or("", |r| r.cursor_model.as_str());
+                let place = super::spend::place(&identity, &request.model, model, &cursor_mode);
+                gateway.spend().note_replay(&place);
+            }
             return answer(exchange.observe(), request.stream).await;
         }
         Admission::Busy => return Err(refuse(ApiError::conflict(BUSY_MESSAGE))),
@@ -365,6 +383,16 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         fresh: fresh_rules,
         resumed: chat_id.clone(),
     };
+    let new_worker_task =
+        (worker.is_some() && chat_id.is_none()).then(|| crate::spend::book::task_digest(request));
+    gateway
+        .spend()
+        .admit(&crate::spend::book::TurnAsk {
+            session: &identity.session,
+            new_worker_task,
+        })
+        .map_err(|e| refuse(ApiError::from(&e)))?;
+    let place = super::spend::place(&identity, &requested, &resolved.cursor_model, &cursor_mode);
     let input = TurnInput {
         agent: agent.path.clone(),
         spec: TurnSpec {
@@ -401,6 +429,7 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         model: resolved.cursor_model,
         interrupted_before,
         rules: turn_rules,
+        spend: gateway.spend().tap(place),
     };
     let keeper = gateway.clone();
     let spawned = gateway.clone();
