@@ -10,10 +10,13 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod budget_refusals;
+mod claude_ledger;
 mod common;
 mod ledger_lines;
+mod live_run;
 mod loop_guard;
 mod rate_guard;
+mod run_purposes;
 mod spend_route;
 mod status_spend;
 mod usage_command;
