@@ -285,7 +285,8 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
     match session.admit(&key) {
         Admission::Join(exchange) => {
             drop(session);
-            if exchange.is_replay() || matches!(exchange.ending(), Some(Ending::Completed)) {
+            // An answer served again (a failure repeated is not one, and costs nothing either).
+            if matches!(exchange.ending(), Some(Ending::Completed)) {
                 let model = main_route.as_ref().map_or("", |r| r.cursor_model.as_str());
                 let place = super::spend::place(&identity, &request.model, model, &cursor_mode);
                 gateway.spend().note_replay(&place);

@@ -12,6 +12,7 @@
 mod budget_refusals;
 mod claude_ledger;
 mod common;
+mod interrupted_line;
 mod ledger_lines;
 mod live_run;
 mod loop_guard;
