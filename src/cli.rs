@@ -116,6 +116,8 @@ pub enum Command {
     },
     /// Show the rulebook Cursor follows in a workspace.
     Rules(RulesArgs),
+    /// Show what Cursor runs used: the run ledger by day and by model (default: the last 30 days).
+    Usage(UsageArgs),
     /// Check that everything multi-cursor needs is in place, each check with its fix.
     Doctor {
         /// Also run a real `claude -p` round trip through a private gateway against Cursor.
@@ -136,6 +138,20 @@ pub struct ServeArgs {
     /// Permission mode for sessions no hook has reported a mode for.
     #[arg(long, value_enum)]
     pub permission_mode: Option<ClaudeMode>,
+}
+
+/// `multi-cursor usage`.
+#[derive(Debug, Args)]
+pub struct UsageArgs {
+    /// First day counted: a number of days (`7d`, today included) or a date (`2026-11-30`).
+    #[arg(long)]
+    pub since: Option<String>,
+    /// Only runs in this workspace folder.
+    #[arg(long)]
+    pub workspace: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `multi-cursor rules`.

@@ -67,6 +67,8 @@ pub struct Setup {
     pub limits: RunLimits,
     /// Folder for images of the newest turn (the instructions carry none in practice).
     pub images_dir: PathBuf,
+    /// The gateway's spend book following the run: its ledger line (purpose `compaction`).
+    pub spend: Option<crate::spend::RunTap>,
 }
 
 /// Why a compaction gave no summary. Every case leaves the conversation unchanged.
@@ -192,6 +194,7 @@ pub async fn summarize(
         prompt: compaction_prompt(request, &setup.images_dir)?,
     };
     let mut run = spawn_turn(&setup.agent, &spec, setup.limits).map_err(CompactionError::Run)?;
+    let started = std::time::Instant::now();
     let collected = tokio::time::timeout(RUN_LIMIT, async {
         let mut text = String::new();
         loop {
@@ -213,8 +216,48 @@ pub async fn summarize(
     .await;
     // Dropping the run ends its process group, whatever happened.
     drop(run);
+    if let Some(tap) = &setup.spend {
+        tap.run_ended(&ledger_entry(&collected, started.elapsed(), request));
+    }
     let (text, usage) = collected.map_err(|_| CompactionError::TimedOut)??;
     Ok((extract(&text)?, usage))
+}
+
+/// The summary run's ledger entry: Cursor's tokens when it reported them, else the request's
+/// estimate and the answer at 4 bytes a token.
+fn ledger_entry(
+    collected: &Result<
+        Result<(String, Option<Usage>), CompactionError>,
+        tokio::time::error::Elapsed,
+    >,
+    duration: Duration,
+    request: &MessagesRequest,
+) -> crate::spend::RunEnded {
+    use crate::spend::ledger::RunOutcome;
+    use crate::spend::ledger::TokenSource;
+    let (outcome, text, usage) = match collected {
+        Ok(Ok((text, usage))) => (RunOutcome::Completed, text.as_str(), *usage),
+        _ => (RunOutcome::Failed, "", None),
+    };
+    let counted = usage_json(usage, conversation::estimate_tokens(request), text);
+    let provider = usage.is_some_and(|u| u.input_tokens.is_some() && u.output_tokens.is_some());
+    crate::spend::RunEnded {
+        purpose: crate::spend::ledger::Purpose::Compaction,
+        duration,
+        exit_code: None,
+        outcome,
+        tokens: crate::spend::ledger::RunTokens {
+            input_tokens: counted.input_tokens,
+            output_tokens: counted.output_tokens,
+            cache_read_tokens: counted.cache_read_input_tokens,
+            cache_write_tokens: counted.cache_creation_input_tokens,
+            source: if provider {
+                TokenSource::Provider
+            } else {
+                TokenSource::Estimate
+            },
+        },
+    }
 }
 
 /// Answers Claude Code's `/compact` request for a Cursor route: the summary as the events of

@@ -67,6 +67,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Status { json }) => gateway_status(json),
         Some(Command::Rules(args)) => multi_cursor::rules::report::run(&args),
+        Some(Command::Usage(args)) => multi_cursor::spend::report::run(&args),
         Some(Command::Doctor { live }) => doctor(live).await,
     }
 }

@@ -41,6 +41,11 @@ use crate::rules::FiredRule;
 use crate::rules::Rulebook;
 use crate::rules::StreamWatch;
 use crate::rules::render_interruption;
+use crate::spend::ledger::Purpose;
+use crate::spend::ledger::RunEnded;
+use crate::spend::ledger::RunOutcome;
+use crate::spend::ledger::RunTokens;
+use crate::spend::ledger::TokenSource;
 
 /// How long the first SSE frame waits for the agent's first event.
 pub const FIRST_EVENT_WAIT: Duration = Duration::from_secs(2);
@@ -99,6 +104,10 @@ pub enum TurnItem {
     Chat(String),
     /// A Messages event to relay to Claude Code now.
     Event(SseEvent),
+    /// One Cursor run of the turn is over (the turn's own, a fresh-chat fallback, a stream-rule
+    /// resume): sent once per run whose prompt was delivered, before the turn's `Finished` or
+    /// `Failed`, so the keeper writes its ledger line before the turn's last event goes out.
+    RunEnded(RunEnded),
     /// Cursor's successful `result`. The closing events (`content_block_stop`,
     /// `message_delta`, `message_stop`) go out only after the turn has been recorded.
     Finished {
@@ -174,6 +183,16 @@ struct Translator {
     display: TurnDisplay,
     /// Stream rules that fired so far, in order.
     fired: Vec<FiredRule>,
+    /// The run going on since its prompt was delivered, for its `RunEnded`.
+    run_clock: Option<RunClock>,
+}
+
+/// When the current run's prompt was delivered, why it runs, and where its text starts in
+/// the answer (its output estimate when Cursor reports no tokens).
+struct RunClock {
+    purpose: Purpose,
+    started: Instant,
+    answer_mark: usize,
 }
 
 /// Why pumping a run stopped early.
@@ -202,6 +221,7 @@ impl Translator {
             delivered: false,
             display,
             fired: Vec::new(),
+            run_clock: None,
         }
     }
 
@@ -213,6 +233,7 @@ impl Translator {
             .as_ref()
             .map(|r| r.book.stream_watch(&r.fired))
             .filter(StreamWatch::is_active);
+        let mut purpose = Purpose::Turn;
         loop {
             let mut run = match spawn_turn_held(&self.input.agent, &spec, self.input.limits) {
                 Ok(run) => run,
@@ -238,6 +259,11 @@ impl Translator {
             }
             run.deliver_prompt();
             self.delivered = true;
+            self.run_clock = Some(RunClock {
+                purpose,
+                started: Instant::now(),
+                answer_mark: self.answer.len(),
+            });
             let stop = tokio::select! {
                 outcome = self.pump(&mut run, &mut watch) => outcome,
                 _ = &mut cancel => Err(Stop::Cancel),
@@ -254,6 +280,14 @@ impl Translator {
                     // both write its store.
                     run.cancel();
                     run.ended().await;
+                    if self
+                        .run_ended(RunOutcome::Restarted, None, None)
+                        .await
+                        .is_err()
+                    {
+                        return;
+                    }
+                    purpose = Purpose::Resume;
                     if let Some(watch) = watch.as_mut() {
                         watch.next_run();
                     }
@@ -267,6 +301,14 @@ impl Translator {
                         let error = failure.map_or(TurnError::FreshChatFailed, TurnError::Failed);
                         return self.fail(error, self.agent_started).await;
                     };
+                    if self
+                        .run_ended(RunOutcome::Restarted, None, None)
+                        .await
+                        .is_err()
+                    {
+                        return;
+                    }
+                    purpose = Purpose::Fallback;
                     spec.chat_id = None;
                     spec.prompt = prompt;
                     self.chat_id = None;
@@ -287,6 +329,9 @@ impl Translator {
     }
 
     async fn fail(&mut self, error: TurnError, acted: bool) {
+        let _ = self
+            .run_ended(RunOutcome::Failed, None, exit_code(&error))
+            .await;
         let error = self.with_summary(error);
         let _ = self
             .tx
@@ -302,6 +347,7 @@ impl Translator {
     }
 
     async fn fail_cancelled(&mut self, error: TurnError) {
+        let _ = self.run_ended(RunOutcome::Cancelled, None, None).await;
         let error = self.with_summary(error);
         let _ = self
             .tx
@@ -488,12 +534,16 @@ impl Translator {
             self.chat_id.clone_from(&result.chat_id);
         }
         if !result.success {
+            self.run_ended(RunOutcome::Failed, result.usage, None)
+                .await?;
             self.fail(TurnError::reported(&result.text), true).await;
             return Ok(());
         }
         let tail = self.display.finish(&result, Instant::now());
         self.text(tail).await?;
         self.ensure_block().await?;
+        self.run_ended(RunOutcome::Completed, result.usage, None)
+            .await?;
         let usage = usage_json(result.usage, self.input.input_estimate, &self.answer);
         let source = crate::display::usage_source(result.usage, &self.input.spec.model);
         let closing = closing_events(usage, Some(source))
@@ -510,6 +560,47 @@ impl Translator {
             fired,
         })
         .await
+    }
+
+    /// Reports the current run as over (once; nothing when no prompt was delivered): its
+    /// tokens are Cursor's `usage` when it gave input and output, else the input estimate and
+    /// the run's text at 4 bytes a token.
+    async fn run_ended(
+        &mut self,
+        outcome: RunOutcome,
+        usage: Option<crate::cursor::events::Usage>,
+        exit_code: Option<i32>,
+    ) -> Result<(), Stop> {
+        let Some(clock) = self.run_clock.take() else {
+            return Ok(());
+        };
+        let text = self.answer.get(clock.answer_mark..).unwrap_or_default();
+        // A run that said nothing (Cursor refused the chat) read no prompt worth counting.
+        let estimate = if self.agent_started {
+            self.input.input_estimate
+        } else {
+            0
+        };
+        let counted = usage_json(usage, estimate, text);
+        let provider = usage.is_some_and(|u| u.input_tokens.is_some() && u.output_tokens.is_some());
+        let ended = RunEnded {
+            purpose: clock.purpose,
+            duration: clock.started.elapsed(),
+            exit_code,
+            outcome,
+            tokens: RunTokens {
+                input_tokens: counted.input_tokens,
+                output_tokens: counted.output_tokens,
+                cache_read_tokens: counted.cache_read_input_tokens,
+                cache_write_tokens: counted.cache_creation_input_tokens,
+                source: if provider {
+                    TokenSource::Provider
+                } else {
+                    TokenSource::Estimate
+                },
+            },
+        };
+        self.emit(TurnItem::RunEnded(ended)).await
     }
 
     async fn send(&self, event: StreamEvent) -> Result<(), Stop> {
@@ -612,6 +703,23 @@ impl TurnError {
             Some(failure) => TurnError::Cli(failure),
             None => TurnError::Reported(text.to_string()),
         }
+    }
+}
+
+/// The agent's exit code when a failure carries one.
+fn exit_code(error: &TurnError) -> Option<i32> {
+    match error {
+        TurnError::Failed(
+            RunFailure::Killed {
+                exit: crate::cursor::failure::Exit::Code(code),
+                ..
+            }
+            | RunFailure::Other {
+                exit: crate::cursor::failure::Exit::Code(code),
+                ..
+            },
+        ) => Some(*code),
+        _ => None,
     }
 }
 

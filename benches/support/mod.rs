@@ -108,6 +108,8 @@ impl BenchGateway {
             .env("MULTI_CURSOR_UPSTREAM", upstream)
             .env("FAKE_AGENT_LOG", &agent_log)
             .env("FAKE_AGENT_SCENARIO", scenario)
+            // Benches start far more than 60 Cursor turns a minute: the rate guard is off.
+            .env("MULTI_CURSOR_MAX_TURNS_PER_MINUTE", "0")
             .env_remove("CURSOR_API_KEY")
             .env_remove("CURSOR_AUTH_TOKEN")
             .env_remove("MULTI_CURSOR_APPROVE_MCPS")

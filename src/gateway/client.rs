@@ -229,6 +229,7 @@ pub fn render_status(status: &serde_json::Value) -> String {
             s(&run["started_at"])
         ));
     }
+    out.push_str(&super::spend::render_figures(&status["spend"]));
     out
 }
 

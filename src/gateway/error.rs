@@ -26,6 +26,7 @@ use crate::session::exchange::ExchangeFailure;
 use crate::session::lock::LockError;
 use crate::session::record::RecordError;
 use crate::session::store::StoreError;
+use crate::spend::SpendRefusal;
 use crate::turn::TurnError;
 
 /// One error answer: status, Anthropic error type and a message that names the fix.
@@ -136,6 +137,14 @@ impl IntoResponse for ApiError {
 // The status table: every domain failure → status, Anthropic error type and message
 // ---------------------------------------------------------------------------------------------
 
+impl From<&SpendRefusal> for ApiError {
+    /// 429 for every budget and runaway guard: nothing was run, and a retry would be refused
+    /// again (`x-should-retry: false`, like every error here).
+    fn from(refusal: &SpendRefusal) -> Self {
+        ApiError::rate_limited(refusal.to_string())
+    }
+}
+
 impl From<&RequestError> for ApiError {
     /// 400 for everything the request itself causes; 502 when an image could not be saved.
     fn from(error: &RequestError) -> Self {
@@ -173,6 +182,7 @@ impl From<Refusal<ApiError>> for ApiError {
             Refusal::Store(error) => ApiError::from(&error),
             refusal @ Refusal::Busy => ApiError::conflict(refusal.to_string()),
             refusal @ Refusal::Rulebook(_) => ApiError::internal(refusal.to_string()),
+            Refusal::Spend(refusal) => ApiError::from(&refusal),
         }
     }
 }

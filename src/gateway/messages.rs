@@ -4,6 +4,7 @@
 use std::convert::Infallible;
 use std::path::Path;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
@@ -244,6 +245,10 @@ impl TurnContext for Gateway {
 
     fn run_ended(&self, id: u64) {
         self.remove_run(id);
+    }
+
+    fn spend(&self) -> &Arc<crate::spend::SpendBook> {
+        Gateway::spend(self)
     }
 }
 

@@ -13,6 +13,7 @@ pub mod messages;
 pub mod passthrough;
 pub mod plugin_commands;
 pub mod server;
+pub mod spend;
 pub mod status;
 
 use std::collections::HashMap;
@@ -148,6 +149,8 @@ struct Inner {
     store: SessionStore,
     runs: Mutex<HashMap<u64, LiveRun>>,
     next_run: AtomicU64,
+    /// Cursor spend: per-session figures, the ledger, budgets and runaway guards.
+    spend: Arc<crate::spend::SpendBook>,
 }
 
 impl Gateway {
@@ -156,8 +159,11 @@ impl Gateway {
         let upstream = Upstream::new(&config.upstream)
             .with_context(|| format!("using {} as the Anthropic upstream", config.upstream))?
             .refusing_placeholder(config.anthropic_placeholder.clone());
+        let limits = crate::spend::limits::SpendLimits::from_env()
+            .context("reading the Cursor spend limits")?;
         Ok(Gateway {
             inner: Arc::new(Inner {
+                spend: Arc::new(crate::spend::SpendBook::new(&config.state_dir, limits)),
                 store: SessionStore::new(&config.state_dir, config.max_sessions),
                 config,
                 upstream,
@@ -273,6 +279,11 @@ impl Gateway {
         &self.inner.store
     }
 
+    /// The spend book: figures, the ledger, budgets and runaway guards.
+    pub fn spend(&self) -> &Arc<crate::spend::SpendBook> {
+        &self.inner.spend
+    }
+
     /// Registers a live run; the returned id removes it again.
     pub fn add_run(&self, run: LiveRun) -> u64 {
         let id = self.inner.next_run.fetch_add(1, Ordering::Relaxed);
@@ -316,6 +327,10 @@ pub fn router(gateway: Gateway) -> Router {
         .route("/api/hello", head(|| async { StatusCode::OK }))
         .route("/multi-cursor/hook", post(status::hook))
         .route("/multi-cursor/status", axum::routing::get(status::status))
+        .route(
+            &format!("{}/{{session}}", crate::spend::SPEND_ROUTE),
+            axum::routing::get(spend::session_spend),
+        )
         .fallback(|request: Request| async move {
             ApiError::not_found(format!(
                 "no such endpoint: {} {}",

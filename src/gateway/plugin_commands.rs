@@ -1,6 +1,6 @@
-//! The plugin's slash commands on a Cursor route: `/multi-cursor:login`, `:models`, `:status`
-//! and `:rules` run the helper in their `!` line before the model turn, and Claude Code then
-//! sends that turn (holding the helper's output) to the session's model. On a `multi/cursor/*`
+//! The plugin's slash commands on a Cursor route: `/multi-cursor:login`, `:models`, `:status`,
+//! `:usage` and `:rules` run the helper in their `!` line before the model turn, and Claude Code
+//! then sends that turn (holding the helper's output) to the session's model. On a `multi/cursor/*`
 //! model the gateway answers it itself from that output, so these commands never cost a Cursor
 //! run and work before Cursor is even logged in.
 //!

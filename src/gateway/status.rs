@@ -31,7 +31,8 @@ pub async fn hook(State(gateway): State<Gateway>, LimitedBody(body): LimitedBody
     }
 }
 
-/// The gateway's state: version, agent, login, sessions, live runs.
+/// The gateway's state: version, agent, login, sessions, live runs, and Cursor spend (turns,
+/// tokens, today's tokens across gateways, each budget's use and what is left).
 pub async fn status(State(gateway): State<Gateway>) -> Json<Value> {
     let agent = gateway.agent().await;
     let (agent_json, login) = match &agent {
@@ -74,5 +75,6 @@ pub async fn status(State(gateway): State<Gateway>) -> Json<Value> {
         "login": login,
         "sessions": sessions,
         "runs": gateway.live_runs(),
+        "spend": gateway.spend().figures(),
     }))
 }

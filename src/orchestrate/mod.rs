@@ -27,6 +27,7 @@ mod start;
 use std::future::Future;
 use std::path::Path;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use thiserror::Error;
 
@@ -34,6 +35,7 @@ use crate::anthropic::StreamEvent;
 use crate::compaction::CompactionError;
 use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::CatalogError;
+use crate::cursor::command::CursorMode;
 use crate::cursor::locate::AgentInfo;
 use crate::cursor::locate::LocateError;
 use crate::cursor::process::RunLimits;
@@ -45,9 +47,13 @@ use crate::session::conversation::RequestError;
 use crate::session::cursor_request::CursorRequest;
 use crate::session::exchange::Observer;
 use crate::session::identity::Identity;
+use crate::session::identity::MAIN_WORKER;
 use crate::session::store::BUSY_MESSAGE;
 use crate::session::store::SessionStore;
 use crate::session::store::StoreError;
+use crate::spend::SpendBook;
+use crate::spend::SpendRefusal;
+use crate::spend::ledger::RunPlace;
 
 /// The settings a Cursor request is served under, fixed for the server's lifetime.
 #[derive(Debug, Clone, Copy)]
@@ -123,6 +129,9 @@ pub trait TurnContext: Clone + Send + Sync + 'static {
 
     /// Run `id` ended (its record is written).
     fn run_ended(&self, id: u64);
+
+    /// The spend book: each run's ledger line and figures, budgets and runaway guards.
+    fn spend(&self) -> &Arc<SpendBook>;
 }
 
 /// What a Cursor request is answered from.
@@ -168,6 +177,9 @@ pub(crate) enum Refusal<U> {
     /// The rulebook could not be loaded.
     #[error("loading the rulebook failed: {0}")]
     Rulebook(String),
+    /// A spend budget or a runaway guard refuses the turn (checked before anything runs).
+    #[error("{0}")]
+    Spend(SpendRefusal),
 }
 
 /// Serves one `multi/cursor/*` request: admits it, resolves its model, then answers a
@@ -198,12 +210,27 @@ async fn compact<C: TurnContext>(
     catalog: &Catalog,
 ) -> Result<Outcome, Refusal<C::CatalogUnavailable>> {
     let settings = context.settings();
+    let identity = Identity {
+        workspace: cleared.workspace.clone(),
+        session: parsed.session.clone(),
+        worker: parsed
+            .worker
+            .clone()
+            .unwrap_or_else(|| MAIN_WORKER.to_string()),
+    };
+    // The summary run is read-only (`ask`); its ledger line names the model the route runs.
+    let model = catalog
+        .resolve(&parsed.request.model, parsed.effort())
+        .map(|resolved| resolved.cursor_model)
+        .unwrap_or_default();
+    let place = RunPlace::new(&identity, &parsed.request.model, &model, &CursorMode::Ask);
     let setup = crate::compaction::Setup {
         agent: cleared.agent.path.clone(),
         workspace: cleared.workspace.clone(),
         approve_mcps: settings.approve_mcps,
         limits: settings.limits,
         images_dir: settings.state_dir.join("images"),
+        spend: Some(context.spend().tap(place)),
     };
     match crate::compaction::answer(&parsed.request, catalog, setup).await {
         Ok(events) => Ok(Outcome::Events(events)),

@@ -21,6 +21,7 @@ use crate::cursor::process::end_stray_run;
 use crate::session::conversation;
 use crate::session::cursor_request::CursorRequest;
 use crate::session::cursor_request::TurnPrompts;
+use crate::session::exchange::Ending;
 use crate::session::exchange::Exchange;
 use crate::session::exchange::exchange_key;
 use crate::session::identity::Identity;
@@ -30,6 +31,8 @@ use crate::session::store::INTERRUPTED_NOTICE;
 use crate::session::store::Session;
 use crate::session::store::TurnPlan;
 use crate::session::store::keep_turn;
+use crate::spend::book::TurnAsk;
+use crate::spend::ledger::RunPlace;
 use crate::turn;
 use crate::turn::TurnHandle;
 use crate::turn::TurnInput;
@@ -61,11 +64,18 @@ pub(super) async fn start<C: TurnContext>(
         .await
         .map_err(Refusal::Store)?;
     let mut session = open.lock().await;
-    end_inherited_run(&mut session).await;
+    end_inherited_run(context, &mut session, &identity, parsed, &cleared).await;
 
     match session.admit(&key) {
         Admission::Join(exchange) => {
             drop(session);
+            // An answer served again costs nothing but is counted (a failure repeated is not
+            // an answer, and costs nothing either).
+            if matches!(exchange.ending(), Some(Ending::Completed)) {
+                let model = main_route.as_ref().map_or("", |r| r.cursor_model.as_str());
+                let place = RunPlace::new(&identity, &request.model, model, &cleared.cursor_mode);
+                context.spend().note_replay(&place);
+            }
             return Ok(Outcome::Exchange(exchange.observe()));
         }
         Admission::Busy => return Err(Refusal::Busy),
@@ -120,6 +130,23 @@ pub(super) async fn start<C: TurnContext>(
         fresh,
         interrupted: interrupted_before,
     });
+    // Budgets and runaway guards, per turn and before anything is spawned: the runs inside an
+    // admitted turn (a fresh-chat fallback, a rule resume) are never refused.
+    let new_worker_task = (parsed.worker.is_some() && chat_id.is_none())
+        .then(|| crate::spend::book::task_digest(request));
+    context
+        .spend()
+        .admit(&TurnAsk {
+            session: &identity.session,
+            new_worker_task,
+        })
+        .map_err(Refusal::Spend)?;
+    let place = RunPlace::new(
+        &identity,
+        &request.model,
+        &resolved.cursor_model,
+        &cleared.cursor_mode,
+    );
     let input = TurnInput {
         agent: cleared.agent.path.clone(),
         spec: TurnSpec {
@@ -150,6 +177,7 @@ pub(super) async fn start<C: TurnContext>(
         model: resolved.cursor_model,
         interrupted_before,
         rules: assembled.turn_rules,
+        spend: context.spend().tap(place),
     };
     let (spawned, noted, ended) = (context.clone(), context.clone(), context.clone());
     let claude_session = identity.session;
@@ -174,11 +202,25 @@ pub(super) async fn start<C: TurnContext>(
     Ok(Outcome::Exchange(observer))
 }
 
-/// Ends a turn a stopped gateway left running, whatever this request is. Only a group whose
-/// leader has the recorded start time and carries the recorded marker is signalled; a record
-/// without a marker (written by the previous release) never is.
-async fn end_inherited_run(session: &mut Session) {
+/// Ends a turn a stopped gateway left running, whatever this request is, and notes it in the
+/// ledger as interrupted (its tokens unknown). Only a group whose leader has the recorded start
+/// time and carries the recorded marker is signalled; a record without a marker (written by
+/// the previous release) never is.
+async fn end_inherited_run<C: TurnContext>(
+    context: &C,
+    session: &mut Session,
+    identity: &Identity,
+    parsed: &CursorRequest,
+    cleared: &Cleared,
+) {
     if let Some(left) = session.take_inherited_run() {
+        let lost = RunPlace::new(
+            identity,
+            &parsed.request.model,
+            &left.model,
+            &cleared.cursor_mode,
+        );
+        context.spend().note_interrupted(&lost, &left.started_at);
         match left.process_start {
             Some(start) if end_stray_run(left.pgid, start, left.marker.as_deref()).await => {
                 tracing::warn!(

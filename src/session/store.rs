@@ -439,6 +439,9 @@ pub struct TurnPlan {
     pub interrupted_before: bool,
     /// The rulebook's part in this turn.
     pub rules: TurnRules,
+    /// The gateway's spend book following this turn: each run's ledger line, the live run's
+    /// last action.
+    pub spend: crate::spend::RunTap,
 }
 
 /// What the rulebook delivered with a turn's prompt, to be recorded once Cursor has it.
@@ -475,6 +478,12 @@ impl TurnRules {
 /// group before Cursor gets the prompt, the chat id at `system/init`, and the answer before
 /// the closing events are released. `on_spawn` learns each process group id; `on_recorded`
 /// runs once the answer is recorded, just before its closing events are released.
+///
+/// Each run's ledger line is appended (one `write(2)`, not fsynced) when its
+/// `TurnItem::RunEnded` arrives. The turn sends that item before its `Finished` or `Failed`, on
+/// the same ordered channel, and this loop handles one item at a time: the line is in the
+/// file before the closing events (or the failure) reach the exchange, so before the turn's
+/// last byte goes to Claude Code.
 pub async fn keep_turn(
     session: Arc<tokio::sync::Mutex<Session>>,
     exchange: Arc<Exchange>,
@@ -532,7 +541,11 @@ pub async fn keep_turn(
                     tracing::warn!(%error, "could not record Cursor's chat id yet");
                 }
             }
-            TurnItem::Event(event) => exchange.push(event),
+            TurnItem::Event(event) => {
+                plan.spend.note_event(&event);
+                exchange.push(event);
+            }
+            TurnItem::RunEnded(ended) => plan.spend.run_ended(&ended),
             TurnItem::Finished {
                 closing,
                 chat_id,

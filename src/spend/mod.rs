@@ -4,6 +4,23 @@
 //! them ([`format_count`], [`TokenFigures`]) and the answer of the gateway's spend route
 //! ([`SessionSpend`], served at [`SPEND_ROUTE`]`/<session id>` and read by
 //! `multi-cursor statusline`).
+//!
+//! - [`ledger`]: the run ledger, one JSON line per Cursor run in `<state>/ledger/<YYYY-MM>.jsonl`.
+//! - [`book`]: one gateway's spend book: figures per Claude session, live runs, admission.
+//! - [`limits`]: the budgets and runaway guards from the environment; [`SpendRefusal`].
+//! - [`daily`]: today's tokens across gateways, read incrementally from the ledger.
+//! - [`report`]: `multi-cursor usage`, the ledger summed by day, model and session.
+
+pub mod book;
+pub mod daily;
+pub mod ledger;
+pub mod limits;
+pub mod report;
+
+pub use book::RunTap;
+pub use book::SpendBook;
+pub use ledger::RunEnded;
+pub use limits::SpendRefusal;
 
 use serde::Deserialize;
 use serde::Serialize;

@@ -1,0 +1,154 @@
+use std::time::Duration;
+
+use super::*;
+use crate::spend::ledger::Purpose;
+use crate::spend::ledger::RunOutcome;
+use crate::spend::ledger::RunTokens;
+use crate::spend::limits::SpendLimits;
+
+fn book(limits: SpendLimits) -> (tempfile::TempDir, Arc<SpendBook>) {
+    let dir = tempfile::tempdir().unwrap();
+    let book = Arc::new(SpendBook::new(dir.path(), limits));
+    (dir, book)
+}
+
+fn place(session: &str) -> RunPlace {
+    RunPlace {
+        session: session.into(),
+        model: "auto".into(),
+        ..RunPlace::default()
+    }
+}
+
+fn ended(input: u64, output: u64) -> RunEnded {
+    RunEnded {
+        purpose: Purpose::Turn,
+        duration: Duration::from_millis(10),
+        exit_code: None,
+        outcome: RunOutcome::Completed,
+        tokens: RunTokens {
+            input_tokens: input,
+            output_tokens: output,
+            cache_read_tokens: None,
+            cache_write_tokens: None,
+            source: TokenSource::Provider,
+        },
+    }
+}
+
+fn ask(session: &str) -> TurnAsk<'_> {
+    TurnAsk {
+        session,
+        new_worker_task: None,
+    }
+}
+
+#[test]
+fn a_session_that_never_used_cursor_has_nothing() {
+    let (_dir, book) = book(SpendLimits::default());
+    let spend = book.session_spend("quiet");
+    assert_eq!((spend.runs, spend.replays, spend.live), (0, 0, None));
+}
+
+#[test]
+fn runs_replays_and_live_runs_are_counted() {
+    let (_dir, book) = book(SpendLimits::default());
+    let tap = book.tap(place("s1"));
+    let row = crate::anthropic::SseEvent::from(&crate::anthropic::StreamEvent::text_delta(
+        "text\n⎿ read `src/lib.rs`\n",
+    ));
+    tap.note_event(&row);
+    let live = book.session_spend("s1").live.unwrap();
+    assert_eq!(live.last_action.as_deref(), Some("read `src/lib.rs`"));
+    tap.run_ended(&ended(100, 5));
+    drop(tap);
+    book.note_replay(&place("s1"));
+    let spend = book.session_spend("s1");
+    assert_eq!((spend.runs, spend.replays), (1, 1));
+    assert_eq!(spend.tokens.in_out(), "100 in / 5 out");
+    assert_eq!(spend.model.as_deref(), Some("auto"));
+    assert_eq!(spend.live, None);
+    assert_eq!(book.figures().tokens, 105);
+    assert_eq!(
+        book.figures().daily_tokens,
+        105,
+        "read back from the ledger"
+    );
+}
+
+#[test]
+fn budgets_refuse_the_next_turn_only() {
+    let (_dir, book) = book(SpendLimits {
+        turns: Some(2),
+        tokens: Some(1000),
+        ..SpendLimits::default()
+    });
+    book.admit(&ask("s")).unwrap();
+    book.tap(place("s")).run_ended(&ended(999, 0));
+    book.admit(&ask("s")).unwrap();
+    book.tap(place("s")).run_ended(&ended(1, 0));
+    assert_eq!(
+        book.admit(&ask("s")),
+        Err(SpendRefusal::Turns { limit: 2, used: 2 })
+    );
+    let figures = book.figures();
+    assert_eq!(figures.budgets[0].left, 0);
+    assert_eq!(figures.budgets[1].used, 1000);
+}
+
+#[test]
+fn the_daily_budget_reads_every_gateways_lines() {
+    let (dir, book) = book(SpendLimits {
+        daily_tokens: Some(50),
+        ..SpendLimits::default()
+    });
+    let other = Arc::new(SpendBook::new(dir.path(), SpendLimits::default()));
+    book.admit(&ask("s")).unwrap();
+    other.tap(place("t")).run_ended(&ended(40, 10));
+    assert_eq!(
+        book.admit(&ask("s")),
+        Err(SpendRefusal::DailyTokens {
+            limit: 50,
+            used: 50
+        })
+    );
+}
+
+#[test]
+fn the_same_task_refused_the_third_time() {
+    let (_dir, book) = book(SpendLimits::default());
+    let task = |session| TurnAsk {
+        session,
+        new_worker_task: Some([7; 32]),
+    };
+    book.admit(&task("s")).unwrap();
+    book.admit(&task("s")).unwrap();
+    book.admit(&ask("s")).unwrap();
+    book.admit(&task("other")).unwrap();
+    assert_eq!(
+        book.admit(&task("s")),
+        Err(SpendRefusal::Loop {
+            starts: 3,
+            limit: 3
+        })
+    );
+    let (_dir, off) = self::book(SpendLimits {
+        loop_limit: 0,
+        ..SpendLimits::default()
+    });
+    for _ in 0..5 {
+        off.admit(&task("s")).unwrap();
+    }
+}
+
+#[test]
+fn the_rate_guard_counts_a_minute() {
+    let (_dir, book) = book(SpendLimits {
+        turns_per_minute: 3,
+        ..SpendLimits::default()
+    });
+    for _ in 0..3 {
+        book.admit(&ask("s")).unwrap();
+    }
+    assert_eq!(book.admit(&ask("s")), Err(SpendRefusal::Rate { limit: 3 }));
+}

@@ -1,0 +1,364 @@
+//! `multi-cursor usage [--since 7d|YYYY-MM-DD] [--workspace DIR] [--json]`: the ledger summed
+//! by day, by model and by Claude session. Days are local dates. Replays count in `replays`,
+//! never in `runs`; a line that cannot be read is skipped and counted in `damaged_lines`.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Serialize;
+use thiserror::Error;
+
+use super::format_count;
+use super::ledger::Ledger;
+use super::ledger::LedgerLine;
+use super::ledger::RunOutcome;
+use super::ledger::TokenSource;
+use super::ledger::parse_line;
+
+/// The period `usage` covers when `--since` is not given, in days (today included).
+pub const DEFAULT_DAYS: i64 = 30;
+
+/// Largest ledger month file read (a month of very heavy use is a few MiB).
+pub const MAX_MONTH_FILE: u64 = 1024 * 1024 * 1024;
+
+/// Why `usage` could not run.
+#[derive(Debug, Error)]
+pub enum ReportError {
+    #[error(
+        "--since {0:?} is neither a number of days (7d) nor a date (2026-11-30); use one of those"
+    )]
+    Since(String),
+    #[error("reading the ledger: {0}")]
+    Read(#[source] crate::state::StateError),
+}
+
+/// The `--json` document.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UsageReport {
+    /// The first local day counted, `YYYY-MM-DD`.
+    pub since: String,
+    pub totals: Totals,
+    pub by_model: Vec<ModelRow>,
+    pub by_day: Vec<DayRow>,
+    pub by_session: Vec<SessionRow>,
+}
+
+/// Every counted line summed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Totals {
+    pub runs: u64,
+    pub replays: u64,
+    /// Runs that failed or that a stopped gateway interrupted.
+    pub failed_runs: u64,
+    /// Runs whose tokens are (partly) our estimate, or unknown.
+    pub estimated_runs: u64,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cache_read_tokens: u64,
+    pub cache_write_tokens: u64,
+    pub duration_ms: u64,
+    pub damaged_lines: u64,
+}
+
+/// Runs and tokens of one model.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ModelRow {
+    pub model: String,
+    pub runs: u64,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    #[serde(skip)]
+    pub estimated: bool,
+}
+
+/// Runs and tokens of one local day.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct DayRow {
+    pub day: String,
+    pub runs: u64,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    #[serde(skip)]
+    pub estimated: bool,
+}
+
+/// Runs and tokens of one Claude session.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct SessionRow {
+    pub session: String,
+    pub workspace: String,
+    pub runs: u64,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+/// The first local day `--since` names: `Nd` is the last N days, today included; a date is
+/// itself. `None` is the last [`DEFAULT_DAYS`] days.
+pub fn since_day(
+    since: Option<&str>,
+    today: jiff::civil::Date,
+) -> Result<jiff::civil::Date, ReportError> {
+    let bad = || ReportError::Since(since.unwrap_or_default().to_string());
+    let days = match since.map(str::trim) {
+        None => DEFAULT_DAYS,
+        Some(text) => match text.strip_suffix('d') {
+            Some(n) => n
+                .parse::<i64>()
+                .ok()
+                .filter(|n| (1..=36_600).contains(n))
+                .ok_or_else(bad)?,
+            None => return text.parse::<jiff::civil::Date>().map_err(|_| bad()),
+        },
+    };
+    today
+        .checked_sub(jiff::Span::new().days(days - 1))
+        .map_err(|_| bad())
+}
+
+/// Sums the ledger from local day `since` on, only lines of `workspace` when given.
+pub fn build(
+    ledger: &Ledger,
+    since: jiff::civil::Date,
+    workspace: Option<&str>,
+) -> Result<UsageReport, ReportError> {
+    let tz = jiff::tz::TimeZone::system();
+    let today = jiff::ZonedDateTime::now().date();
+    let mut acc = Accumulator::default();
+    let mut month = since.first_of_month();
+    while month <= today {
+        let path = ledger
+            .dir()
+            .join(format!("{}.jsonl", month.strftime("%Y-%m")));
+        if let Some(bytes) =
+            crate::state::read_state_file(&path, MAX_MONTH_FILE).map_err(ReportError::Read)?
+        {
+            acc.read(&bytes, &tz, since, workspace);
+        }
+        match month.checked_add(jiff::Span::new().months(1)) {
+            Ok(next) => month = next,
+            Err(_) => break,
+        }
+    }
+    Ok(acc.finish(since))
+}
+
+#[derive(Default)]
+struct Accumulator {
+    totals: Totals,
+    models: BTreeMap<String, ModelRow>,
+    days: BTreeMap<jiff::civil::Date, DayRow>,
+    sessions: BTreeMap<(String, String), SessionRow>,
+}
+
+impl Accumulator {
+    fn read(
+        &mut self,
+        bytes: &[u8],
+        tz: &jiff::tz::TimeZone,
+        since: jiff::civil::Date,
+        workspace: Option<&str>,
+    ) {
+        for raw in bytes.split(|b| *b == b'\n') {
+            if raw.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let Some(line) = parse_line(raw) else {
+                self.totals.damaged_lines += 1;
+                continue;
+            };
+            let Ok(at) = line.time.parse::<jiff::Timestamp>() else {
+                self.totals.damaged_lines += 1;
+                continue;
+            };
+            let day = tz.to_datetime(at).date();
+            if day < since || workspace.is_some_and(|w| w != line.workspace) {
+                continue;
+            }
+            self.add(&line, day);
+        }
+    }
+
+    fn add(&mut self, line: &LedgerLine, day: jiff::civil::Date) {
+        if !line.is_run() {
+            self.totals.replays += 1;
+            return;
+        }
+        let (input, output) = (
+            line.input_tokens.unwrap_or(0),
+            line.output_tokens.unwrap_or(0),
+        );
+        let estimated = line.token_source != TokenSource::Provider;
+        let t = &mut self.totals;
+        t.runs += 1;
+        t.failed_runs += u64::from(matches!(
+            line.outcome,
+            RunOutcome::Failed | RunOutcome::Interrupted
+        ));
+        t.estimated_runs += u64::from(estimated);
+        t.input_tokens += input;
+        t.output_tokens += output;
+        t.cache_read_tokens += line.cache_read_tokens.unwrap_or(0);
+        t.cache_write_tokens += line.cache_write_tokens.unwrap_or(0);
+        t.duration_ms += line.duration_ms;
+        let model = self.models.entry(line.model.clone()).or_default();
+        model.runs += 1;
+        model.input_tokens += input;
+        model.output_tokens += output;
+        model.estimated |= estimated;
+        let row = self.days.entry(day).or_default();
+        row.runs += 1;
+        row.input_tokens += input;
+        row.output_tokens += output;
+        row.estimated |= estimated;
+        let session = self
+            .sessions
+            .entry((line.session.clone(), line.workspace.clone()))
+            .or_default();
+        session.runs += 1;
+        session.input_tokens += input;
+        session.output_tokens += output;
+    }
+
+    fn finish(self, since: jiff::civil::Date) -> UsageReport {
+        let mut by_model: Vec<ModelRow> = self
+            .models
+            .into_iter()
+            .map(|(model, row)| ModelRow { model, ..row })
+            .collect();
+        by_model.sort_by(|a, b| b.runs.cmp(&a.runs).then(a.model.cmp(&b.model)));
+        let by_day = self
+            .days
+            .into_iter()
+            .map(|(day, row)| DayRow {
+                day: day.to_string(),
+                ..row
+            })
+            .collect();
+        let mut by_session: Vec<SessionRow> = self
+            .sessions
+            .into_iter()
+            .map(|((session, workspace), row)| SessionRow {
+                session,
+                workspace,
+                ..row
+            })
+            .collect();
+        by_session.sort_by(|a, b| {
+            (b.input_tokens + b.output_tokens).cmp(&(a.input_tokens + a.output_tokens))
+        });
+        UsageReport {
+            since: since.to_string(),
+            totals: self.totals,
+            by_model,
+            by_day,
+            by_session,
+        }
+    }
+}
+
+/// `1 run`, `3 runs`.
+fn runs(n: u64) -> String {
+    if n == 1 {
+        String::from("1 run")
+    } else {
+        format!("{n} runs")
+    }
+}
+
+fn est(estimated: bool) -> &'static str {
+    if estimated { " (est.)" } else { "" }
+}
+
+impl UsageReport {
+    /// The table for people: totals, then by day and by model; `(est.)` marks a row with an
+    /// estimated figure.
+    pub fn render(&self, ledger_dir: &Path) -> String {
+        let t = &self.totals;
+        let mut out = format!(
+            "Cursor usage since {} (ledger: {})\n",
+            self.since,
+            ledger_dir.display()
+        );
+        if t.runs == 0 && t.replays == 0 {
+            out.push_str("No Cursor runs in this period.\n");
+        } else {
+            out.push_str(&format!(
+                "{} ({} failed), {} replayed · {} in / {} out{} · cache {} read / {} written · {} s of Cursor time\n",
+                runs(t.runs),
+                t.failed_runs,
+                t.replays,
+                format_count(t.input_tokens),
+                format_count(t.output_tokens),
+                est(t.estimated_runs > 0),
+                format_count(t.cache_read_tokens),
+                format_count(t.cache_write_tokens),
+                t.duration_ms / 1000,
+            ));
+        }
+        if !self.by_day.is_empty() {
+            out.push_str("\nBy day\n");
+            for row in &self.by_day {
+                out.push_str(&format!(
+                    "  {:<12} {:>9}  {:>7} in  {:>7} out{}\n",
+                    row.day,
+                    runs(row.runs),
+                    format_count(row.input_tokens),
+                    format_count(row.output_tokens),
+                    est(row.estimated)
+                ));
+            }
+        }
+        if !self.by_model.is_empty() {
+            out.push_str("\nBy model\n");
+            for row in &self.by_model {
+                out.push_str(&format!(
+                    "  {:<24} {:>9}  {:>7} in  {:>7} out{}\n",
+                    row.model,
+                    runs(row.runs),
+                    format_count(row.input_tokens),
+                    format_count(row.output_tokens),
+                    est(row.estimated)
+                ));
+            }
+        }
+        if t.damaged_lines > 0 {
+            out.push_str(&format!(
+                "\n{} damaged ledger line(s) skipped.\n",
+                t.damaged_lines
+            ));
+        }
+        out
+    }
+}
+
+/// `multi-cursor usage`: the report of the state folder's ledger, as a table or JSON.
+pub fn run(args: &crate::cli::UsageArgs) -> anyhow::Result<std::process::ExitCode> {
+    use anyhow::Context;
+    let state = crate::state::state_dir_path().context("finding the state folder")?;
+    let ledger = Ledger::new(&state);
+    let since = since_day(args.since.as_deref(), jiff::ZonedDateTime::now().date())?;
+    // The ledger names the workspace as the gateway saw it: the folder's canonical path.
+    let workspace = args
+        .workspace
+        .as_ref()
+        .map(|dir| {
+            std::fs::canonicalize(dir)
+                .with_context(|| format!("reading the workspace folder {}", dir.display()))
+        })
+        .transpose()?
+        .map(|dir| dir.to_string_lossy().into_owned());
+    let report = build(&ledger, since, workspace.as_deref())?;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).context("encoding the report")?
+        );
+    } else {
+        print!("{}", report.render(ledger.dir()));
+    }
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+#[path = "report_tests.rs"]
+mod tests;

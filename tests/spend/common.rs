@@ -1,0 +1,94 @@
+//! What the spend modules share: asking for a turn, reading the ledger and the spend route.
+
+use multi_cursor_test_support::gateway::TestGateway;
+
+/// The route every test asks for.
+pub const MODEL: &str = "multi/cursor/composer-2.5";
+
+/// A non-streamed Cursor request whose only user message is `text`.
+pub fn request(text: &str) -> serde_json::Value {
+    serde_json::json!({
+        "model": MODEL, "max_tokens": 1000, "stream": false,
+        "messages": [{"role": "user", "content": [{"type": "text", "text": text}]}]
+    })
+}
+
+/// POSTs `body` for `session` (and `worker`, as the Agent tool's requests carry it); returns
+/// status, the `x-should-retry` header and the body.
+pub fn ask(
+    gw: &TestGateway,
+    session: &str,
+    worker: Option<&str>,
+    body: &serde_json::Value,
+) -> (u16, Option<String>, serde_json::Value) {
+    let mut headers = vec![("x-claude-code-session-id", session)];
+    if let Some(worker) = worker {
+        headers.push(("x-claude-code-agent-id", worker));
+    }
+    let response = gw.post_with("/v1/messages", body, &headers);
+    let status = response.status().as_u16();
+    let retry = response
+        .headers()
+        .get("x-should-retry")
+        .map(|v| v.to_str().unwrap().to_string());
+    let text = response.text().unwrap();
+    (
+        status,
+        retry,
+        serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text)),
+    )
+}
+
+/// Every ledger line of the gateway's state folder, in order.
+pub fn ledger(gw: &TestGateway) -> Vec<serde_json::Value> {
+    ledger_in(&gw.state_dir)
+}
+
+/// Every ledger line under `state`, in order (month files sorted by name).
+pub fn ledger_in(state: &std::path::Path) -> Vec<serde_json::Value> {
+    let Ok(dir) = std::fs::read_dir(state.join("ledger")) else {
+        return Vec::new();
+    };
+    let mut files: Vec<_> = dir.map(|e| e.unwrap().path()).collect();
+    files.sort();
+    files
+        .iter()
+        .flat_map(|f| {
+            std::fs::read_to_string(f)
+                .unwrap()
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// `GET <path>` with the token: status and JSON body.
+pub fn get(gw: &TestGateway, path: &str) -> (u16, serde_json::Value) {
+    let response = gw
+        .client()
+        .get(format!("{}{path}", gw.url))
+        .header("x-multi-cursor-token", &gw.token)
+        .send()
+        .unwrap();
+    let status = response.status().as_u16();
+    let text = response.text().unwrap();
+    (status, serde_json::from_str(&text).unwrap_or_default())
+}
+
+/// Waits until the gateway runs no Cursor turn (the ledger line and the record are written as
+/// the run ends, around the answer's last bytes).
+pub fn wait_idle(gw: &TestGateway) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let (_, status) = get(gw, "/multi-cursor/status");
+        if status["runs"].as_array().is_some_and(Vec::is_empty) {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "still running: {status}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
