@@ -38,7 +38,7 @@ fn silence_shows_a_progress_line() {
     assert_eq!(display.next_wake(), long + PROGRESS_EVERY);
     assert_eq!(
         display.tick(long + PROGRESS_EVERY),
-        "\n[Cursor] Still working (1 min 6 s): running shell `make check`."
+        "\n[Cursor] Still working (1 min 6 s): shell `make check` is running, and Cursor prints nothing until it ends."
     );
 }
 

@@ -50,7 +50,7 @@ fn a_completion_without_a_known_outcome_is_unconfirmed() {
     assert_eq!(
         rendered.text,
         "⎿ mcp `deploy` · outcome not reported\n\n\
-         [Cursor] 1 native action: 1 other.\n\
+         [Cursor] 1 native action: 1 mcp.\n\
          [Cursor] Unconfirmed: 1 action ended without a reported outcome."
     );
 }

@@ -133,7 +133,7 @@ fn failures_on_stdout_are_reported_in_order_and_noise_is_skipped() {
 fn malformed_json_and_unknown_types_are_skipped() {
     let stream = concat!(
         "{\"type\":\"assistant\",\"message\":\n",
-        "{\"type\":\"retry\",\"subtype\":\"starting\",\"attempt\":6,\"is_resume\":true}\n",
+        "{\"type\":\"retry\",\"subtype\":\"unheard_of\",\"attempt\":6,\"is_resume\":true}\n",
         "{\"type\":\"interaction_query\",\"whatever\":[1,2]}\n",
         "{\"type\":\"thinking\",\"subtype\":\"completed\"}\n",
         "{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"hi\"},{\"type\":\"image\"},{\"type\":\"text\",\"text\":\" there\"}]},\"extra\":{\"a\":1}}\n",
