@@ -107,6 +107,13 @@ pub const SUMMARY_LIST_LIMIT: usize = 8;
 /// Most bytes of a rendered plan.
 pub const PLAN_LIMIT: usize = 32 * 1024;
 
+/// How much longer than its own hard timeout an open tool call may keep Cursor quiet.
+pub const QUIET_MARGIN: Duration = Duration::from_secs(60);
+
+/// The CLI's own hard timeout of a shell call (`hardTimeout: 86400000` in its arguments): the
+/// longest a tool call may keep Cursor quiet when the call names no timeout of its own.
+pub const CURSOR_HARD_TIMEOUT: Duration = Duration::from_secs(24 * 60 * 60);
+
 /// Most actions itemised in the summary (all are counted).
 pub const TRACKED_ACTIONS: usize = 512;
 
@@ -244,6 +251,28 @@ impl TurnDisplay {
             .filter(|a| a.kind != ActionKind::Plan)
             .map(|a| a.started + LONG_ACTION)
             .fold(progress, Instant::min)
+    }
+
+    /// How long Cursor may stay silent from now on before its run counts as stalled. Without
+    /// an open tool call (started, not completed) it is `inactivity`. A tool call prints nothing
+    /// until it ends (a build, a test suite: an hour is normal), so while one is open it is the
+    /// longest open call's own hard timeout (`hardTimeout` in its arguments, else
+    /// [`CURSOR_HARD_TIMEOUT`]) plus [`QUIET_MARGIN`], and never less than `inactivity`.
+    pub fn silence_allowed(&self, inactivity: Duration) -> Duration {
+        let open = self
+            .actions
+            .iter()
+            .filter(|a| a.state == State::Running)
+            .map(|a| {
+                let own = a
+                    .args
+                    .get("hardTimeout")
+                    .and_then(Value::as_u64)
+                    .map_or(CURSOR_HARD_TIMEOUT, Duration::from_millis);
+                own.min(CURSOR_HARD_TIMEOUT) + QUIET_MARGIN
+            })
+            .max();
+        open.map_or(inactivity, |allowed| allowed.max(inactivity))
     }
 
     /// Time passed: `running…` rows for actions running longer than [`LONG_ACTION`], and a

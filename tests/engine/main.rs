@@ -11,6 +11,7 @@
 // `#[test]` functions); a panic is the failure report.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod agent_quiet_tool_call;
 mod capture_2026;
 mod catalog_fetch_logged_out;
 mod catalog_fetch_ok;

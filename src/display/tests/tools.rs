@@ -188,3 +188,48 @@ fn a_completion_that_never_started_gets_its_row() {
         "⎿ webFetch `https://docs.rs/serde`\n\n[Cursor] 1 native action: 1 web fetch."
     );
 }
+
+#[test]
+fn an_open_call_allows_its_own_timeout_plus_a_margin() {
+    use std::time::Duration;
+
+    use crate::display::CURSOR_HARD_TIMEOUT;
+    use crate::display::QUIET_MARGIN;
+
+    let now = Instant::now();
+    let limit = Duration::from_secs(900);
+    let mut display = TurnDisplay::new("/w", now);
+    assert_eq!(display.silence_allowed(limit), limit);
+    let quick = call(
+        "q",
+        "shell",
+        json!({"command": "make", "hardTimeout": 120_000}),
+    );
+    display.event(&RunEvent::ToolStarted { call: quick }, now);
+    assert_eq!(
+        display.silence_allowed(limit),
+        limit,
+        "never less than the limit"
+    );
+    let long = call("l", "shell", json!({"command": "make check"}));
+    display.event(&RunEvent::ToolStarted { call: long }, now);
+    assert_eq!(
+        display.silence_allowed(limit),
+        CURSOR_HARD_TIMEOUT + QUIET_MARGIN
+    );
+    display.event(
+        &RunEvent::ToolCompleted {
+            call: call("l", "shell", Value::Null),
+            outcome: success(json!({"exitCode": 0})),
+        },
+        now,
+    );
+    display.event(
+        &RunEvent::ToolCompleted {
+            call: call("q", "shell", Value::Null),
+            outcome: success(json!({"exitCode": 0})),
+        },
+        now,
+    );
+    assert_eq!(display.silence_allowed(limit), limit);
+}
