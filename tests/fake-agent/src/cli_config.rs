@@ -1,5 +1,7 @@
-//! `--model` persists the choice, as the real CLI does on every run (2026.10.01): the config
-//! dir's `cli-config.json` gets `model.modelId = <id>` and `hasChangedDefaultModel: true`,
+//! `--model` persists the choice, as the real CLI does on every run (2026.10.01), when
+//! `FAKE_AGENT_PERSIST_MODEL=1` (off by default: the policy tests assert that no run writes the
+//! global config, which holds for our code but not for the real CLI): the config dir's
+//! `cli-config.json` gets `model.modelId = <id>` and `hasChangedDefaultModel: true`,
 //! everything else kept, written to a temporary file and renamed over the old one.
 //!
 //! The config dir is `CURSOR_CONFIG_DIR` when set and non-empty, else `~/.cursor`. A test
@@ -32,6 +34,9 @@ fn config_dir() -> Option<PathBuf> {
 
 /// Records `model` as the chosen model.
 pub fn remember_model(model: &str) -> Result<(), Error> {
+    if !config::flag(config::PERSIST_MODEL) {
+        return Ok(());
+    }
     let Some(dir) = config_dir() else {
         return Ok(());
     };

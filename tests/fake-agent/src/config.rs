@@ -51,6 +51,9 @@ pub const TRUST_GATE: &str = "FAKE_AGENT_TRUST_GATE";
 pub const RECONNECTS: &str = "FAKE_AGENT_RECONNECTS";
 /// A URL the default stream fetches before its reply (approved only with `--force`/`--yolo`).
 pub const WEB_FETCH: &str = "FAKE_AGENT_WEB_FETCH";
+/// `1`: `--model` is persisted into `cli-config.json`, as the real CLI does on every run. Off
+/// by default while tests assert that nothing writes the global config.
+pub const PERSIST_MODEL: &str = "FAKE_AGENT_PERSIST_MODEL";
 /// Cursor's config folder, as the real CLI reads it (`cli-config.json` lives there).
 pub const CURSOR_CONFIG_DIR: &str = "CURSOR_CONFIG_DIR";
 /// Default pid file of `#!spawn-lingerer` when the directive names none.

@@ -1,6 +1,7 @@
 //! The fake answers like the 2026.09–2026.10 CLI by default: the trust gate on stderr with
 //! exit 1 (the older stdout/exit 0 gate as `FAKE_AGENT_TRUST_GATE=legacy`), a bad model on
-//! stderr, `--model` persisted into `cli-config.json` (both `--model id` and `--model=id`),
+//! stderr, `--model` persisted into `cli-config.json` with `FAKE_AGENT_PERSIST_MODEL=1` (both
+//! `--model id` and `--model=id`),
 //! and the default stream's reconnect rounds and web fetch `interaction_query` pairs.
 
 use crate::common::Scratch;
@@ -89,7 +90,13 @@ fn the_model_is_persisted_in_cli_config_in_both_flag_forms() {
             "gpt-5.3-codex",
         ),
     ] {
-        let output = run_with_stdin(fake().args(&args).env("CURSOR_CONFIG_DIR", &dir), "hi");
+        let output = run_with_stdin(
+            fake()
+                .args(&args)
+                .env("CURSOR_CONFIG_DIR", &dir)
+                .env("FAKE_AGENT_PERSIST_MODEL", "1"),
+            "hi",
+        );
         assert!(output.status.success(), "{output:?}");
         let config: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
