@@ -1,6 +1,19 @@
-//! Unit tests of the display: formatting helpers here, one module per behaviour below.
+//! Unit tests of the display: formatting helpers here, one module per behaviour below (each
+//! renders stream-json lines through the parser, as a turn does).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests: a panic is the failure report"
+)]
+
+mod failed_edit;
+mod progress_line;
+mod rejected_shell;
+mod support;
+mod thinking_hidden;
 mod tools;
+mod unconfirmed;
 
 use super::*;
 

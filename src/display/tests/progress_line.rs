@@ -1,12 +1,12 @@
 //! A long silence (no visible text, thinking included) shows a periodic progress line saying
 //! how long the turn has run and what it is doing; visible text resets the silence.
 
-use multi_cursor_test_support::display;
-use multi_cursor_test_support::stream_lines as lines;
+use super::support as display;
+use super::support::lines;
 
-use multi_cursor::display::LONG_ACTION;
-use multi_cursor::display::PROGRESS_EVERY;
-use multi_cursor::display::TurnDisplay as Display;
+use crate::display::LONG_ACTION;
+use crate::display::PROGRESS_EVERY;
+use crate::display::TurnDisplay as Display;
 use serde_json::json;
 use std::time::Duration;
 use std::time::Instant;

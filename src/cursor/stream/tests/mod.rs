@@ -1,3 +1,22 @@
+//! Unit tests of the stream parser: the accumulator and payload forms here, one module per
+//! behaviour below (recorded fixtures, byte splits, line endings, long lines, plain text).
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests: a panic is the failure report"
+)]
+
+mod byte_splits;
+mod fixtures;
+mod late_flush;
+mod line_endings;
+mod long_lines;
+mod no_partial_final_segment;
+mod plain_text;
+mod random_splits;
+mod support;
+
 use super::*;
 use crate::cursor::events::QueryKind;
 use crate::cursor::events::ToolCall;
