@@ -33,11 +33,20 @@
 //! - **Plan mode**: a `createPlanToolCall` is rendered as the plan itself (name, overview, plan
 //!   text, todos), bounded to [`PLAN_LIMIT`] bytes. It is the answer, so it is not an action.
 //! - **Thinking** is never shown. After [`PROGRESS_EVERY`] without any visible text, a
-//!   `[Cursor] Still working (…)` line says how long the turn has run and what it is doing.
+//!   `[Cursor] Still working (…)` line says how long the turn has run and what it is doing (a
+//!   running tool: that it runs and Cursor prints nothing until it ends).
+//! - **Print mode's refusals**: a call whose `interaction_query` was rejected says what Cursor
+//!   wanted, that print mode could not approve it and the fix (`rows`); a rejected question
+//!   says Cursor could not put it to the user.
+//! - **Notes** about the run itself (a reconnect attempt, a background task's notification,
+//!   background commands stopped) are `[Cursor]` lines, each said once (`notes`).
+//! - **Quiet is not stalled**: [`TurnDisplay::silence_allowed`] tells the turn how long Cursor
+//!   may stay silent: longer while a tool call is open.
 //! - **Closing summary** (after every turn that used at least one native action):
-//!   `[Cursor] N native actions: …`, `[Cursor] Changed: …` (successful edits, at most
-//!   [`SUMMARY_LIST_LIMIT`] paths), `[Cursor] Not completed: …` (failed or denied, a non-zero
-//!   shell exit included), `[Cursor] Unconfirmed: …` (started, never reported an outcome).
+//!   `[Cursor] N native actions: …` (every kind named, `kinds`), `[Cursor] Changed: …`
+//!   (successful edits, at most [`SUMMARY_LIST_LIMIT`] paths), `[Cursor] Not completed: …`
+//!   (failed or denied, a non-zero shell exit included), `[Cursor] Unconfirmed: …` (started,
+//!   never reported an outcome).
 //! - **Terminal suffix**: Cursor's `result` repeats every segment it streamed; only the part
 //!   the deltas did not carry is added, so no sentence is shown twice.
 
