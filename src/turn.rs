@@ -235,7 +235,8 @@ impl Translator {
             .filter(StreamWatch::is_active);
         let mut purpose = Purpose::Turn;
         loop {
-            let mut run = match spawn_turn_held(&self.input.agent, &spec, self.input.limits) {
+            let limits = quiet_backstop(self.input.limits);
+            let mut run = match spawn_turn_held(&self.input.agent, &spec, limits) {
                 Ok(run) => run,
                 Err(error) => return self.fail(TurnError::from(error), false).await,
             };
@@ -470,16 +471,24 @@ impl Translator {
     }
 
     /// The run's next output; meanwhile, when the display has something to say about time
-    /// passing (a long action, a long silence), it is streamed.
+    /// passing (a long action, a long silence), it is streamed. Quiet is not stalled: the run
+    /// is ended as stalled only after the silence [`TurnDisplay::silence_allowed`] grants
+    /// (the inactivity limit, or an open tool call's own timeout plus a margin).
     async fn next_output(
         &mut self,
         run: &mut CursorRun,
     ) -> Result<Option<Result<RunOutput, RunError>>, Stop> {
+        let quiet_since = tokio::time::Instant::now();
         loop {
-            let wake = tokio::time::Instant::from_std(self.display.next_wake());
+            let allowed = self.display.silence_allowed(self.input.limits.inactivity);
+            let stalled_at = quiet_since + allowed;
+            let wake = tokio::time::Instant::from_std(self.display.next_wake()).min(stalled_at);
             tokio::select! {
                 item = run.next() => return Ok(item),
                 _ = tokio::time::sleep_until(wake) => {
+                    if tokio::time::Instant::now() >= stalled_at {
+                        return Ok(Some(Err(RunError::Stalled { after: allowed })));
+                    }
                     let text = self.display.tick(Instant::now());
                     if !text.is_empty() {
                         self.open().await?;
@@ -613,6 +622,17 @@ impl Translator {
 }
 
 use crate::display::usage_json;
+
+/// The limits a turn's process runs under: its own inactivity limit only as a backstop (an
+/// open tool call may keep Cursor quiet for a day), since the turn ends a stalled run itself
+/// ([`Translator::next_output`]), knowing which tool calls are open.
+fn quiet_backstop(limits: RunLimits) -> RunLimits {
+    let backstop = crate::display::CURSOR_HARD_TIMEOUT + crate::display::QUIET_MARGIN * 2;
+    RunLimits {
+        inactivity: limits.inactivity.max(backstop),
+        ..limits
+    }
+}
 
 /// Why a Cursor turn failed; its message says what happened and what to do. The gateway maps
 /// each case to its HTTP status and Anthropic error type (`gateway::error`).

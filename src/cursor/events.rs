@@ -3,7 +3,10 @@
 //! `system` (its `init` carries the chat's `session_id` first), `user`, `thinking`, `assistant`,
 //! `tool_call` and `result` (unknown types are ignored); a tool's name is the key ending in
 //! `ToolCall`, or the `function` form's `name`; a tool result is `success`, `error` or
-//! `rejected`; `result` carries `session_id`, `duration_ms` and a camelCase `usage`.
+//! `rejected`; `result` carries `session_id`, `duration_ms` and a camelCase `usage`. The
+//! 2026.09–2026.10 builds add `interaction_query` request/response pairs (the CLI answering its
+//! own approval prompts in print mode), `connection`/`retry` events while it reconnects, and the
+//! `system` subtypes `task_notification` and `background_shell_timeout`.
 //!
 //! These are what the rest of the program consumes: the gateway turns them into SSE, the
 //! display module into rows and the closing summary, the session module into record commits.
@@ -39,8 +42,57 @@ pub enum RunEvent {
         call: ToolCall,
         outcome: ToolOutcome,
     },
+    /// Something Cursor reported about the run itself rather than the answer: a reconnect, a
+    /// background task's notification.
+    Status(CursorStatus),
     /// `result`: the turn's terminal event.
     Result(RunResult),
+}
+
+/// A report about the run itself (not the answer, not a tool call), shown as a `[Cursor]` note.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum CursorStatus {
+    /// `connection/reconnecting` or `retry/starting`: the connection to Cursor's servers was
+    /// lost and the CLI tries again. `attempt` counts from 1 (absent on some shapes).
+    Reconnecting { attempt: Option<u64> },
+    /// `connection/reconnected`: the CLI is connected again.
+    Reconnected,
+    /// `system/task_notification`: a background task (a shell started in the background, a
+    /// subagent) reported something; its text, when the event carried one.
+    TaskNotification { text: String },
+    /// `system/background_shell_timeout`: Cursor finished its reply and stopped background
+    /// commands that were still running.
+    BackgroundShellTimeout,
+}
+
+/// What an `interaction_query` asked approval for, from its `query_type`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "query", content = "name", rename_all = "snake_case")]
+pub enum QueryKind {
+    /// `webFetchRequestQuery`: fetch a URL (a `WebFetch(<domain>)` allow rule approves it).
+    WebFetch,
+    /// `webSearchRequestQuery`: search the web (no permission token exists for it).
+    WebSearch,
+    /// `askQuestionInteractionQuery`: a question for the user.
+    AskQuestion,
+    /// `createPlanRequestQuery`: a plan-mode plan (auto-approved).
+    CreatePlan,
+    /// Any other `query_type`, as the CLI named it.
+    Other(String),
+}
+
+impl QueryKind {
+    /// The kind of a `query_type` string.
+    pub fn of(query_type: &str) -> QueryKind {
+        match query_type {
+            "webFetchRequestQuery" => QueryKind::WebFetch,
+            "webSearchRequestQuery" => QueryKind::WebSearch,
+            "askQuestionInteractionQuery" => QueryKind::AskQuestion,
+            "createPlanRequestQuery" => QueryKind::CreatePlan,
+            other => QueryKind::Other(other.to_owned()),
+        }
+    }
 }
 
 /// A native Cursor tool call, identified by its `call_id` (opaque; may contain `\n`).
@@ -75,6 +127,9 @@ pub enum ToolOutcome {
     Error { message: String },
     /// `result.rejected` or `result.permissionDenied`: Cursor's permissions refused it.
     Rejected { reason: String, value: Value },
+    /// Refused because print mode could not approve it: the CLI asked itself through an
+    /// `interaction_query` and answered `rejected` (no user can answer in print mode).
+    Unapproved { query: QueryKind, reason: String },
     /// A completed event whose result had none of the known forms.
     Unknown { value: Value },
 }

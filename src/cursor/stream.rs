@@ -32,6 +32,7 @@
 //! - **Tool calls** are decoded by the `tool_call` submodule, whichever of the CLI's three
 //!   payload forms they come in.
 
+mod interaction;
 mod text;
 mod tool_call;
 
@@ -45,11 +46,13 @@ use serde_json::Value;
 use thiserror::Error;
 
 use super::CliFailure;
+use super::events::CursorStatus;
 use super::events::RunEvent;
 use super::events::RunResult;
 use super::events::Usage;
 use super::failure::TrustBlock;
 use super::strip_ansi;
+use interaction::Interactions;
 use text::Shape;
 use text::TextAccumulator;
 use tool_call::tool_call;
@@ -109,6 +112,7 @@ pub struct StreamParser {
     /// Inside an over-long line: drop bytes until the next newline.
     discarding: bool,
     text: TextAccumulator,
+    interactions: Interactions,
     trust: Option<TrustBlock>,
     malformed: u64,
 }
@@ -129,6 +133,7 @@ impl StreamParser {
             partial: Vec::new(),
             discarding: false,
             text: TextAccumulator::default(),
+            interactions: Interactions::default(),
             trust: None,
             malformed: 0,
         }
@@ -316,6 +321,11 @@ impl StreamParser {
             Some("thinking") => on_thinking(event),
             Some("assistant") => self.on_assistant(event),
             Some("tool_call") => self.on_tool_call(event),
+            Some("interaction_query") => {
+                self.on_interaction(event);
+                None
+            }
+            Some("connection" | "retry") => on_connection(event),
             Some("result") => Some(RunEvent::Result(run_result(event))),
             _ => None,
         };
@@ -323,8 +333,17 @@ impl StreamParser {
     }
 
     fn on_system(&mut self, event: WireEvent) -> Option<RunEvent> {
-        if event.subtype.as_deref() != Some("init") {
-            return None;
+        match event.subtype.as_deref() {
+            Some("init") => {}
+            Some("task_notification") => {
+                return Some(RunEvent::Status(CursorStatus::TaskNotification {
+                    text: notification_text(&event),
+                }));
+            }
+            Some("background_shell_timeout") => {
+                return Some(RunEvent::Status(CursorStatus::BackgroundShellTimeout));
+            }
+            _ => return None,
         }
         match event.session_id.filter(|id| !id.is_empty()) {
             Some(chat_id) => Some(RunEvent::Init {
@@ -355,16 +374,60 @@ impl StreamParser {
             _ => return None,
         };
         self.text.on_tool();
-        let (call, result) = tool_call(event.call_id, event.tool_call);
+        let (mut call, result) = tool_call(event.call_id, event.tool_call);
         Some(if completed {
-            RunEvent::ToolCompleted {
-                call,
-                outcome: tool_outcome(result),
-            }
+            let mut outcome = tool_outcome(result);
+            self.interactions.on_call(&mut call, Some(&mut outcome));
+            RunEvent::ToolCompleted { call, outcome }
         } else {
+            self.interactions.on_call(&mut call, None);
             RunEvent::ToolStarted { call }
         })
     }
+
+    /// An `interaction_query` half: remembered, never an event of its own (see the
+    /// `interaction` submodule).
+    fn on_interaction(&mut self, event: WireEvent) {
+        match event.subtype.as_deref() {
+            Some("request") => self
+                .interactions
+                .request(event.query_type.as_deref(), event.query),
+            Some("response") => self.interactions.response(event.response),
+            _ => {}
+        }
+    }
+}
+
+/// `connection/reconnecting|reconnected` and `retry/starting` (2026.10.01): the CLI lost its
+/// connection and tries again, up to three times before it gives up without a `result`.
+fn on_connection(event: WireEvent) -> Option<RunEvent> {
+    let status = match (event.kind.as_deref(), event.subtype.as_deref()) {
+        (Some("connection"), Some("reconnecting")) | (Some("retry"), Some("starting")) => {
+            CursorStatus::Reconnecting {
+                attempt: event.attempt,
+            }
+        }
+        (Some("connection"), Some("reconnected")) => CursorStatus::Reconnected,
+        _ => return None,
+    };
+    Some(RunEvent::Status(status))
+}
+
+/// The words of a `system/task_notification` (no capture shows its fields: the usual text
+/// fields are tried in turn).
+fn notification_text(event: &WireEvent) -> String {
+    let from_message = match &event.message {
+        Some(Value::String(text)) => Some(text.clone()),
+        Some(message @ Value::Object(_)) => {
+            Some(message_text(Some(message.clone()))).filter(|text| !text.is_empty())
+        }
+        _ => None,
+    };
+    from_message
+        .or_else(|| event.text.clone())
+        .or_else(|| event.description.clone())
+        .or_else(|| event.summary.clone())
+        .unwrap_or_default()
 }
 
 /// Replay a whole recorded stream (tests, fixtures, diagnostics): feed everything, then finish.
@@ -419,6 +482,16 @@ struct WireEvent {
     usage: Option<Usage>,
     #[serde(deserialize_with = "lenient")]
     request_id: Option<String>,
+    #[serde(deserialize_with = "lenient")]
+    query_type: Option<String>,
+    query: Option<Value>,
+    response: Option<Value>,
+    #[serde(deserialize_with = "lenient")]
+    attempt: Option<u64>,
+    #[serde(deserialize_with = "lenient")]
+    description: Option<String>,
+    #[serde(deserialize_with = "lenient")]
+    summary: Option<String>,
 }
 
 /// Deserialize a field, or `None` when its value has another type.

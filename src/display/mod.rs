@@ -33,23 +33,35 @@
 //! - **Plan mode**: a `createPlanToolCall` is rendered as the plan itself (name, overview, plan
 //!   text, todos), bounded to [`PLAN_LIMIT`] bytes. It is the answer, so it is not an action.
 //! - **Thinking** is never shown. After [`PROGRESS_EVERY`] without any visible text, a
-//!   `[Cursor] Still working (…)` line says how long the turn has run and what it is doing.
+//!   `[Cursor] Still working (…)` line says how long the turn has run and what it is doing (a
+//!   running tool: that it runs and Cursor prints nothing until it ends).
+//! - **Print mode's refusals**: a call whose `interaction_query` was rejected says what Cursor
+//!   wanted, that print mode could not approve it and the fix (`rows`); a rejected question
+//!   says Cursor could not put it to the user.
+//! - **Notes** about the run itself (a reconnect attempt, a background task's notification,
+//!   background commands stopped) are `[Cursor]` lines, each said once (`notes`).
+//! - **Quiet is not stalled**: [`TurnDisplay::silence_allowed`] tells the turn how long Cursor
+//!   may stay silent: longer while a tool call is open.
 //! - **Closing summary** (after every turn that used at least one native action):
-//!   `[Cursor] N native actions: …`, `[Cursor] Changed: …` (successful edits, at most
-//!   [`SUMMARY_LIST_LIMIT`] paths), `[Cursor] Not completed: …` (failed or denied, a non-zero
-//!   shell exit included), `[Cursor] Unconfirmed: …` (started, never reported an outcome).
+//!   `[Cursor] N native actions: …` (every kind named, `kinds`), `[Cursor] Changed: …`
+//!   (successful edits, at most [`SUMMARY_LIST_LIMIT`] paths), `[Cursor] Not completed: …`
+//!   (failed or denied, a non-zero shell exit included), `[Cursor] Unconfirmed: …` (started,
+//!   never reported an outcome).
 //! - **Terminal suffix**: Cursor's `result` repeats every segment it streamed; only the part
 //!   the deltas did not carry is added, so no sentence is shown twice.
 
+mod kinds;
+mod notes;
 mod plan;
 mod rows;
 mod usage;
 
+pub use kinds::ActionKind;
+pub use kinds::tool_words;
 pub use plan::render_plan;
 pub use usage::usage_json;
 pub use usage::usage_source;
 
-use std::collections::HashMap;
 use std::collections::HashSet;
 use std::path::Path;
 use std::path::PathBuf;
@@ -72,6 +84,7 @@ use rows::named_paths;
 use rows::new_action;
 use rows::outcome_parts;
 use rows::state_of;
+use rows::todos;
 
 /// First characters of every action row.
 pub const ROW_PREFIX: &str = "⎿ ";
@@ -103,72 +116,15 @@ pub const SUMMARY_LIST_LIMIT: usize = 8;
 /// Most bytes of a rendered plan.
 pub const PLAN_LIMIT: usize = 32 * 1024;
 
+/// How much longer than its own hard timeout an open tool call may keep Cursor quiet.
+pub const QUIET_MARGIN: Duration = Duration::from_secs(60);
+
+/// The CLI's own hard timeout of a shell call (`hardTimeout: 86400000` in its arguments): the
+/// longest a tool call may keep Cursor quiet when the call names no timeout of its own.
+pub const CURSOR_HARD_TIMEOUT: Duration = Duration::from_secs(24 * 60 * 60);
+
 /// Most actions itemised in the summary (all are counted).
 pub const TRACKED_ACTIONS: usize = 512;
-
-/// How a native tool is counted and shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ActionKind {
-    /// `shell`.
-    Shell,
-    /// `edit`, `write`, `delete` and other file changes.
-    Edit,
-    /// `read`, `ls`, `readLints`: something looked at.
-    Read,
-    /// `grep`, `glob`, `semSearch`, …: something searched.
-    Search,
-    /// `createPlan`: the plan of a plan-mode run (the answer, not an action).
-    Plan,
-    /// Anything else (`mcp`, `updateTodos`, `task`, …).
-    Other,
-}
-
-impl ActionKind {
-    /// The kind of a tool as the stream parser names it (`shell`, `readToolCall` without its
-    /// suffix, the function form's name, …), compared without case.
-    pub fn of(tool: &str) -> ActionKind {
-        match tool.to_ascii_lowercase().as_str() {
-            "shell" | "bash" | "terminal" | "runterminalcommand" => ActionKind::Shell,
-            "edit" | "write" | "delete" | "multiedit" | "searchreplace" | "applypatch"
-            | "editnotebook" => ActionKind::Edit,
-            "read" | "ls" | "readlints" | "list" | "listdir" => ActionKind::Read,
-            "grep" | "glob" | "semsearch" | "search" | "codebasesearch" | "filesearch" => {
-                ActionKind::Search
-            }
-            "createplan" => ActionKind::Plan,
-            _ => ActionKind::Other,
-        }
-    }
-
-    /// The word the summary counts it under.
-    pub fn label(self) -> &'static str {
-        match self {
-            ActionKind::Shell => "shell",
-            ActionKind::Edit => "edit",
-            ActionKind::Read => "read",
-            ActionKind::Search => "search",
-            ActionKind::Plan => "plan",
-            ActionKind::Other => "other",
-        }
-    }
-
-    /// Whether the paths it names go into [`TurnDisplay::touched`].
-    fn touches_files(self) -> bool {
-        matches!(
-            self,
-            ActionKind::Edit | ActionKind::Read | ActionKind::Search
-        )
-    }
-}
-
-/// Order of the counts on the summary's first line.
-const COUNT_ORDER: [ActionKind; 5] = [
-    ActionKind::Shell,
-    ActionKind::Edit,
-    ActionKind::Read,
-    ActionKind::Search,
-    ActionKind::Other,
-];
 
 /// How an action ended, as far as the stream said.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -179,6 +135,12 @@ enum State {
     Failed(String),
     /// Refused by Cursor's permissions.
     Denied(String),
+    /// Refused because print mode could not approve it: the row's words (what Cursor wanted,
+    /// why, the fix) and the summary's short form.
+    Unapproved {
+        row: String,
+        short: String,
+    },
     /// Completed without an outcome we recognise.
     Unreported,
 }
@@ -222,8 +184,11 @@ pub struct TurnDisplay {
     /// sequence split over two deltas neither leaks nor eats the text around it. One per run.
     sanitizer: Sanitizer,
     actions: Vec<Action>,
-    counts: HashMap<ActionKind, usize>,
+    /// Actions counted per summary label, in first-seen order (sorted by kind when shown).
+    counts: Vec<(ActionKind, String, usize)>,
     untracked: usize,
+    /// What the `[Cursor]` notes about the run itself already said.
+    notes: notes::Notes,
     plans_shown: HashSet<String>,
     touched: Vec<PathBuf>,
     touched_seen: HashSet<PathBuf>,
@@ -241,8 +206,9 @@ impl TurnDisplay {
             prose: String::new(),
             sanitizer: Sanitizer::new(),
             actions: Vec::new(),
-            counts: HashMap::new(),
+            counts: Vec::new(),
             untracked: 0,
+            notes: notes::Notes::default(),
             plans_shown: HashSet::new(),
             touched: Vec::new(),
             touched_seen: HashSet::new(),
@@ -274,6 +240,10 @@ impl TurnDisplay {
             }
             RunEvent::ToolStarted { call } => self.tool_started(call, now),
             RunEvent::ToolCompleted { call, outcome } => self.tool_completed(call, outcome, now),
+            RunEvent::Status(status) => match self.notes.note(status) {
+                Some(line) => self.block_line(&line, now),
+                None => String::new(),
+            },
             RunEvent::Init { .. } | RunEvent::UserEcho { .. } | RunEvent::Result(_) => {
                 String::new()
             }
@@ -290,6 +260,28 @@ impl TurnDisplay {
             .filter(|a| a.kind != ActionKind::Plan)
             .map(|a| a.started + LONG_ACTION)
             .fold(progress, Instant::min)
+    }
+
+    /// How long Cursor may stay silent from now on before its run counts as stalled. Without
+    /// an open tool call (started, not completed) it is `inactivity`. A tool call prints nothing
+    /// until it ends (a build, a test suite: an hour is normal), so while one is open it is the
+    /// longest open call's own hard timeout (`hardTimeout` in its arguments, else
+    /// [`CURSOR_HARD_TIMEOUT`]) plus [`QUIET_MARGIN`], and never less than `inactivity`.
+    pub fn silence_allowed(&self, inactivity: Duration) -> Duration {
+        let open = self
+            .actions
+            .iter()
+            .filter(|a| a.state == State::Running)
+            .map(|a| {
+                let own = a
+                    .args
+                    .get("hardTimeout")
+                    .and_then(Value::as_u64)
+                    .map_or(CURSOR_HARD_TIMEOUT, Duration::from_millis);
+                own.min(CURSOR_HARD_TIMEOUT) + QUIET_MARGIN
+            })
+            .max();
+        open.map_or(inactivity, |allowed| allowed.max(inactivity))
     }
 
     /// Time passed: `running…` rows for actions running longer than [`LONG_ACTION`], and a
@@ -351,19 +343,16 @@ impl TurnDisplay {
 
     /// The closing summary's lines (empty when no native action ran).
     pub fn summary_lines(&self) -> Vec<String> {
-        let total: usize = COUNT_ORDER
-            .iter()
-            .map(|k| self.counts.get(k).copied().unwrap_or(0))
-            .sum();
+        let total: usize = self.counts.iter().map(|(_, _, n)| n).sum();
         if total == 0 {
             return Vec::new();
         }
-        let counts: Vec<String> = COUNT_ORDER
-            .iter()
-            .filter_map(|k| {
-                let n = self.counts.get(k).copied().unwrap_or(0);
-                (n > 0).then(|| format!("{n} {}", k.label()))
-            })
+        let mut ordered: Vec<&(ActionKind, String, usize)> = self.counts.iter().collect();
+        // A stable sort: tools counted under their own name stay in first-seen order.
+        ordered.sort_by_key(|(kind, _, _)| kind.rank());
+        let counts: Vec<String> = ordered
+            .into_iter()
+            .map(|(_, label, n)| format!("{n} {label}"))
             .collect();
         let noun = if total == 1 { "action" } else { "actions" };
         let mut lines = vec![format!(
@@ -387,6 +376,7 @@ impl TurnDisplay {
         for action in tracked.clone() {
             let why = match &action.state {
                 State::Failed(why) | State::Denied(why) => why,
+                State::Unapproved { short, .. } => short,
                 _ => continue,
             };
             let item = format!("{} ({why})", describe(action, self));
@@ -518,7 +508,10 @@ impl TurnDisplay {
             .rev()
             .find(|a| a.state == State::Running && a.kind != ActionKind::Plan);
         let doing = match running {
-            Some(action) => format!(": running {}", describe(action, self)),
+            Some(action) => format!(
+                ": {} is running, and Cursor prints nothing until it ends",
+                describe(action, self)
+            ),
             None if self.thinking_since_visible => String::from(": thinking"),
             None => String::new(),
         };
@@ -547,7 +540,7 @@ impl TurnDisplay {
         let Some(index) = index else {
             // Past the tracking cap: counted, and shown, but not itemised.
             let mut action = new_action(call, kind, now);
-            action.state = state_of(kind, outcome);
+            action.state = state_of(kind, &call.args, outcome);
             self.note_touched(kind, &call.args, Some(outcome));
             return self.completion_row(&action, outcome, now);
         };
@@ -564,14 +557,40 @@ impl TurnDisplay {
             self.actions[index].args = args;
             return block;
         }
-        let state = state_of(kind, outcome);
+        let state = state_of(kind, &args, outcome);
         self.actions[index].state = state.clone();
         if state == State::Done && kind == ActionKind::Edit {
             self.actions[index].changed = action_path(&args, outcome).map(|p| self.show_path(&p));
         }
         self.actions[index].args = args;
         let line = self.completion_line(&self.actions[index], outcome);
-        self.block_line(&line, now)
+        let mut out = self.block_line(&line, now);
+        if kind == ActionKind::Todos
+            && let ToolOutcome::Success { value } = outcome
+        {
+            out.push_str(&self.checklist(&self.actions[index].args.clone(), value, now));
+        }
+        out
+    }
+
+    /// An `updateTodos` call's list under its row, one nested row per todo (at most
+    /// [`SUMMARY_LIST_LIMIT`] × 2, then how many more).
+    fn checklist(&mut self, args: &Value, value: &Value, now: Instant) -> String {
+        let todos = todos(args, value);
+        let limit = SUMMARY_LIST_LIMIT * 2;
+        let mut out = String::new();
+        for (mark, content) in todos.iter().take(limit) {
+            let line = format!(
+                "{ROW_PREFIX}  {mark} {}",
+                clip_chars(content, COMMAND_LIMIT)
+            );
+            out.push_str(&self.block_line(&line, now));
+        }
+        if todos.len() > limit {
+            let line = format!("{ROW_PREFIX}  … and {} more", todos.len() - limit);
+            out.push_str(&self.block_line(&line, now));
+        }
+        out
     }
 
     fn completion_row(&mut self, action: &Action, outcome: &ToolOutcome, now: Instant) -> String {
@@ -602,7 +621,11 @@ impl TurnDisplay {
     /// Starts tracking a call; `None` past [`TRACKED_ACTIONS`] (still counted).
     fn track(&mut self, call: &ToolCall, kind: ActionKind, now: Instant) -> Option<usize> {
         if kind != ActionKind::Plan {
-            *self.counts.entry(kind).or_insert(0) += 1;
+            let label = kind.label(&call.tool);
+            match self.counts.iter_mut().find(|(_, l, _)| *l == label) {
+                Some((_, _, n)) => *n += 1,
+                None => self.counts.push((kind, label, 1)),
+            }
         }
         if self.actions.len() >= TRACKED_ACTIONS {
             self.untracked += 1;
@@ -713,22 +736,4 @@ pub fn format_duration(duration: Duration) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn durations_read_naturally() {
-        assert_eq!(format_duration(Duration::from_millis(464)), "464 ms");
-        assert_eq!(format_duration(Duration::from_millis(2300)), "2.3 s");
-        assert_eq!(format_duration(Duration::from_millis(30_400)), "30 s");
-        assert_eq!(format_duration(Duration::from_secs(65)), "1 min 5 s");
-    }
-
-    #[test]
-    fn suffix_rule() {
-        assert_eq!(terminal_suffix("Check", "Checking now."), "ing now.");
-        assert_eq!(terminal_suffix("", "All."), "All.");
-        assert_eq!(terminal_suffix("Same.", "Same."), "");
-        assert_eq!(terminal_suffix("Other", "Different"), "");
-    }
-}
+mod tests;

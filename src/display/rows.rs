@@ -16,6 +16,7 @@ use super::State;
 use super::TAIL_LIMIT;
 use super::TurnDisplay;
 use super::format_duration;
+use crate::cursor::events::QueryKind;
 use crate::cursor::events::ToolCall;
 use crate::cursor::events::ToolOutcome;
 use crate::text::clip_chars;
@@ -36,8 +37,16 @@ pub(super) fn new_action(call: &ToolCall, kind: ActionKind, now: Instant) -> Act
     }
 }
 
-/// The outcome of a completed call as the summary counts it.
-pub(super) fn state_of(kind: ActionKind, outcome: &ToolOutcome) -> State {
+/// The outcome of a completed call (with arguments `args`) as the summary counts it.
+pub(super) fn state_of(kind: ActionKind, args: &Value, outcome: &ToolOutcome) -> State {
+    if kind == ActionKind::Question
+        && matches!(
+            outcome,
+            ToolOutcome::Rejected { .. } | ToolOutcome::Unapproved { .. }
+        )
+    {
+        return unasked_question(args);
+    }
     match outcome {
         ToolOutcome::Success { value } => {
             if kind == ActionKind::Shell
@@ -45,6 +54,14 @@ pub(super) fn state_of(kind: ActionKind, outcome: &ToolOutcome) -> State {
                 && code != 0
             {
                 return State::Failed(format!("exit {code}"));
+            }
+            if kind == ActionKind::Mcp
+                && value.get("isError").and_then(Value::as_bool) == Some(true)
+            {
+                return match mcp_text(value) {
+                    Some(text) => State::Failed(format!("failed: {text}")),
+                    None => State::Failed(String::from("failed")),
+                };
             }
             State::Done
         }
@@ -65,8 +82,114 @@ pub(super) fn state_of(kind: ActionKind, outcome: &ToolOutcome) -> State {
         ToolOutcome::Rejected { reason, .. } => {
             State::Denied(denied_reason(&clip_chars(&one_line(reason), REASON_LIMIT)))
         }
+        ToolOutcome::Unapproved { query, .. } => unapproved(query, kind, args),
         ToolOutcome::Unknown { .. } => State::Unreported,
     }
+}
+
+/// A call print mode could not approve: what Cursor wanted is the row's description; this
+/// says why it did not run and the fix that exists.
+fn unapproved(query: &QueryKind, kind: ActionKind, args: &Value) -> State {
+    let fetch = *query == QueryKind::WebFetch || kind == ActionKind::WebFetch;
+    let search = *query == QueryKind::WebSearch || kind == ActionKind::WebSearch;
+    if fetch {
+        let rule = match args.get("url").and_then(Value::as_str).and_then(domain) {
+            Some(domain) => format!("WebFetch({domain})"),
+            None => String::from("WebFetch(<domain>)"),
+        };
+        let rule = clip_chars(&rule, PATH_LIMIT);
+        return State::Unapproved {
+            row: format!(
+                "not approved: Cursor's print mode cannot ask you to approve a fetch; to allow it, add `{rule}` to `permissions.allow` in `.cursor/cli.json`"
+            ),
+            short: format!("not approved in print mode; allow `{rule}` in `.cursor/cli.json`"),
+        };
+    }
+    let what = if search { "a web search" } else { "this call" };
+    State::Unapproved {
+        row: format!(
+            "not approved: Cursor's print mode cannot ask you to approve {what}, and Cursor has no permission rule for it; only the bypassPermissions mode lets it run"
+        ),
+        short: String::from("not approved in print mode; only bypassPermissions allows it"),
+    }
+}
+
+/// An `askQuestion` call whose question never reached the user.
+fn unasked_question(args: &Value) -> State {
+    let lead = "Cursor asked a question it could not put to you";
+    let row = match question_text(args) {
+        Some(question) => format!("{lead}: {question}"),
+        None => format!("{lead}."),
+    };
+    State::Unapproved {
+        row,
+        short: String::from("a question it could not put to you"),
+    }
+}
+
+/// The question(s) of an `askQuestion` call with their options: `Which file? (a or b)`.
+fn question_text(args: &Value) -> Option<String> {
+    let questions: Vec<String> = args
+        .get("questions")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|question| {
+            let prompt = question
+                .get("prompt")
+                .and_then(Value::as_str)
+                .map(one_line)
+                .filter(|p| !p.is_empty())?;
+            let options: Vec<String> = question
+                .get("options")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|o| o.get("label").and_then(Value::as_str).map(one_line))
+                .filter(|label| !label.is_empty())
+                .collect();
+            Some(match options.split_last() {
+                None => prompt,
+                Some((only, [])) => format!("{prompt} ({only})"),
+                Some((last, rest)) => format!("{prompt} ({} or {last})", rest.join(", ")),
+            })
+        })
+        .collect();
+    let text = if questions.is_empty() {
+        args.get("title")
+            .and_then(Value::as_str)
+            .map(one_line)
+            .filter(|t| !t.is_empty())?
+    } else {
+        questions.join(" ")
+    };
+    Some(clip_chars(&text, REASON_LIMIT * 2))
+}
+
+/// The host of a URL as Cursor's `WebFetch(<domain>)` rule names it (no scheme, user, port).
+fn domain(url: &str) -> Option<String> {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let host = authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, host)| host);
+    let host = if host.starts_with('[') {
+        host.split_inclusive(']').next().unwrap_or(host)
+    } else {
+        host.split(':').next().unwrap_or(host)
+    };
+    let host = one_line(host).to_ascii_lowercase();
+    (!host.is_empty()).then_some(host)
+}
+
+/// The first text of an MCP result's `content`.
+fn mcp_text(value: &Value) -> Option<String> {
+    let text = value.get("content")?.as_array()?.iter().find_map(|item| {
+        item.get("text")
+            .and_then(|t| t.get("text").and_then(Value::as_str).or_else(|| t.as_str()))
+    })?;
+    let text = clip_chars(&one_line(text), REASON_LIMIT);
+    (!text.is_empty()).then_some(text)
 }
 
 fn denied_reason(reason: &str) -> String {
@@ -86,6 +209,7 @@ pub(super) fn outcome_parts(action: &Action, outcome: &ToolOutcome) -> Vec<Strin
             parts
         }
         (State::Failed(why) | State::Denied(why), _) => vec![why.clone()],
+        (State::Unapproved { row, .. }, _) => vec![row.clone()],
         (State::Unreported, _) => vec![String::from("outcome not reported")],
         (_, ToolOutcome::Success { value }) => match action.kind {
             ActionKind::Shell => {
@@ -99,10 +223,61 @@ pub(super) fn outcome_parts(action: &Action, outcome: &ToolOutcome) -> Vec<Strin
                 parts
             }
             ActionKind::Edit => edit_counts(&action.tool, value).into_iter().collect(),
+            ActionKind::Task => {
+                let ms = value.get("durationMs").and_then(number);
+                ms.map(|ms| format_duration(Duration::from_millis(ms)))
+                    .into_iter()
+                    .collect()
+            }
+            ActionKind::Todos => todo_count(&todos(&action.args, value))
+                .into_iter()
+                .collect(),
             _ => Vec::new(),
         },
         _ => Vec::new(),
     }
+}
+
+/// The todos of an `updateTodos` call: its arguments', else its result's.
+pub(super) fn todos<'a>(args: &'a Value, value: &'a Value) -> Vec<(&'static str, String)> {
+    let list = args
+        .get("todos")
+        .and_then(Value::as_array)
+        .or_else(|| value.get("todos").and_then(Value::as_array));
+    list.into_iter()
+        .flatten()
+        .filter_map(|todo| {
+            let content = todo
+                .get("content")
+                .and_then(Value::as_str)
+                .map(one_line)
+                .filter(|c| !c.is_empty())?;
+            let status = todo
+                .get("status")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            let mark = if status.contains("completed") {
+                "[x]"
+            } else if status.contains("progress") {
+                "[~]"
+            } else if status.contains("cancel") {
+                "[-]"
+            } else {
+                "[ ]"
+            };
+            Some((mark, content))
+        })
+        .collect()
+}
+
+/// `2 of 5 done`.
+fn todo_count(todos: &[(&'static str, String)]) -> Option<String> {
+    if todos.is_empty() {
+        return None;
+    }
+    let done = todos.iter().filter(|(mark, _)| *mark == "[x]").count();
+    Some(format!("{done} of {} done", todos.len()))
 }
 
 /// Duration and output tail of a shell result.
@@ -194,7 +369,8 @@ pub(super) fn describe(action: &Action, display: &TurnDisplay) -> String {
         ActionKind::Search => {
             let pattern = text(&["pattern", "globPattern", "query", "regex", "searchTerm"])
                 .map(|p| code(&clip_chars(&p, COMMAND_LIMIT)));
-            let place = path(&["path", "targetDirectory", "directory", "dir"]);
+            let place = path(&["path", "targetDirectory", "directory", "dir"])
+                .or_else(|| listed_path(args, "targetDirectories", display));
             match (pattern, place) {
                 (Some(p), Some(d)) => format!("{name} {p} in {d}"),
                 (Some(p), None) => format!("{name} {p}"),
@@ -203,12 +379,25 @@ pub(super) fn describe(action: &Action, display: &TurnDisplay) -> String {
             }
         }
         ActionKind::Edit | ActionKind::Read => {
-            match path(&["path", "filePath", "file", "targetFile", "targetDirectory"]) {
+            let place = path(&["path", "filePath", "file", "targetFile", "targetDirectory"])
+                .or_else(|| listed_path(args, "paths", display));
+            match place {
                 Some(p) => format!("{name} {p}"),
                 None => name,
             }
         }
-        ActionKind::Plan | ActionKind::Other => {
+        ActionKind::WebFetch | ActionKind::WebSearch | ActionKind::Task => {
+            match text(&["url", "searchTerm", "query", "description"]) {
+                Some(s) => format!("{name} {}", code(&clip_chars(&s, COMMAND_LIMIT))),
+                None => name,
+            }
+        }
+        ActionKind::Question => match text(&["title"]) {
+            Some(s) => format!("{name} {}", code(&clip_chars(&s, COMMAND_LIMIT))),
+            None => name,
+        },
+        ActionKind::Todos => name,
+        ActionKind::Mcp | ActionKind::Plan | ActionKind::Tool => {
             let subject = text(&[
                 "name",
                 "toolName",
@@ -224,6 +413,25 @@ pub(super) fn describe(action: &Action, display: &TurnDisplay) -> String {
             }
         }
     }
+}
+
+/// The first of a list of paths (`paths`, `targetDirectories`), with how many more there are.
+fn listed_path(args: &Value, key: &str, display: &TurnDisplay) -> Option<String> {
+    let paths: Vec<&str> = args
+        .get(key)?
+        .as_array()?
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|p| !p.is_empty())
+        .collect();
+    let first = code(&clip_chars_end(
+        &display.show_path(&one_line(paths.first()?)),
+        PATH_LIMIT,
+    ));
+    Some(match paths.len() - 1 {
+        0 => first,
+        more => format!("{first} and {more} more"),
+    })
 }
 
 /// The path of an edit: its arguments' `path`, else the result's.
@@ -269,6 +477,33 @@ pub(super) fn code(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fetch_rule_names_the_host() {
+        assert_eq!(
+            domain("https://example.com/a?b").as_deref(),
+            Some("example.com")
+        );
+        assert_eq!(
+            domain("http://user@Docs.RS:8080/x").as_deref(),
+            Some("docs.rs")
+        );
+        assert_eq!(domain("example.org").as_deref(), Some("example.org"));
+        assert_eq!(domain("https:///x"), None);
+    }
+
+    #[test]
+    fn a_question_lists_its_options() {
+        let args = serde_json::json!({"title": "Which?", "questions": [{"prompt": "Which file?", "options": [{"label": "a"}, {"label": "b"}, {"label": "c"}]}]});
+        assert_eq!(
+            question_text(&args).as_deref(),
+            Some("Which file? (a, b or c)")
+        );
+        assert_eq!(
+            question_text(&serde_json::json!({"title": "Which?"})).as_deref(),
+            Some("Which?")
+        );
+    }
 
     #[test]
     fn code_spans_survive_backticks() {

@@ -393,7 +393,7 @@ impl<'a> StreamWatch<'a> {
                 fired.extend(self.end_thinking());
                 fired
             }
-            RunEvent::Init { .. } | RunEvent::UserEcho { .. } => Vec::new(),
+            RunEvent::Init { .. } | RunEvent::UserEcho { .. } | RunEvent::Status(_) => Vec::new(),
         }
     }
 

@@ -1,5 +1,6 @@
 //! Integration tests of one area, Cursor's agent CLI under our supervision: the child process and
-//! its group (`process_*`), the stream-json parser (`stream_*`), fetching the model catalog
+//! its group (`process_*`), the 2026 captures end to end (`capture_2026`), a quiet tool call
+//! (`agent_*`), fetching the model catalog
 //! from the agent (`catalog_fetch_*`) and what the user sees of a turn (`display_*`). The
 //! catalog's library-only tests (parsing, routes, rendering, cache) are unit tests in
 //! src/cursor/catalog/tests/.
@@ -11,20 +12,17 @@
 // `#[test]` functions); a panic is the failure report.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod agent_quiet_tool_call;
+mod capture_2026;
 mod catalog_fetch_logged_out;
 mod catalog_fetch_ok;
 mod catalog_fetch_timeout;
-mod display_failed_edit;
 mod display_failure_summary;
 mod display_fixtures;
 mod display_long_action;
 mod display_plan_mode;
-mod display_progress_line;
-mod display_rejected_shell;
 mod display_terminal_suffix;
-mod display_thinking_hidden;
 mod display_touched;
-mod display_unconfirmed;
 mod display_usage_absent;
 mod display_usage_present;
 mod display_usage_replayed;
@@ -41,11 +39,3 @@ mod process_plain_text_failures;
 mod process_resume;
 mod process_sigkill_only;
 mod process_stall_before_result;
-mod stream_byte_splits;
-mod stream_fixtures;
-mod stream_late_flush;
-mod stream_line_endings;
-mod stream_long_lines;
-mod stream_no_partial_final_segment;
-mod stream_plain_text;
-mod stream_random_splits;

@@ -42,8 +42,20 @@ pub const LOGGED_OUT: &str = "FAKE_AGENT_LOGGED_OUT";
 pub const LOGIN_MARKER: &str = "FAKE_AGENT_LOGIN_MARKER";
 /// How long `login` waits for the (pretend) browser approval: milliseconds or `forever`.
 pub const LOGIN_DELAY: &str = "FAKE_AGENT_LOGIN_DELAY_MS";
-/// `1`: the workspace is untrusted; a turn without `--trust`/`--yolo`/`-f` prints the trust gate.
-pub const UNTRUSTED: &str = "FAKE_AGENT_UNTRUSTED";
+/// `1`: the workspace is already trusted (a turn needs no `--trust`/`--yolo`/`-f`).
+pub const TRUSTED: &str = "FAKE_AGENT_TRUSTED";
+/// `legacy`: the trust gate of builds up to 2026.08 (on stdout, exit 0) instead of 2026.09's
+/// (on stderr, exit 1).
+pub const TRUST_GATE: &str = "FAKE_AGENT_TRUST_GATE";
+/// Reconnect rounds the default stream reports before its reply (default 0).
+pub const RECONNECTS: &str = "FAKE_AGENT_RECONNECTS";
+/// A URL the default stream fetches before its reply (approved only with `--force`/`--yolo`).
+pub const WEB_FETCH: &str = "FAKE_AGENT_WEB_FETCH";
+/// `1`: `--model` is persisted into `cli-config.json`, as the real CLI does on every run. Off
+/// by default while tests assert that nothing writes the global config.
+pub const PERSIST_MODEL: &str = "FAKE_AGENT_PERSIST_MODEL";
+/// Cursor's config folder, as the real CLI reads it (`cli-config.json` lives there).
+pub const CURSOR_CONFIG_DIR: &str = "CURSOR_CONFIG_DIR";
 /// Default pid file of `#!spawn-lingerer` when the directive names none.
 pub const LINGERER_PIDFILE: &str = "FAKE_AGENT_LINGERER_PIDFILE";
 /// Safety net: the fake (and its lingerers) exit after this many milliseconds whatever they do.

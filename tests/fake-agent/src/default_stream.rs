@@ -14,6 +14,7 @@ use crate::cli::Invocation;
 use crate::config;
 use crate::emit::Emitter;
 use crate::error::Error;
+use crate::events_2026;
 use crate::ids;
 use crate::subst::Context;
 
@@ -95,6 +96,11 @@ pub fn play(invocation: &Invocation, context: &Context, started: Instant) -> Res
             let partial = invocation.has("--stream-partial-output");
             write_json(&mut out, &init(context))?;
             write_json(&mut out, &message("user", &context.prompt, context, None))?;
+            let rounds = config::number(config::RECONNECTS)?.unwrap_or(0);
+            events_2026::reconnects(&mut out, context, rounds)?;
+            if let Some(url) = config::non_empty(config::WEB_FETCH) {
+                events_2026::web_fetch(&mut out, context, &url, invocation.force())?;
+            }
             if partial {
                 for delta in deltas(&reply) {
                     let event = message("assistant", delta, context, Some(ids::now_ms()));

@@ -12,10 +12,12 @@
 
 mod auth;
 mod cli;
+mod cli_config;
 mod config;
 mod default_stream;
 mod emit;
 mod error;
+mod events_2026;
 mod ids;
 mod info;
 mod invocation_log;

@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use crate::auth;
 use crate::cli::Invocation;
+use crate::cli_config;
 use crate::config;
 use crate::default_stream;
 use crate::error::Error;
@@ -21,13 +22,21 @@ use crate::scenario;
 use crate::select;
 use crate::subst::Context;
 
-/// What the real CLI prints (on stdout, exit 0) in an untrusted workspace without `--trust`.
-const TRUST_GATE: &str = "⚠ Workspace Trust Required
+/// What the CLI up to 2026.08 printed (on stdout, exit 0) in an untrusted workspace without
+/// `--trust` (`FAKE_AGENT_TRUST_GATE=legacy`).
+const LEGACY_TRUST_GATE: &str = "⚠ Workspace Trust Required
   Cursor Agent can execute code and access files in this directory.
   To proceed, you can either:
     • Run 'agent' interactively to decide
     • Pass --trust, --yolo, or -f if you trust this directory
 ";
+
+/// What 2026.09.10–2026.09.15 print on stderr (exit 1, empty stdout), the workspace path in
+/// the middle (`tests/fixtures/cursor-stream-2026/hcn0915-trust-gate.stderr.txt`).
+const TRUST_GATE: [&str; 2] = [
+    "\n⚠ Workspace Trust Required\n\n  Cursor Agent can execute code and access files in this directory.\n  Do you trust the contents of this directory?\n\n    ",
+    "\n\n  To proceed, you can either:\n    • Run 'agent' interactively to decide\n    • Pass --trust, --yolo, or -f if you trust this directory\n",
+];
 
 /// Runs a turn; returns the exit code.
 pub fn run(invocation: &Invocation, started: Instant) -> Result<i32, Error> {
@@ -70,10 +79,15 @@ fn read_stdin(invocation: &Invocation) -> Result<String, Error> {
 
 /// The real CLI's refusals before a turn starts; `Some(exit code)` when one applies.
 fn gate(invocation: &Invocation) -> Result<Option<i32>, Error> {
-    let trusted = invocation.has("--trust") || invocation.force();
-    if config::flag(config::UNTRUSTED) && !trusted {
-        print!("{TRUST_GATE}");
-        return Ok(Some(0));
+    let trusted = invocation.has("--trust") || invocation.force() || config::flag(config::TRUSTED);
+    if !trusted {
+        if config::var(config::TRUST_GATE).as_deref() == Some("legacy") {
+            print!("{LEGACY_TRUST_GATE}");
+            return Ok(Some(0));
+        }
+        let workspace = workspace(invocation);
+        eprint!("{}{workspace}{}", TRUST_GATE[0], TRUST_GATE[1]);
+        return Ok(Some(1));
     }
     if !auth::logged_in(invocation) {
         return Ok(Some(auth::fail_auth()));
@@ -81,7 +95,7 @@ fn gate(invocation: &Invocation) -> Result<Option<i32>, Error> {
     if config::flag(config::STRICT_MODELS) {
         let available = models::available_ids()?;
         if !available.iter().any(|id| id == invocation.model()) {
-            println!(
+            eprintln!(
                 "Cannot use this model: {}. Available models: {}",
                 invocation.model(),
                 available.join(", ")
@@ -89,7 +103,22 @@ fn gate(invocation: &Invocation) -> Result<Option<i32>, Error> {
             return Ok(Some(1));
         }
     }
+    if let Some(model) = invocation.value("--model") {
+        cli_config::remember_model(model)?;
+    }
     Ok(None)
+}
+
+/// `--workspace`, else the working directory.
+fn workspace(invocation: &Invocation) -> String {
+    invocation.value("--workspace").map_or_else(
+        || {
+            std::env::current_dir()
+                .map(|dir| dir.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        },
+        str::to_owned,
+    )
 }
 
 /// The substitution context of this turn.
@@ -100,14 +129,7 @@ fn context(invocation: &Invocation, stdin: &str, chat_id: String) -> Context {
     } else {
         words.join(" ")
     };
-    let workspace = invocation.value("--workspace").map_or_else(
-        || {
-            std::env::current_dir()
-                .map(|dir| dir.to_string_lossy().into_owned())
-                .unwrap_or_default()
-        },
-        str::to_owned,
-    );
+    let workspace = workspace(invocation);
     Context {
         chat_id,
         prompt,

@@ -29,7 +29,6 @@ pub mod process;
 pub mod rules;
 pub mod scenario;
 pub mod security;
-pub mod stream;
 pub mod stream_lines;
 pub mod wrapper;
 

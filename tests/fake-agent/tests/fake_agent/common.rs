@@ -120,7 +120,7 @@ pub fn shipped(name: &str) -> PathBuf {
 /// Runs a turn of `scenario` and reads its stdout with small reads, returning each read's bytes.
 pub fn read_in_pieces(scenario: &Path) -> Vec<Vec<u8>> {
     let mut child = fake()
-        .arg("-p")
+        .args(["-p", "--trust"])
         .env("FAKE_AGENT_SCENARIO", scenario)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

@@ -62,7 +62,7 @@ fn a_run_killed_mid_scenario_is_already_logged() {
     let log = scratch.join("calls.jsonl");
     let scenario = scratch.write("stall", "{\"type\":\"system\"}\n#!stall\n");
     let mut child = fake()
-        .arg("-p")
+        .args(["-p", "--trust"])
         .env("FAKE_AGENT_LOG", &log)
         .env("FAKE_AGENT_SCENARIO", &scenario)
         .stdin(Stdio::piped())

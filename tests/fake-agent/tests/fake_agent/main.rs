@@ -4,6 +4,7 @@
 //! `cargo test -p fake-agent --test fake_agent <module>::`.
 
 mod common;
+mod cursor_2026;
 mod invocation_log;
 mod list_models;
 mod logged_out;

@@ -46,7 +46,7 @@ fn only_a_group_sigkill_ends_a_stalled_run_and_its_lingerer() {
         "#!ignore-signals\n#!spawn-lingerer stdio=null\n{\"type\":\"result\"}\n#!stall\n",
     );
     let mut child = fake()
-        .arg("-p")
+        .args(["-p", "--trust"])
         .env("FAKE_AGENT_SCENARIO", &scenario)
         .env("FAKE_AGENT_LINGERER_PIDFILE", &pidfile)
         .env("FAKE_AGENT_MAX_LIFETIME_MS", "20000")
@@ -85,7 +85,7 @@ fn exit_codes_and_stderr_come_from_the_scenario() {
     let scratch = Scratch::new("exit-code");
     let scenario = scratch.write("scenario", "out\n#!stderr bad thing\n#!exit 7\nnever\n");
     let output = fake()
-        .arg("-p")
+        .args(["-p", "--trust"])
         .env("FAKE_AGENT_SCENARIO", &scenario)
         .stdin(Stdio::null())
         .output()
@@ -101,7 +101,7 @@ fn keep_alive_outlives_the_closed_stdout() {
     let scenario = scratch.write("scenario", "done\n#!close-stdout\n#!keep-alive 300\n");
     let started = Instant::now();
     let output = fake()
-        .arg("-p")
+        .args(["-p", "--trust"])
         .env("FAKE_AGENT_SCENARIO", &scenario)
         .stdin(Stdio::null())
         .output()
@@ -119,7 +119,7 @@ fn huge_lines_are_exact_and_valid_json() {
         "#!huge-line 3000000 tool_call\n#!huge-line 2000000\n",
     );
     let output = fake()
-        .arg("-p")
+        .args(["-p", "--trust"])
         .env("FAKE_AGENT_SCENARIO", &scenario)
         .stdin(Stdio::null())
         .output()

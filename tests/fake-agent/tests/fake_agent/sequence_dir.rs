@@ -17,7 +17,7 @@ fn invocations_walk_the_directory_in_order() {
         .map(|_| {
             let output = run_with_stdin(
                 fake()
-                    .args(["-p", "--resume", "chat-9"])
+                    .args(["-p", "--trust", "--resume", "chat-9"])
                     .env("FAKE_AGENT_SCENARIO", scratch.join("turns"))
                     .env("FAKE_AGENT_LOG", &log),
                 "prompt",
@@ -41,7 +41,7 @@ fn an_explicit_counter_file_is_used() {
     let run = || {
         let output = run_with_stdin(
             fake()
-                .arg("-p")
+                .args(["-p", "--trust"])
                 .env("FAKE_AGENT_SCENARIO", scratch.join("turns"))
                 .env("FAKE_AGENT_COUNTER", &counter),
             "",
@@ -59,7 +59,7 @@ fn a_directory_without_a_counter_is_misuse() {
     scratch.write("turns/a", "A\n");
     let output = run_with_stdin(
         fake()
-            .arg("-p")
+            .args(["-p", "--trust"])
             .env("FAKE_AGENT_SCENARIO", scratch.join("turns")),
         "",
     );

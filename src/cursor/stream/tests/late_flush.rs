@@ -1,7 +1,7 @@
 //! The pre-tool flush of a partial-output stream is skipped whichever side of the tool events it
 //! lands on: maestro-04 as recorded (flush, then `tool_call started`) and reordered.
 
-use multi_cursor_test_support::stream as stream_support;
+use super::support as stream_support;
 
 use stream_support::answer;
 use stream_support::fixture;

@@ -1,10 +1,10 @@
 //! The CLI's plain-text failures are recognised (each kind, on stdout through the parser and on
 //! stderr through `classify_plain_text`); other plain text is noise and skipped.
 
-use multi_cursor_test_support::stream as stream_support;
+use super::support as stream_support;
 
-use multi_cursor::cursor::CliFailure;
-use multi_cursor::cursor::stream::classify_plain_text;
+use crate::cursor::CliFailure;
+use crate::cursor::stream::classify_plain_text;
 use stream_support::events;
 use stream_support::failures;
 use stream_support::parse;
@@ -108,7 +108,7 @@ fn the_trust_block_ends_at_a_json_line() {
     let items = parse(stream.as_bytes());
     assert!(matches!(
         &items[0],
-        multi_cursor::cursor::stream::StreamItem::Failure(CliFailure::WorkspaceTrust(_))
+        crate::cursor::stream::StreamItem::Failure(CliFailure::WorkspaceTrust(_))
     ));
     assert_eq!(events(&items).len(), 1);
 }
@@ -133,7 +133,7 @@ fn failures_on_stdout_are_reported_in_order_and_noise_is_skipped() {
 fn malformed_json_and_unknown_types_are_skipped() {
     let stream = concat!(
         "{\"type\":\"assistant\",\"message\":\n",
-        "{\"type\":\"retry\",\"subtype\":\"starting\",\"attempt\":6,\"is_resume\":true}\n",
+        "{\"type\":\"retry\",\"subtype\":\"unheard_of\",\"attempt\":6,\"is_resume\":true}\n",
         "{\"type\":\"interaction_query\",\"whatever\":[1,2]}\n",
         "{\"type\":\"thinking\",\"subtype\":\"completed\"}\n",
         "{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"hi\"},{\"type\":\"image\"},{\"type\":\"text\",\"text\":\" there\"}]},\"extra\":{\"a\":1}}\n",
@@ -141,8 +141,8 @@ fn malformed_json_and_unknown_types_are_skipped() {
     let items = parse(stream.as_bytes());
     assert_eq!(
         items,
-        [multi_cursor::cursor::stream::StreamItem::Event(
-            multi_cursor::cursor::events::RunEvent::UserEcho {
+        [crate::cursor::stream::StreamItem::Event(
+            crate::cursor::events::RunEvent::UserEcho {
                 text: "hi there".to_owned()
             }
         )]

@@ -1,12 +1,12 @@
 //! A long silence (no visible text, thinking included) shows a periodic progress line saying
 //! how long the turn has run and what it is doing; visible text resets the silence.
 
-use multi_cursor_test_support::display;
-use multi_cursor_test_support::stream_lines as lines;
+use super::support as display;
+use super::support::lines;
 
-use multi_cursor::display::LONG_ACTION;
-use multi_cursor::display::PROGRESS_EVERY;
-use multi_cursor::display::TurnDisplay as Display;
+use crate::display::LONG_ACTION;
+use crate::display::PROGRESS_EVERY;
+use crate::display::TurnDisplay as Display;
 use serde_json::json;
 use std::time::Duration;
 use std::time::Instant;
@@ -38,7 +38,7 @@ fn silence_shows_a_progress_line() {
     assert_eq!(display.next_wake(), long + PROGRESS_EVERY);
     assert_eq!(
         display.tick(long + PROGRESS_EVERY),
-        "\n[Cursor] Still working (1 min 6 s): running shell `make check`."
+        "\n[Cursor] Still working (1 min 6 s): shell `make check` is running, and Cursor prints nothing until it ends."
     );
 }
 

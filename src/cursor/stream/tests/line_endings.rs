@@ -1,6 +1,6 @@
 //! CRLF line endings, blank lines and a final line without a newline.
 
-use multi_cursor_test_support::stream as stream_support;
+use super::support as stream_support;
 
 use stream_support::answer;
 use stream_support::fixture;

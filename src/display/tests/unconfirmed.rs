@@ -1,8 +1,8 @@
 //! Actions that started but never reported an outcome before the run ended are counted under
 //! `Unconfirmed`, never as done or changed.
 
-use multi_cursor_test_support::display;
-use multi_cursor_test_support::stream_lines as lines;
+use super::support as display;
+use super::support::lines;
 
 use serde_json::json;
 use std::path::Path;
@@ -50,7 +50,7 @@ fn a_completion_without_a_known_outcome_is_unconfirmed() {
     assert_eq!(
         rendered.text,
         "⎿ mcp `deploy` · outcome not reported\n\n\
-         [Cursor] 1 native action: 1 other.\n\
+         [Cursor] 1 native action: 1 mcp.\n\
          [Cursor] Unconfirmed: 1 action ended without a reported outcome."
     );
 }

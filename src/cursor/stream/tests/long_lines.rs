@@ -1,11 +1,11 @@
 //! Lines over 1 MB are normal and accepted; a line over the limit is an error, is dropped
 //! without holding it in memory, and parsing resumes after it.
 
-use multi_cursor_test_support::stream as stream_support;
+use super::support as stream_support;
 
-use multi_cursor::cursor::events::ToolOutcome;
-use multi_cursor::cursor::stream::StreamError;
-use multi_cursor::cursor::stream::StreamParser;
+use crate::cursor::events::ToolOutcome;
+use crate::cursor::stream::StreamError;
+use crate::cursor::stream::StreamParser;
 use stream_support::completed_tools;
 use stream_support::parse_pieces;
 

@@ -1,4 +1,24 @@
+//! Unit tests of the stream parser: the accumulator and payload forms here, one module per
+//! behaviour below (recorded fixtures, byte splits, line endings, long lines, plain text).
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests: a panic is the failure report"
+)]
+
+mod byte_splits;
+mod fixtures;
+mod late_flush;
+mod line_endings;
+mod long_lines;
+mod no_partial_final_segment;
+mod plain_text;
+mod random_splits;
+mod support;
+
 use super::*;
+use crate::cursor::events::QueryKind;
 use crate::cursor::events::ToolCall;
 use crate::cursor::events::ToolOutcome;
 
@@ -241,4 +261,78 @@ fn ansi_is_stripped() {
     assert_eq!(strip_ansi("\u{1b}[1;33m⚠ Trust\u{1b}[0m"), "⚠ Trust");
     assert_eq!(strip_ansi("\u{1b}]0;title\u{7}x"), "x");
     assert_eq!(strip_ansi("plain"), "plain");
+}
+
+#[test]
+fn a_rejected_query_makes_its_call_unapproved_with_the_request_arguments() {
+    let stream = [
+        r#"{"type":"interaction_query","subtype":"request","query_type":"webSearchRequestQuery","query":{"id":1,"webSearchRequestQuery":{"args":{"searchTerm":"rust","toolCallId":"t1"}}}}"#,
+        r#"{"type":"interaction_query","subtype":"response","query_type":"webSearchRequestQuery","response":{"id":1,"webSearchRequestResponse":{"rejected":{"reason":"User Rejected"}}}}"#,
+        r#"{"type":"tool_call","subtype":"completed","call_id":"t1","tool_call":{"webSearchToolCall":{"result":{"rejected":{"reason":"User Rejected"}}},"toolCallId":"t1"}}"#,
+    ]
+    .join("\n");
+    let items = parse(&stream);
+    assert_eq!(
+        items,
+        [StreamItem::Event(RunEvent::ToolCompleted {
+            call: ToolCall {
+                call_id: String::from("t1"),
+                tool: String::from("webSearch"),
+                args: serde_json::json!({"searchTerm": "rust"}),
+            },
+            outcome: ToolOutcome::Unapproved {
+                query: QueryKind::WebSearch,
+                reason: String::from("User Rejected"),
+            },
+        })]
+    );
+}
+
+#[test]
+fn an_approved_query_adds_nothing() {
+    let stream = [
+        r#"{"type":"tool_call","subtype":"started","call_id":"f1","tool_call":{"webFetchToolCall":{"args":{"url":"https://a.example","toolCallId":"f1"}}}}"#,
+        r#"{"type":"interaction_query","subtype":"request","query_type":"webFetchRequestQuery","query":{"id":0,"webFetchRequestQuery":{"args":{"url":"https://a.example","toolCallId":"f1"},"skipApproval":false}}}"#,
+        r#"{"type":"interaction_query","subtype":"response","query_type":"webFetchRequestQuery","response":{"id":0,"webFetchRequestResponse":{"approved":{}}}}"#,
+        r#"{"type":"tool_call","subtype":"completed","call_id":"f1","tool_call":{"webFetchToolCall":{"result":{"success":{"url":"https://a.example","markdown":"x"}}}}}"#,
+    ]
+    .join("\n");
+    let items = parse(&stream);
+    assert_eq!(items.len(), 2);
+    assert!(matches!(
+        &items[1],
+        StreamItem::Event(RunEvent::ToolCompleted { call, outcome: ToolOutcome::Success { .. } })
+            if call.args["url"] == "https://a.example"
+    ));
+}
+
+#[test]
+fn reconnects_and_notifications_are_statuses() {
+    let stream = [
+        r#"{"type":"connection","subtype":"reconnecting","attempt":2,"endpoint_url":"https://x"}"#,
+        r#"{"type":"retry","subtype":"starting","attempt":2,"is_resume":false}"#,
+        r#"{"type":"connection","subtype":"reconnected"}"#,
+        r#"{"type":"system","subtype":"task_notification","message":"build done"}"#,
+        r#"{"type":"system","subtype":"background_shell_timeout"}"#,
+    ]
+    .join("\n");
+    let statuses: Vec<CursorStatus> = parse(&stream)
+        .into_iter()
+        .filter_map(|item| match item {
+            StreamItem::Event(RunEvent::Status(status)) => Some(status),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            CursorStatus::Reconnecting { attempt: Some(2) },
+            CursorStatus::Reconnecting { attempt: Some(2) },
+            CursorStatus::Reconnected,
+            CursorStatus::TaskNotification {
+                text: String::from("build done")
+            },
+            CursorStatus::BackgroundShellTimeout,
+        ]
+    );
 }

@@ -1,23 +1,23 @@
-//! Helpers shared by the `stream_*` integration tests: fixture loading, feeding in pieces,
-//! and views of the parsed items.
+//! Helpers shared by the parser's test modules: fixture loading, feeding in pieces, and views
+//! of the parsed items.
 
 use std::path::PathBuf;
 
-use multi_cursor::cursor::CliFailure;
-use multi_cursor::cursor::events::RunEvent;
-use multi_cursor::cursor::events::RunResult;
-use multi_cursor::cursor::events::ToolCall;
-use multi_cursor::cursor::events::ToolOutcome;
-use multi_cursor::cursor::stream::DEFAULT_MAX_LINE;
-use multi_cursor::cursor::stream::StreamError;
-use multi_cursor::cursor::stream::StreamItem;
-use multi_cursor::cursor::stream::StreamParser;
+use crate::cursor::CliFailure;
+use crate::cursor::events::RunEvent;
+use crate::cursor::events::RunResult;
+use crate::cursor::events::ToolCall;
+use crate::cursor::events::ToolOutcome;
+use crate::cursor::stream::DEFAULT_MAX_LINE;
+use crate::cursor::stream::StreamError;
+use crate::cursor::stream::StreamItem;
+use crate::cursor::stream::StreamParser;
 use serde_json::Value;
 use serde_json::json;
 
 /// The folder of recorded Cursor streams.
 pub fn fixture_dir() -> PathBuf {
-    crate::repo_root().join("tests/fixtures/cursor-stream")
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cursor-stream")
 }
 
 /// Every recorded stream (`*.ndjson`), sorted by name, with its bytes.

@@ -1,7 +1,7 @@
 //! Property: any multi-piece split of any fixture (or of all fixtures back to back) gives the
 //! same items as one feed.
 
-use multi_cursor_test_support::stream as stream_support;
+use super::support as stream_support;
 
 use proptest::prelude::*;
 use stream_support::fixtures;

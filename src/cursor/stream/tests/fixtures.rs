@@ -1,14 +1,15 @@
 //! Every recorded Cursor stream parses to the expected answer, tool calls and result; the full
-//! item sequence also matches its reviewed insta snapshot (`snapshots/stream_items__<fixture>.snap`,
-//! shared with `process_fixture_replay`; `cargo insta review` updates them).
+//! item sequence also matches its reviewed insta snapshot
+//! (`tests/engine/snapshots/stream_items__<fixture>.snap`, shared with the engine harness's
+//! `process_fixture_replay`; `cargo insta review` updates them).
 
-use multi_cursor_test_support::stream as stream_support;
+use super::support as stream_support;
 
-use multi_cursor::cursor::CliFailure;
-use multi_cursor::cursor::events::RunEvent;
-use multi_cursor::cursor::events::ToolOutcome;
-use multi_cursor::cursor::events::Usage;
-use multi_cursor::cursor::stream::StreamItem;
+use crate::cursor::CliFailure;
+use crate::cursor::events::RunEvent;
+use crate::cursor::events::ToolOutcome;
+use crate::cursor::events::Usage;
+use crate::cursor::stream::StreamItem;
 use serde_json::json;
 use stream_support::answer;
 use stream_support::completed_tools;
@@ -202,7 +203,11 @@ fn golembot_model_error_is_one_plain_text_failure() {
 fn every_fixture_matches_its_golden_file() {
     for (name, bytes) in fixtures() {
         let actual = items_json(&parse(&bytes));
-        insta::with_settings!({prepend_module_to_snapshot => false, omit_expression => true}, {
+        insta::with_settings!({
+            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engine/snapshots"),
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+        }, {
             insta::assert_json_snapshot!(format!("stream_items__{name}"), actual);
         });
     }

@@ -1,7 +1,7 @@
 //! Without `--stream-partial-output` each segment arrives once; the final one carries neither
 //! `model_call_id` nor `timestamp_ms` and is the only copy, so it must never be taken for a flush.
 
-use multi_cursor_test_support::stream as stream_support;
+use super::support as stream_support;
 
 use stream_support::answer;
 use stream_support::parse;

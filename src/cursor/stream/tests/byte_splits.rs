@@ -1,7 +1,7 @@
 //! Every fixture fed in two pieces, cut at every byte boundary (inside UTF-8 characters,
 //! inside `\n` escapes, right before and after newlines), gives the same items as one feed.
 
-use multi_cursor_test_support::stream as stream_support;
+use super::support as stream_support;
 
 use stream_support::fixtures;
 use stream_support::parse;

@@ -1,0 +1,66 @@
+//! `--model` persists the choice, as the real CLI does on every run (2026.10.01), when
+//! `FAKE_AGENT_PERSIST_MODEL=1` (off by default: the policy tests assert that no run writes the
+//! global config, which holds for our code but not for the real CLI): the config dir's
+//! `cli-config.json` gets `model.modelId = <id>` and `hasChangedDefaultModel: true`,
+//! everything else kept, written to a temporary file and renamed over the old one.
+//!
+//! The config dir is `CURSOR_CONFIG_DIR` when set and non-empty, else `~/.cursor`. A test
+//! double must never change a developer's own Cursor settings, so `~/.cursor` is written only
+//! when `HOME` lies inside the system's temporary folder (a test's home); a file that is not a
+//! JSON object is left alone.
+
+use std::path::PathBuf;
+
+use serde_json::Map;
+use serde_json::Value;
+
+use crate::config;
+use crate::error::Error;
+
+/// The file name inside the config dir.
+const FILE: &str = "cli-config.json";
+
+/// The config dir the fake may write, if any.
+fn config_dir() -> Option<PathBuf> {
+    if let Some(dir) = config::path(config::CURSOR_CONFIG_DIR) {
+        return Some(dir);
+    }
+    let home = config::path("HOME")?;
+    let temp = std::env::temp_dir();
+    let temp = std::fs::canonicalize(&temp).unwrap_or(temp);
+    let real_home = std::fs::canonicalize(&home).unwrap_or_else(|_| home.clone());
+    real_home.starts_with(&temp).then(|| home.join(".cursor"))
+}
+
+/// Records `model` as the chosen model.
+pub fn remember_model(model: &str) -> Result<(), Error> {
+    if !config::flag(config::PERSIST_MODEL) {
+        return Ok(());
+    }
+    let Some(dir) = config_dir() else {
+        return Ok(());
+    };
+    let path = dir.join(FILE);
+    let mut document = match std::fs::read_to_string(&path) {
+        Ok(text) => match serde_json::from_str::<Value>(&text) {
+            Ok(Value::Object(document)) => document,
+            _ => return Ok(()),
+        },
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Map::new(),
+        Err(error) => return Err(Error::io("reading", &path, &error)),
+    };
+    let mut chosen = match document.remove("model") {
+        Some(Value::Object(chosen)) => chosen,
+        _ => Map::new(),
+    };
+    chosen.insert("modelId".into(), Value::String(model.to_owned()));
+    document.insert("model".into(), Value::Object(chosen));
+    document.insert("hasChangedDefaultModel".into(), Value::Bool(true));
+    let text = serde_json::to_string_pretty(&Value::Object(document))
+        .map_err(|error| Error::new(format!("encoding {FILE}: {error}")))?;
+    std::fs::create_dir_all(&dir).map_err(|error| Error::io("creating", &dir, &error))?;
+    let temporary = dir.join(format!(".{FILE}.{}.tmp", std::process::id()));
+    std::fs::write(&temporary, text + "\n")
+        .map_err(|error| Error::io("writing", &temporary, &error))?;
+    std::fs::rename(&temporary, &path).map_err(|error| Error::io("renaming", &temporary, &error))
+}
