@@ -33,6 +33,7 @@ use crate::cursor::process::CursorRun;
 use crate::cursor::process::RunError;
 use crate::cursor::process::RunLimits;
 use crate::cursor::process::RunOutput;
+use crate::cursor::process::end_stray_run;
 use crate::cursor::process::spawn_turn_held;
 use crate::cursor::stream::classify_plain_text;
 use crate::display::TurnDisplay;
@@ -156,12 +157,42 @@ impl TurnCancel {
     }
 }
 
+/// The process group an unfinished turn of a stopped gateway left, as the session's record
+/// named it: the one agent that may still hold the chat and that can be proven ours (its
+/// leader's start time and its environment's marker). When Cursor answers a resume with
+/// `… is already in use.`, the turn ends this group if it is still there and ours, and resumes
+/// the chat once more before it falls back to a fresh chat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChatHolder {
+    /// The group's id (its leader's pid).
+    pub pgid: i32,
+    /// The leader's recorded start time.
+    pub process_start: u64,
+    /// The run's environment marker.
+    pub marker: String,
+    /// The group was found ours and ended before this turn started.
+    pub ended: bool,
+}
+
+impl ChatHolder {
+    /// Ends the group if it is still there and ours; true when it was ours (ended now, or
+    /// before the turn started), so the chat it held is free.
+    async fn reclaim(&self) -> bool {
+        end_stray_run(self.pgid, self.process_start, Some(&self.marker)).await || self.ended
+    }
+}
+
 /// Starts a turn in a background task: spawns the agent and translates its output. A spawn
 /// failure arrives as `Failed { acted: false }`.
 pub fn start(input: TurnInput) -> TurnHandle {
+    start_reclaiming(input, None)
+}
+
+/// [`start`], with the process group that may hold the chat ([`ChatHolder`]).
+pub fn start_reclaiming(input: TurnInput, holder: Option<ChatHolder>) -> TurnHandle {
     let (tx, rx) = mpsc::channel(256);
     let (cancel_tx, cancel_rx) = oneshot::channel();
-    tokio::spawn(Translator::new(input, tx).drive(cancel_rx));
+    tokio::spawn(Translator::new(input, tx).drive(cancel_rx, holder));
     TurnHandle {
         items: rx,
         cancel: TurnCancel(Some(cancel_tx)),
@@ -225,7 +256,7 @@ impl Translator {
         }
     }
 
-    async fn drive(mut self, mut cancel: oneshot::Receiver<()>) {
+    async fn drive(mut self, mut cancel: oneshot::Receiver<()>, mut holder: Option<ChatHolder>) {
         let mut spec = self.input.spec.clone();
         let mut fresh_prompt = self.input.fresh_prompt.take();
         let rules = self.input.stream_rules.take();
@@ -298,6 +329,17 @@ impl Translator {
                 }
                 Err(Stop::Fallback(failure)) => {
                     run.cancel();
+                    let in_use = failure
+                        .as_ref()
+                        .is_some_and(|f| f.recovery() == Recovery::ReclaimChat);
+                    if in_use
+                        && let Some(holder) = holder.take()
+                        && holder.reclaim().await
+                    {
+                        // The chat's holder was ours and is gone: resume the chat once more.
+                        run.ended().await;
+                        continue;
+                    }
                     let Some(prompt) = fresh_prompt.take() else {
                         let error = failure.map_or(TurnError::FreshChatFailed, TurnError::Failed);
                         return self.fail(error, self.agent_started).await;
@@ -401,9 +443,9 @@ impl Translator {
                     if !self.agent_started && failure.recovery() != Recovery::None =>
                 {
                     // `FreshChat`: Cursor refused the chat. `ReclaimChat`: another agent holds
-                    // it; the turn does not know which process group that is (only the
-                    // gateway's record of an earlier run could prove one ours), so it never
-                    // signals anything and starts a fresh chat instead. Either way nothing ran.
+                    // it; only the group the record of a stopped gateway's run names can be
+                    // proven ours ([`ChatHolder`]): that one is ended and the resume tried once
+                    // more, anything else is never signalled. Either way nothing ran.
                     return Err(Stop::Fallback(Some(failure)));
                 }
                 Some(Err(error)) => {

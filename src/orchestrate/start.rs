@@ -34,6 +34,7 @@ use crate::session::store::keep_turn;
 use crate::spend::book::TurnAsk;
 use crate::spend::ledger::RunPlace;
 use crate::turn;
+use crate::turn::ChatHolder;
 use crate::turn::TurnHandle;
 use crate::turn::TurnInput;
 
@@ -64,7 +65,7 @@ pub(super) async fn start<C: TurnContext>(
         .await
         .map_err(Refusal::Store)?;
     let mut session = open.lock().await;
-    end_inherited_run(context, &mut session, &identity, parsed, &cleared).await;
+    let holder = end_inherited_run(context, &mut session, &identity, parsed, &cleared).await;
 
     match session.admit(&key) {
         Admission::Join(exchange) => {
@@ -165,7 +166,7 @@ pub(super) async fn start<C: TurnContext>(
         stream_rules: Some(assembled.stream_rules),
     };
     session.record.policy = Some(policy_text);
-    let TurnHandle { items, cancel } = turn::start(input);
+    let TurnHandle { items, cancel } = turn::start_reclaiming(input, holder);
     let exchange = Exchange::running(key.clone(), cancel);
     session.remember(Arc::clone(&exchange));
     let observer = exchange.observe();
@@ -205,30 +206,37 @@ pub(super) async fn start<C: TurnContext>(
 /// Ends a turn a stopped gateway left running, whatever this request is, and notes it in the
 /// ledger as interrupted (its tokens unknown). Only a group whose leader has the recorded start
 /// time and carries the recorded marker is signalled; a record without a marker (written by
-/// the previous release) never is.
+/// the previous release) never is. Returns that group as the chat's possible holder, for a
+/// turn Cursor answers with `… is already in use.`
 async fn end_inherited_run<C: TurnContext>(
     context: &C,
     session: &mut Session,
     identity: &Identity,
     parsed: &CursorRequest,
     cleared: &Cleared,
-) {
-    if let Some(left) = session.take_inherited_run() {
-        let lost = RunPlace::new(
-            identity,
-            &parsed.request.model,
-            &left.model,
-            &cleared.cursor_mode,
+) -> Option<ChatHolder> {
+    let left = session.take_inherited_run()?;
+    let lost = RunPlace::new(
+        identity,
+        &parsed.request.model,
+        &left.model,
+        &cleared.cursor_mode,
+    );
+    context.spend().note_interrupted(&lost, &left.started_at);
+    let (Some(process_start), Some(marker)) = (left.process_start, left.marker) else {
+        return None;
+    };
+    let ended = end_stray_run(left.pgid, process_start, Some(&marker)).await;
+    if ended {
+        tracing::warn!(
+            pgid = left.pgid,
+            "ended a Cursor run left by an earlier gateway"
         );
-        context.spend().note_interrupted(&lost, &left.started_at);
-        match left.process_start {
-            Some(start) if end_stray_run(left.pgid, start, left.marker.as_deref()).await => {
-                tracing::warn!(
-                    pgid = left.pgid,
-                    "ended a Cursor run left by an earlier gateway"
-                );
-            }
-            _ => {}
-        }
     }
+    Some(ChatHolder {
+        pgid: left.pgid,
+        process_start,
+        marker,
+        ended,
+    })
 }

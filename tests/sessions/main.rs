@@ -14,6 +14,7 @@ mod claude_busy;
 mod esc_cancel;
 mod identical_join;
 mod migration;
+mod reclaim_chat;
 mod record_lifecycle;
 mod restart_replay;
 mod resume_fallback;
