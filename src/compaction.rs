@@ -31,6 +31,7 @@ use crate::cursor::process::RunLimits;
 use crate::cursor::process::RunOutput;
 use crate::cursor::process::spawn_turn;
 use crate::cursor::sanitize::sanitize;
+use crate::display::run_tokens;
 use crate::display::usage_json;
 use crate::display::usage_source;
 use crate::session::conversation;
@@ -234,29 +235,16 @@ fn ledger_entry(
     request: &MessagesRequest,
 ) -> crate::spend::RunEnded {
     use crate::spend::ledger::RunOutcome;
-    use crate::spend::ledger::TokenSource;
     let (outcome, text, usage) = match collected {
         Ok(Ok((text, usage))) => (RunOutcome::Completed, text.as_str(), *usage),
         _ => (RunOutcome::Failed, "", None),
     };
-    let counted = usage_json(usage, conversation::estimate_tokens(request), text);
-    let provider = usage.is_some_and(|u| u.input_tokens.is_some() && u.output_tokens.is_some());
     crate::spend::RunEnded {
         purpose: crate::spend::ledger::Purpose::Compaction,
         duration,
         exit_code: None,
         outcome,
-        tokens: crate::spend::ledger::RunTokens {
-            input_tokens: counted.input_tokens,
-            output_tokens: counted.output_tokens,
-            cache_read_tokens: counted.cache_read_input_tokens,
-            cache_write_tokens: counted.cache_creation_input_tokens,
-            source: if provider {
-                TokenSource::Provider
-            } else {
-                TokenSource::Estimate
-            },
-        },
+        tokens: run_tokens(usage, conversation::estimate_tokens(request), text),
     }
 }
 

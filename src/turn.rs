@@ -45,8 +45,6 @@ use crate::rules::render_interruption;
 use crate::spend::ledger::Purpose;
 use crate::spend::ledger::RunEnded;
 use crate::spend::ledger::RunOutcome;
-use crate::spend::ledger::RunTokens;
-use crate::spend::ledger::TokenSource;
 
 /// How long the first SSE frame waits for the agent's first event.
 pub const FIRST_EVENT_WAIT: Duration = Duration::from_secs(2);
@@ -632,24 +630,12 @@ impl Translator {
         } else {
             0
         };
-        let counted = usage_json(usage, estimate, text);
-        let provider = usage.is_some_and(|u| u.input_tokens.is_some() && u.output_tokens.is_some());
         let ended = RunEnded {
             purpose: clock.purpose,
             duration: clock.started.elapsed(),
             exit_code,
             outcome,
-            tokens: RunTokens {
-                input_tokens: counted.input_tokens,
-                output_tokens: counted.output_tokens,
-                cache_read_tokens: counted.cache_read_input_tokens,
-                cache_write_tokens: counted.cache_creation_input_tokens,
-                source: if provider {
-                    TokenSource::Provider
-                } else {
-                    TokenSource::Estimate
-                },
-            },
+            tokens: run_tokens(usage, estimate, text),
         };
         self.emit(TurnItem::RunEnded(ended)).await
     }
@@ -663,6 +649,7 @@ impl Translator {
     }
 }
 
+use crate::display::run_tokens;
 use crate::display::usage_json;
 
 /// The limits a turn's process runs under: its own inactivity limit only as a backstop (an

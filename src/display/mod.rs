@@ -59,6 +59,7 @@ mod usage;
 pub use kinds::ActionKind;
 pub use kinds::tool_words;
 pub use plan::render_plan;
+pub use usage::run_tokens;
 pub use usage::usage_json;
 pub use usage::usage_source;
 

@@ -26,9 +26,8 @@ pub fn usage_json(usage: Option<Usage>, input_estimate: u64, answer: &str) -> An
 /// and output tokens, else `estimate` (some or all counts are ours); `model` is the Cursor
 /// model id that ran.
 pub fn usage_source(usage: Option<Usage>, cursor_model: &str) -> UsageSource {
-    let provider = usage.is_some_and(|u| u.input_tokens.is_some() && u.output_tokens.is_some());
     UsageSource {
-        source: if provider {
+        source: if reported_in_full(usage) {
             UsageOrigin::Provider
         } else {
             UsageOrigin::Estimate
@@ -36,4 +35,31 @@ pub fn usage_source(usage: Option<Usage>, cursor_model: &str) -> UsageSource {
         model: cursor_model.to_string(),
         replayed: false,
     }
+}
+
+/// The tokens of one run as its ledger line records them: the same counts as the answer's
+/// `usage` ([`usage_json`]), marked `provider` only when Cursor reported both input and output
+/// tokens (as [`usage_source`] decides).
+pub fn run_tokens(
+    usage: Option<Usage>,
+    input_estimate: u64,
+    answer: &str,
+) -> crate::spend::ledger::RunTokens {
+    let counted = usage_json(usage, input_estimate, answer);
+    crate::spend::ledger::RunTokens {
+        input_tokens: counted.input_tokens,
+        output_tokens: counted.output_tokens,
+        cache_read_tokens: counted.cache_read_input_tokens,
+        cache_write_tokens: counted.cache_creation_input_tokens,
+        source: if reported_in_full(usage) {
+            crate::spend::ledger::TokenSource::Provider
+        } else {
+            crate::spend::ledger::TokenSource::Estimate
+        },
+    }
+}
+
+/// Whether Cursor reported both input and output tokens (else some counts are ours).
+fn reported_in_full(usage: Option<Usage>) -> bool {
+    usage.is_some_and(|u| u.input_tokens.is_some() && u.output_tokens.is_some())
 }
