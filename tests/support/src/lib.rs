@@ -13,7 +13,6 @@ use std::path::PathBuf;
 
 pub mod claude;
 pub mod commit_fault;
-pub mod conversation;
 pub mod crash;
 pub mod cut_proxy;
 pub mod display;
