@@ -1,6 +1,7 @@
 use std::time::Duration;
 
 use super::*;
+use crate::spend::ledger::LedgerLine;
 use crate::spend::ledger::Purpose;
 use crate::spend::ledger::RunEnded;
 use crate::spend::ledger::RunPlace;
