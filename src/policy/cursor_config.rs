@@ -79,6 +79,14 @@ pub(crate) fn global_path(inputs: &PolicyInputs) -> Option<PathBuf> {
         .map(|h| h.join(".cursor/cli-config.json"))
 }
 
+/// Notes the user's model fields in Cursor's global config before a run with
+/// `--model=<model>`: call it just before the agent is spawned, and
+/// [`ModelPutBack::finish`] (blocking: from `spawn_blocking`) once the run's process group has
+/// ended. `None` when no global config path can be named (no home, no `CURSOR_CONFIG_DIR`).
+pub fn hold_default_model(inputs: &PolicyInputs, model: &str) -> Option<ModelPutBack> {
+    global_path(inputs).map(|path| ModelPutBack::begin(&path, model))
+}
+
 /// The workspace's project config file.
 pub(crate) fn project_path(workspace: &Path) -> PathBuf {
     workspace.join(".cursor/cli.json")
@@ -308,6 +316,27 @@ mod tests {
         let started = Instant::now();
         assert!(read(&path).is_err());
         assert!(started.elapsed() < SETTLE_TIME);
+    }
+
+    #[test]
+    fn the_hold_is_on_the_global_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cli-config.json");
+        let user = "{\"model\": {\"modelId\": \"auto\"}, \"hasChangedDefaultModel\": false}";
+        std::fs::write(&path, user).unwrap();
+        let inputs = PolicyInputs {
+            cursor_config_dir: Some(dir.path().to_path_buf()),
+            ..PolicyInputs::default()
+        };
+        let hold = hold_default_model(&inputs, "gpt-5").unwrap();
+        std::fs::write(
+            &path,
+            "{\"model\": {\"modelId\": \"gpt-5\"}, \"hasChangedDefaultModel\": true}",
+        )
+        .unwrap();
+        assert_eq!(hold.finish(), PutBack::Restored);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), user);
+        assert!(hold_default_model(&PolicyInputs::default(), "gpt-5").is_none());
     }
 
     #[test]
