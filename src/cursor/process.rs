@@ -10,8 +10,12 @@
 //!
 //! Each child carries a random marker in its environment ([`RUN_MARKER_ENV`]); a gateway that
 //! restarts after a crash ends a recorded group only when its leader still has the recorded
-//! start time *and* its `/proc/<pid>/environ` carries the marker, so a record naming some
+//! start time *and* its environment carries the marker ([`identity`]), so a record naming some
 //! other process (with its exact start time) never gets a stranger signalled.
+//!
+//! - [`identity`]: start times, command lines and the marker check, per platform
+//!   (`linux`'s `/proc`, `macos`'s `proc_pidinfo` and `sysctl`);
+//! - [`parse`]: the pure parsers of what those platforms return.
 
 use std::path::Path;
 use std::path::PathBuf;
@@ -44,6 +48,38 @@ use super::spawn::signal_group;
 use super::stream::StreamError;
 use super::stream::StreamItem;
 use super::stream::StreamParser;
+
+pub mod identity;
+#[cfg(target_os = "linux")]
+pub mod linux;
+#[cfg(target_os = "macos")]
+pub mod macos;
+pub mod parse;
+
+#[cfg(target_os = "linux")]
+use linux as os;
+#[cfg(target_os = "macos")]
+use macos as os;
+
+pub use identity::command_line;
+pub use identity::end_stray_run;
+pub use identity::environ_carries;
+pub use identity::process_start_time;
+
+/// Where neither `/proc` nor macOS's interfaces exist: nothing about another process can be
+/// proven, so no recorded group is ever signalled.
+#[cfg(not(any(target_os = "linux", target_os = "macos")))]
+mod os {
+    pub fn start_time(_pid: i32) -> Option<u64> {
+        None
+    }
+    pub fn cmdline(_pid: i32) -> Option<Vec<u8>> {
+        None
+    }
+    pub fn environ(_pid: i32) -> Option<Vec<u8>> {
+        None
+    }
+}
 
 /// Delay between the escalation steps SIGINT → SIGTERM → SIGKILL.
 pub const KILL_STEP: Duration = Duration::from_millis(1500);
@@ -122,7 +158,7 @@ pub enum RunError {
 pub struct CursorRun {
     /// Process group id (= the leader's pid).
     pub pgid: i32,
-    /// The leader's start time (`/proc/<pid>/stat` field 22), to recognise the group later.
+    /// The leader's start time ([`process_start_time`]), to recognise the group later.
     pub process_start: Option<u64>,
     /// The random value of [`RUN_MARKER_ENV`] in the child's environment: recorded with the
     /// group, it proves after a restart that a group is still ours ([`end_stray_run`]).
@@ -489,97 +525,9 @@ async fn end_group(pgid: i32, leader: &mut Child) {
     let _ = tokio::time::timeout(Duration::from_secs(1), leader.wait()).await;
 }
 
-/// The start time of process `pid` in clock ticks since boot (`/proc/<pid>/stat` field 22), so
-/// a recorded group can later be recognised as still ours.
-pub fn process_start_time(pid: i32) -> Option<u64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name (field 2) is parenthesised and may contain spaces; fields resume after
-    // the last ')'. Field 22 is then the 20th field after it.
-    let rest = &stat[stat.rfind(')')? + 1..];
-    rest.split_whitespace().nth(19)?.parse().ok()
-}
-
-/// True when `environ` (the NUL-separated `NAME=value` entries of `/proc/<pid>/environ`) sets
-/// [`RUN_MARKER_ENV`]: to exactly `marker` when one is given, to anything otherwise. Pure.
-pub fn environ_carries(environ: &[u8], marker: Option<&str>) -> bool {
-    let prefix = format!("{RUN_MARKER_ENV}=");
-    environ
-        .split(|b| *b == 0)
-        .filter_map(|entry| entry.strip_prefix(prefix.as_bytes()))
-        .any(|value| marker.is_none_or(|m| value == m.as_bytes()))
-}
-
-/// Whether process `pid`'s environment carries the marker (see [`environ_carries`]); false
-/// when it cannot be read (gone, or not ours).
-fn leader_carries(pid: i32, marker: Option<&str>) -> bool {
-    std::fs::read(format!("/proc/{pid}/environ"))
-        .is_ok_and(|environ| environ_carries(&environ, marker))
-}
-
-/// Ends a process group left behind by an earlier gateway, but only when its leader still has
-/// the recorded start time and carries the recorded `marker` in its environment (never a
-/// stranger that reused the pid, nor a process a forged record names with its start time).
-/// A record without a marker was written by a release that set none: it is never signalled.
-/// Returns true when a group was found and ended.
-pub async fn end_stray_run(pgid: i32, recorded_start: u64, marker: Option<&str>) -> bool {
-    let Some(marker) = marker else {
-        return false;
-    };
-    end_marked_group(pgid, recorded_start, Some(marker)).await
-}
-
-async fn end_marked_group(pgid: i32, recorded_start: u64, marker: Option<&str>) -> bool {
-    let ours = |pgid| process_start_time(pgid) == Some(recorded_start);
-    if pgid <= 1 || !ours(pgid) || !leader_carries(pgid, marker) {
-        return false;
-    }
-    for signal in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGKILL] {
-        if !signal_group(pgid, signal) {
-            return true;
-        }
-        let until = Instant::now() + KILL_STEP;
-        while Instant::now() < until {
-            if !group_alive(pgid) || !ours(pgid) {
-                return true;
-            }
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        }
-    }
-    true
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn own_start_time_is_readable() {
-        let me = i32::try_from(std::process::id()).unwrap();
-        assert!(process_start_time(me).is_some());
-    }
-
-    #[test]
-    fn the_marker_is_found_only_as_a_whole_entry() {
-        let env = b"PATH=/bin\0MULTI_CURSOR_RUN_MARKER=abc123\0HOME=/h\0";
-        assert!(environ_carries(env, Some("abc123")));
-        assert!(environ_carries(env, None));
-        assert!(!environ_carries(env, Some("abc12")));
-        assert!(!environ_carries(env, Some("abc1234")));
-        assert!(!environ_carries(b"PATH=/bin\0HOME=/h", None));
-        assert!(!environ_carries(b"", Some("")));
-        assert!(!environ_carries(
-            b"X_MULTI_CURSOR_RUN_MARKER=abc123\0",
-            Some("abc123")
-        ));
-        assert!(!environ_carries(
-            b"NOTE=MULTI_CURSOR_RUN_MARKER=abc123",
-            Some("abc123")
-        ));
-        assert!(environ_carries(
-            b"MULTI_CURSOR_RUN_MARKER=abc123",
-            Some("abc123")
-        ));
-    }
 
     #[test]
     fn markers_are_random_hex() {
@@ -587,13 +535,6 @@ mod tests {
         assert_ne!(a, b);
         assert_eq!(a.len(), 32);
         assert!(a.bytes().all(|c| c.is_ascii_hexdigit()));
-    }
-
-    #[tokio::test]
-    async fn a_record_without_a_marker_never_signals() {
-        let me = i32::try_from(std::process::id()).unwrap();
-        let start = process_start_time(me).unwrap();
-        assert!(!end_stray_run(me, start, None).await);
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Cursor's own permission configuration, read (never written) to see which Claude rules Cursor
-//! already enforces and whether it would widen plan or dontAsk. Only `permissions` may be set at
+//! Cursor's own permission configuration, read to see which Claude rules Cursor already
+//! enforces and whether it would widen plan or dontAsk. Only `permissions` may be set at
 //! project level; the global file also has `approvalMode` (`allowlist`, `auto-review`,
 //! `unrestricted`). Deny beats allow.
 //!
@@ -10,14 +10,35 @@
 //!
 //! The global file also holds Cursor's login (`authInfo`): only `permissions` and
 //! `approvalMode` are deserialised, and nothing from the file is logged or echoed.
+//!
+//! Cursor rewrites the global file on every `--model` run, so a read can land on a file half
+//! written: a file that is not valid JSON is read again for up to [`SETTLE_TIME`] before it is
+//! reported broken (never taken as empty: it may hold deny rules). The one write this crate
+//! makes to it is [`ModelPutBack`]: after a run, the two model fields Cursor changed go back to
+//! what they were, and nothing else is touched.
 
 use std::path::Path;
 use std::path::PathBuf;
+use std::time::Duration;
+use std::time::Instant;
 
 use super::settings::PolicyInputs;
 
+mod json_spans;
+mod model_put_back;
+
+pub use model_put_back::ModelPutBack;
+pub use model_put_back::PutBack;
+
 /// Largest Cursor config file read.
 const MAX_CONFIG_BYTES: u64 = 4 * 1024 * 1024;
+
+/// How long a config file that does not parse is read again before it is reported broken:
+/// Cursor may be rewriting it (it does on every `--model` run).
+pub const SETTLE_TIME: Duration = Duration::from_millis(500);
+
+/// Pause between two reads of a file that did not parse.
+const SETTLE_STEP: Duration = Duration::from_millis(25);
 
 /// What one Cursor config file says about permissions.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -58,6 +79,14 @@ pub(crate) fn global_path(inputs: &PolicyInputs) -> Option<PathBuf> {
         .map(|h| h.join(".cursor/cli-config.json"))
 }
 
+/// Notes the user's model fields in Cursor's global config before a run with
+/// `--model=<model>`: call it just before the agent is spawned, and
+/// [`ModelPutBack::finish`] (blocking: from `spawn_blocking`) once the run's process group has
+/// ended. `None` when no global config path can be named (no home, no `CURSOR_CONFIG_DIR`).
+pub fn hold_default_model(inputs: &PolicyInputs, model: &str) -> Option<ModelPutBack> {
+    global_path(inputs).map(|path| ModelPutBack::begin(&path, model))
+}
+
 /// The workspace's project config file.
 pub(crate) fn project_path(workspace: &Path) -> PathBuf {
     workspace.join(".cursor/cli.json")
@@ -73,11 +102,40 @@ fn strings(value: Option<serde_json::Value>) -> Vec<String> {
     }
 }
 
-/// Reads one Cursor config file: `Ok(None)` when absent.
+/// Reads one Cursor config file: `Ok(None)` when absent. A file that is not valid JSON is read
+/// again for up to [`SETTLE_TIME`] (Cursor may be rewriting it), then reported broken.
+/// Blocking.
 pub fn read(path: &Path) -> Result<Option<CursorConfig>, BrokenConfig> {
-    let broken = |reason: String| BrokenConfig {
-        path: path.to_path_buf(),
-        reason,
+    read_settling(path, SETTLE_TIME)
+}
+
+/// [`read`] with its settle time given.
+fn read_settling(path: &Path, settle: Duration) -> Result<Option<CursorConfig>, BrokenConfig> {
+    let until = Instant::now() + settle;
+    loop {
+        match read_once(path) {
+            Err(Unreadable::Invalid(broken)) if Instant::now() < until => {
+                std::thread::sleep(SETTLE_STEP);
+                tracing::debug!(path = %broken.path.display(), "Cursor config not valid JSON yet");
+            }
+            Err(Unreadable::Invalid(broken) | Unreadable::Other(broken)) => return Err(broken),
+            Ok(config) => return Ok(config),
+        }
+    }
+}
+
+/// Why one read failed: the JSON did not parse (possibly mid-write), or anything else.
+enum Unreadable {
+    Invalid(BrokenConfig),
+    Other(BrokenConfig),
+}
+
+fn read_once(path: &Path) -> Result<Option<CursorConfig>, Unreadable> {
+    let broken = |reason: String| {
+        Unreadable::Other(BrokenConfig {
+            path: path.to_path_buf(),
+            reason,
+        })
     };
     let metadata = match std::fs::metadata(path) {
         Ok(metadata) => metadata,
@@ -89,8 +147,12 @@ pub fn read(path: &Path) -> Result<Option<CursorConfig>, BrokenConfig> {
     }
     let bytes = std::fs::read(path).map_err(|e| broken(e.to_string()))?;
     // Parsed as plain JSON first: serde_json's syntax errors name a position, never content.
-    let value: serde_json::Value = serde_json::from_slice(&bytes)
-        .map_err(|e| broken(format!("it is not valid JSON ({e})")))?;
+    let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
+        Unreadable::Invalid(BrokenConfig {
+            path: path.to_path_buf(),
+            reason: format!("it is not valid JSON ({e})"),
+        })
+    })?;
     let serde_json::Value::Object(mut map) = value else {
         return Err(broken("it is not a JSON object".to_string()));
     };
@@ -217,6 +279,64 @@ mod tests {
         std::fs::write(&path, "{\"authInfo\":\"secret\"").unwrap();
         let broken = read(&path).unwrap_err();
         assert!(!broken.reason.contains("secret"), "{}", broken.reason);
+    }
+
+    #[test]
+    fn a_file_being_rewritten_is_read_again_then_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cli-config.json");
+        std::fs::write(&path, "{\"permissions\": {\"deny\": [\"Shell(rm)\"").unwrap();
+        // Cursor finishes its write 100 ms later: the read waits for it.
+        let writer = {
+            let path = path.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(100));
+                std::fs::write(&path, "{\"permissions\": {\"deny\": [\"Shell(rm)\"]}}").unwrap();
+            })
+        };
+        let config = read(&path).unwrap().unwrap();
+        writer.join().unwrap();
+        assert_eq!(config.deny, ["Shell(rm)"]);
+
+        // Never finished: refused after the settle time, never taken as empty.
+        std::fs::write(&path, "{\"permissions\": {\"deny\": [").unwrap();
+        let started = Instant::now();
+        let broken = read(&path).unwrap_err();
+        let waited = started.elapsed();
+        assert!(
+            broken.reason.contains("not valid JSON"),
+            "{}",
+            broken.reason
+        );
+        assert!(waited >= SETTLE_TIME, "{waited:?}");
+        assert!(waited < SETTLE_TIME * 4, "{waited:?}");
+
+        // Other failures are not waited on.
+        std::fs::write(&path, "[1]").unwrap();
+        let started = Instant::now();
+        assert!(read(&path).is_err());
+        assert!(started.elapsed() < SETTLE_TIME);
+    }
+
+    #[test]
+    fn the_hold_is_on_the_global_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cli-config.json");
+        let user = "{\"model\": {\"modelId\": \"auto\"}, \"hasChangedDefaultModel\": false}";
+        std::fs::write(&path, user).unwrap();
+        let inputs = PolicyInputs {
+            cursor_config_dir: Some(dir.path().to_path_buf()),
+            ..PolicyInputs::default()
+        };
+        let hold = hold_default_model(&inputs, "gpt-5").unwrap();
+        std::fs::write(
+            &path,
+            "{\"model\": {\"modelId\": \"gpt-5\"}, \"hasChangedDefaultModel\": true}",
+        )
+        .unwrap();
+        assert_eq!(hold.finish(), PutBack::Restored);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), user);
+        assert!(hold_default_model(&PolicyInputs::default(), "gpt-5").is_none());
     }
 
     #[test]

@@ -36,7 +36,7 @@ fn sleeper() -> (i32, std::thread::JoinHandle<std::process::ExitStatus>) {
     let reaper = std::thread::spawn(move || child.wait().expect("wait sleep"));
     let until = std::time::Instant::now() + Duration::from_secs(5);
     while !std::fs::read(format!("/proc/{pid}/environ"))
-        .is_ok_and(|environ| environ_carries(&environ, Some(MARKER)))
+        .is_ok_and(|environ| environ_carries(&environ, MARKER))
     {
         assert!(
             std::time::Instant::now() < until,

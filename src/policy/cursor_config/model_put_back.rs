@@ -1,0 +1,305 @@
+//! Putting the user's default model back after a run. Every `agent --model <id>` run makes
+//! Cursor write `model.modelId = <id>` and `hasChangedDefaultModel: true` into its global
+//! `cli-config.json`, so a worker's turn would silently change the model the user chose for
+//! their own Cursor. [`ModelPutBack`] notes those two fields before a run and, when the last of
+//! this gateway's overlapping runs on that file has ended, restores exactly them, and only when
+//! the file still holds a value one of those runs wrote.
+//!
+//! Safety rules, each with a test:
+//! - Only `model.modelId` and `hasChangedDefaultModel` change: the edit is made on the text
+//!   (every other byte kept: key order, spacing, unknown keys, the login), the result is
+//!   parsed and compared with the intended value, and nothing is written when they differ.
+//! - Never someone else's choice: the file must still hold one of our runs' model ids with
+//!   `hasChangedDefaultModel: true`; anything else (the user picked a model meanwhile, Cursor
+//!   wrote another id) is left alone. The file is read again just before the rename and
+//!   nothing is written when it changed.
+//! - Runs of this gateway that overlap share one "before" (taken when the first began) and
+//!   the put-back waits for the last, so one run never restores another run's model as the
+//!   user's.
+//! - A file that is missing after the run, not valid JSON (Cursor is writing it), a symlink
+//!   (a dotfile manager's link would be replaced by a plain file), or over the size cap is
+//!   left alone; so is any file whose "before" could not be read.
+//!
+//! What it cannot do: runs of two different gateways (two Claude Code sessions) that overlap
+//! each take their own "before", so the later one may put back the earlier one's model rather
+//! than the user's (never a model the user chose after the runs began). A model the user
+//! picks during a run that is the very id the run used cannot be told from the run's write.
+
+use std::collections::BTreeMap;
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::PoisonError;
+
+use serde_json::Value;
+
+use super::MAX_CONFIG_BYTES;
+use super::json_spans::Member;
+use super::json_spans::apply;
+use super::json_spans::nested_members;
+use super::json_spans::removals;
+use super::json_spans::top_members;
+
+const MODEL: &str = "model";
+const MODEL_ID: &str = "modelId";
+const HAS_CHANGED: &str = "hasChangedDefaultModel";
+
+/// The two fields as they were before the runs (`None`: absent).
+#[derive(Debug, Clone, PartialEq)]
+struct Before {
+    model_existed: bool,
+    model_id: Option<Value>,
+    has_changed: Option<Value>,
+}
+
+/// This gateway's runs on one config file that overlap in time.
+#[derive(Debug)]
+struct Window {
+    runs: usize,
+    /// `None` when the file could not be read when the first run began: nothing is put back.
+    before: Option<Before>,
+    /// The model ids those runs passed to `--model`.
+    ours: BTreeSet<String>,
+}
+
+/// Open windows by config file.
+static WINDOWS: Mutex<BTreeMap<PathBuf, Window>> = Mutex::new(BTreeMap::new());
+
+/// What [`ModelPutBack::finish`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PutBack {
+    /// The two fields hold what they held before the runs again.
+    Restored,
+    /// Another run of this gateway on the same file is still going; the last one puts back.
+    Deferred,
+    /// Nothing to do or not ours to do, and why (never the file's content).
+    Left(&'static str),
+}
+
+/// A run's hold on Cursor's global config: taken ([`ModelPutBack::begin`]) just before the
+/// agent is spawned with `--model`, finished once the run's process group has ended. Dropping
+/// it unfinished finishes it.
+#[derive(Debug)]
+pub struct ModelPutBack {
+    path: Option<PathBuf>,
+}
+
+impl ModelPutBack {
+    /// Notes the model fields of the config at `path` (Cursor's global `cli-config.json`, see
+    /// [`super::global_path`]) before a run with `--model=<model>`. Blocking (one small read).
+    pub fn begin(path: &Path, model: &str) -> ModelPutBack {
+        let mut windows = WINDOWS.lock().unwrap_or_else(PoisonError::into_inner);
+        let window = windows.entry(path.to_path_buf()).or_insert_with(|| Window {
+            runs: 0,
+            before: read_before(path),
+            ours: BTreeSet::new(),
+        });
+        window.runs += 1;
+        window.ours.insert(model.to_string());
+        ModelPutBack {
+            path: Some(path.to_path_buf()),
+        }
+    }
+
+    /// Ends this run's hold; the last run of a window puts the fields back (see the module
+    /// documentation). Blocking: a read, and at most one temp write, fsync and rename.
+    pub fn finish(mut self) -> PutBack {
+        self.finish_now()
+    }
+
+    fn finish_now(&mut self) -> PutBack {
+        let Some(path) = self.path.take() else {
+            return PutBack::Left("already finished");
+        };
+        let mut windows = WINDOWS.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(window) = windows.get_mut(&path) else {
+            return PutBack::Left("no run noted");
+        };
+        window.runs = window.runs.saturating_sub(1);
+        if window.runs > 0 {
+            return PutBack::Deferred;
+        }
+        let Some(window) = windows.remove(&path) else {
+            return PutBack::Left("no run noted");
+        };
+        // Still under the lock: a run beginning now waits, and then notes the restored file.
+        let outcome = match &window.before {
+            Some(before) => put_back(&path, before, &window.ours),
+            None => PutBack::Left("the file could not be read before the run"),
+        };
+        drop(windows);
+        if let PutBack::Left(reason) = &outcome {
+            tracing::debug!(path = %path.display(), reason, "Cursor's default model left as is");
+        }
+        outcome
+    }
+}
+
+impl Drop for ModelPutBack {
+    fn drop(&mut self) {
+        self.finish_now();
+    }
+}
+
+/// The file's bytes when it is a regular file (not a link) within the size cap.
+fn read_plain(path: &Path) -> Result<Option<Vec<u8>>, &'static str> {
+    match std::fs::symlink_metadata(path) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(_) => return Err("it cannot be read"),
+        Ok(meta) if !meta.file_type().is_file() => return Err("it is not a plain file"),
+        Ok(meta) if meta.len() > MAX_CONFIG_BYTES => return Err("it is too large"),
+        Ok(_) => {}
+    }
+    std::fs::read(path)
+        .map(Some)
+        .map_err(|_| "it cannot be read")
+}
+
+fn read_before(path: &Path) -> Option<Before> {
+    let Some(bytes) = read_plain(path).ok()? else {
+        // No file yet: Cursor creates it; both fields were absent.
+        return Some(Before {
+            model_existed: false,
+            model_id: None,
+            has_changed: None,
+        });
+    };
+    let value: Value = serde_json::from_slice(&bytes).ok()?;
+    let object = value.as_object()?;
+    let model = object.get(MODEL);
+    Some(Before {
+        model_existed: model.is_some(),
+        model_id: model.and_then(|m| m.get(MODEL_ID)).cloned(),
+        has_changed: object.get(HAS_CHANGED).cloned(),
+    })
+}
+
+/// Restores `before` in the file at `path` when it still holds one of `ours`.
+fn put_back(path: &Path, before: &Before, ours: &BTreeSet<String>) -> PutBack {
+    let bytes = match read_plain(path) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return PutBack::Left("the file is gone"),
+        Err(reason) => return PutBack::Left(reason),
+    };
+    let Ok(text) = String::from_utf8(bytes) else {
+        return PutBack::Left("it is not UTF-8");
+    };
+    let Some(edited) = restored_text(&text, before, ours) else {
+        return PutBack::Left("it does not hold our run's model, or cannot be edited safely");
+    };
+    if edited == text {
+        return PutBack::Left("nothing changed");
+    }
+    match replace_if_unchanged(path, &text, &edited) {
+        Ok(true) => PutBack::Restored,
+        Ok(false) => PutBack::Left("the file changed while it was being put back"),
+        Err(_) => PutBack::Left("writing it failed"),
+    }
+}
+
+/// `text` with the two fields as in `before`, when `text` holds one of `ours` with
+/// `hasChangedDefaultModel: true`; `None` when it does not, or when the edited text would
+/// differ from the intended value in anything else. Pure.
+fn restored_text(text: &str, before: &Before, ours: &BTreeSet<String>) -> Option<String> {
+    let current: Value = serde_json::from_str(text).ok()?;
+    let holds_ours = current
+        .get(MODEL)
+        .and_then(|m| m.get(MODEL_ID))
+        .and_then(Value::as_str)
+        .is_some_and(|id| ours.contains(id))
+        && current.get(HAS_CHANGED) == Some(&Value::Bool(true));
+    if !holds_ours {
+        return None;
+    }
+    let top = top_members(text)?;
+    let find = |members: &[Member], key: &str| members.iter().position(|m| m.key == key);
+    let model_index = find(&top, MODEL)?;
+    let model_members = nested_members(text, &top[model_index])?;
+    let id_index = find(&model_members, MODEL_ID)?;
+    let changed_index = find(&top, HAS_CHANGED)?;
+
+    let mut expected = current;
+    let object = expected.as_object_mut()?;
+    let mut edits = Vec::new();
+    let mut top_removed = Vec::new();
+    match &before.has_changed {
+        Some(value) => {
+            let json = serde_json::to_string(value).ok()?;
+            edits.push((top[changed_index].value.clone(), json));
+            object.insert(HAS_CHANGED.to_string(), value.clone());
+        }
+        None => {
+            top_removed.push(changed_index);
+            object.remove(HAS_CHANGED);
+        }
+    }
+    match &before.model_id {
+        Some(value) => {
+            let json = serde_json::to_string(value).ok()?;
+            edits.push((model_members[id_index].value.clone(), json));
+            let model = object.get_mut(MODEL)?.as_object_mut()?;
+            model.insert(MODEL_ID.to_string(), value.clone());
+        }
+        None if !before.model_existed && model_members.len() == 1 => {
+            // The run created `model` holding only the id: the member goes as a whole.
+            top_removed.push(model_index);
+            object.remove(MODEL);
+        }
+        None => {
+            for range in removals(&model_members, &[id_index]) {
+                edits.push((range, String::new()));
+            }
+            object.get_mut(MODEL)?.as_object_mut()?.remove(MODEL_ID);
+        }
+    }
+    for range in removals(&top, &top_removed) {
+        edits.push((range, String::new()));
+    }
+    let edited = apply(text, edits)?;
+    let check: Value = serde_json::from_str(&edited).ok()?;
+    (check == expected).then_some(edited)
+}
+
+/// Writes `edited` over `path` by temp file, fsync and rename (same permissions), unless the
+/// file no longer reads `expected` just before the rename. `Ok(false)`: it changed.
+fn replace_if_unchanged(path: &Path, expected: &str, edited: &str) -> std::io::Result<bool> {
+    let dir = path.parent().unwrap_or_else(|| Path::new("."));
+    let mode = {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path)?.permissions().mode() & 0o7777
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp = dir.join(format!(
+        ".{name}.multi-cursor-{:016x}.tmp",
+        rand::random::<u64>()
+    ));
+    let written = (|| {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(mode)
+            .open(&temp)?;
+        file.write_all(edited.as_bytes())?;
+        file.sync_all()
+    })();
+    let done = written.and_then(|()| {
+        if std::fs::read(path)? != expected.as_bytes() {
+            return Ok(false);
+        }
+        std::fs::rename(&temp, path)?;
+        Ok(true)
+    });
+    if !matches!(done, Ok(true)) {
+        let _ = std::fs::remove_file(&temp);
+    }
+    done
+}
+
+#[cfg(test)]
+mod tests;
