@@ -51,4 +51,5 @@ mod plugin_shim;
 mod plugin_validate_strict;
 mod skills_links;
 mod wrap_lifecycle;
+mod wrap_panel_wording;
 mod wrap_sdk_stream;
