@@ -1,5 +1,5 @@
-//! Doctor's Claude Code check: found where the launcher would find it, and at least
-//! [`MIN_CLAUDE_VERSION`].
+//! Doctor's Claude Code checks: found where the launcher would find it, at least
+//! [`MIN_CLAUDE_VERSION`], and no Cursor route saved as the model of plain `claude`.
 
 use std::path::Path;
 use std::path::PathBuf;
@@ -9,6 +9,9 @@ use std::time::Duration;
 use thiserror::Error;
 
 use super::Check;
+use super::DoctorOptions;
+use super::editors::read_settings;
+use crate::cursor::catalog::ROUTE_PREFIX;
 use crate::launch::claude::CLAUDE_ENV;
 use crate::launch::claude::MIN_VERSION as MIN_CLAUDE_VERSION;
 use crate::launch::claude::Version;
@@ -137,4 +140,63 @@ async fn claude_version(path: &Path) -> Result<String, ClaudeError> {
         )));
     }
     Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// Claude Code's settings files whose top-level `"model"` applies to a plain `claude` started
+/// in `options.workspace`: local, project, then user (`$CLAUDE_CONFIG_DIR` or `~/.claude`).
+fn model_settings_files(options: &DoctorOptions) -> Vec<PathBuf> {
+    let mut files = vec![
+        options.workspace.join(".claude/settings.local.json"),
+        options.workspace.join(".claude/settings.json"),
+    ];
+    let user_dir = options
+        .claude_config_dir
+        .clone()
+        .or_else(|| options.home.as_ref().map(|home| home.join(".claude")));
+    if let Some(dir) = user_dir {
+        files.push(dir.join("settings.json"));
+    }
+    files
+}
+
+/// A Cursor route saved as the model in Claude Code's settings (`/model` in a launched session
+/// saves it): sessions `multi-cursor` starts are fine, but a plain `claude` starts on a route
+/// nothing answers. A warning naming each file; the settings are never edited.
+pub(super) fn check_saved_model(options: &DoctorOptions) -> Check {
+    const NAME: &str = "Saved model";
+    let mut saved = Vec::new();
+    let mut unreadable = Vec::new();
+    for file in model_settings_files(options) {
+        match read_settings(&file) {
+            Ok(Some(settings)) => {
+                if let Some(model) = settings
+                    .get("model")
+                    .and_then(serde_json::Value::as_str)
+                    .filter(|m| m.starts_with(ROUTE_PREFIX))
+                {
+                    saved.push(format!("{} saves \"model\": \"{model}\"", file.display()));
+                }
+            }
+            Ok(None) => {}
+            Err(error) => unreadable.push(error.to_string()),
+        }
+    }
+    if !saved.is_empty() {
+        return Check::warn(
+            NAME,
+            format!(
+                "{}: a Cursor route chosen in /model of a multi-cursor session, which nothing answers in a plain claude session",
+                saved.join("; ")
+            ),
+            "in a plain claude session choose a Claude model with /model, or delete that \"model\" line; sessions multi-cursor starts are not affected",
+        );
+    }
+    if !unreadable.is_empty() {
+        return Check::warn(
+            NAME,
+            unreadable.join("; "),
+            "correct the file (Claude Code reports it at start too)",
+        );
+    }
+    Check::pass(NAME, "no Cursor route saved as plain claude's model")
 }

@@ -6,11 +6,14 @@
 //! measured on ([`claude`]); Cursor's agent CLI present, really Cursor's, and its version;
 //! logged in to Cursor; the model catalog reachable; no MCP configuration that would stall
 //! Cursor's print mode ([`cursor`]); the state folder private (0700), writable, and no session
-//! record locked by a running gateway ([`locks`]). With `--live`, a real `claude -p` round trip
+//! record locked by a running gateway ([`locks`]); no Cursor route saved as the model of plain
+//! `claude` ([`claude`]); and each code editor's Claude Code settings in order for
+//! `multi-cursor-claude`, the VS Code panel's door ([`editors`]). With `--live`, a real `claude -p` round trip
 //! through a private gateway (`multi-cursor serve`) against Cursor ([`live`]).
 
 mod claude;
 mod cursor;
+mod editors;
 mod live;
 mod locks;
 
@@ -32,7 +35,8 @@ pub struct Check {
     pub passed: bool,
     /// What was found.
     pub detail: String,
-    /// What to do about a failure (always set when `passed` is false).
+    /// What to do about a failure (always set when `passed` is false). Set on a passed check,
+    /// it makes the check a warning: something to fix that does not fail `doctor`.
     pub fix: Option<String>,
 }
 
@@ -43,6 +47,20 @@ impl Check {
             passed: true,
             detail: detail.into(),
             fix: None,
+        }
+    }
+
+    /// A passed check with advice, shown as `[warn]`: `doctor` still exits 0.
+    pub(super) fn warn(
+        name: &'static str,
+        detail: impl Into<String>,
+        fix: impl Into<String>,
+    ) -> Check {
+        Check {
+            name,
+            passed: true,
+            detail: detail.into(),
+            fix: Some(fix.into()),
         }
     }
 
@@ -73,13 +91,17 @@ impl Report {
         self.checks.iter().all(|c| c.passed)
     }
 
-    /// One line per check (`[pass]` or `[FAIL]`, name, what was found), each failure followed
-    /// by its fix, then a one-line verdict.
+    /// One line per check (`[pass]`, `[warn]` or `[FAIL]`, name, what was found), each
+    /// failure and warning followed by its fix, then a one-line verdict.
     pub fn render(&self) -> String {
         let width = self.checks.iter().map(|c| c.name.len()).max().unwrap_or(0);
         let mut out = String::new();
         for check in &self.checks {
-            let mark = if check.passed { "[pass]" } else { "[FAIL]" };
+            let mark = match (check.passed, &check.fix) {
+                (false, _) => "[FAIL]",
+                (true, Some(_)) => "[warn]",
+                (true, None) => "[pass]",
+            };
             let _ = writeln!(
                 out,
                 "{mark} {:<width$}  {}",
@@ -91,7 +113,18 @@ impl Report {
             }
         }
         let failed = self.checks.iter().filter(|c| !c.passed).count();
-        if failed == 0 {
+        let warned = self
+            .checks
+            .iter()
+            .filter(|c| c.passed && c.fix.is_some())
+            .count();
+        if failed == 0 && warned > 0 {
+            let _ = writeln!(
+                out,
+                "All checks passed, with {warned} warning{}; each fix is under it.",
+                if warned == 1 { "" } else { "s" }
+            );
+        } else if failed == 0 {
             out.push_str("All checks passed.\n");
         } else {
             let _ = writeln!(
@@ -115,6 +148,11 @@ pub struct DoctorOptions {
     pub home: Option<PathBuf>,
     /// `MULTI_CURSOR_APPROVE_MCPS=1`.
     pub approve_mcps: bool,
+    /// `$CLAUDE_CONFIG_DIR`, where Claude Code's user settings are instead of `~/.claude`.
+    pub claude_config_dir: Option<PathBuf>,
+    /// `$XDG_CONFIG_HOME`, where the code editors keep their settings on Linux instead of
+    /// `~/.config`.
+    pub config_home: Option<PathBuf>,
 }
 
 impl DoctorOptions {
@@ -125,6 +163,12 @@ impl DoctorOptions {
             workspace: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
             home: std::env::var_os("HOME").map(PathBuf::from),
             approve_mcps: std::env::var(policy::APPROVE_MCPS_ENV).is_ok_and(|v| v == "1"),
+            claude_config_dir: std::env::var_os(policy::settings::CLAUDE_CONFIG_DIR_ENV)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from),
+            config_home: std::env::var_os("XDG_CONFIG_HOME")
+                .map(PathBuf::from)
+                .filter(|p| p.is_absolute()),
         }
     }
 }
@@ -147,6 +191,8 @@ pub async fn run(options: &DoctorOptions) -> Report {
     report.checks.push(cursor::check_mcp(options));
     report.checks.push(locks::check_state_folder());
     report.checks.push(locks::check_session_locks());
+    report.checks.push(claude::check_saved_model(options));
+    report.checks.extend(editors::check_editors(options));
     if options.live {
         report.checks.push(match (&claude.path, &agent.info) {
             (Some(claude), Some(_)) if report.passed() => live::live_round_trip(claude).await,

@@ -48,3 +48,21 @@ fn held_locks_are_found_and_free_ones_are_not() {
             .is_empty()
     );
 }
+
+#[test]
+fn a_warning_shows_its_fix_and_does_not_fail() {
+    let report = Report {
+        checks: vec![
+            Check::pass("Claude Code", "2.1.328"),
+            Check::warn("Saved model", "saved", "delete it"),
+        ],
+    };
+    assert!(report.passed());
+    let text = report.render();
+    assert!(text.contains("[warn] Saved model  saved\n"), "{text}");
+    assert!(text.contains("fix: delete it"), "{text}");
+    assert!(
+        text.ends_with("All checks passed, with 1 warning; each fix is under it.\n"),
+        "{text}"
+    );
+}
