@@ -9,6 +9,12 @@
 //! `--list-models` with three models) and, after the warm-up, the cached `claude --version`: the goal is < 50 ms added with both caches warm. One cold launch (no
 //! caches: `agent --list-models` and `claude --version` are run) is printed for reference.
 //!
+//! The same for the wrapper, `multi-cursor-claude`, started as the VS Code panel's Agent SDK
+//! starts it (`multi-cursor-claude <claude> <the SDK's stream-json flags>`), against starting
+//! the stand-in with those flags directly: time until `claude` runs, by which point the wrapper
+//! has read the caches, bound its in-process gateway, written the settings file and spawned
+//! `claude` (the stand-in exits at once, so Claude Code's own start-up is not in either figure).
+//!
 //! `cargo bench --bench launch` (set `LAUNCH_BENCH_N` to change the 40 iterations).
 
 // A benchmark or tool that cannot set up reports it by panicking.
@@ -25,6 +31,18 @@ use std::time::UNIX_EPOCH;
 const WARM_UP: usize = 3;
 const DEFAULT_N: usize = 40;
 const GOAL_MS: f64 = 50.0;
+
+/// What the Agent SDK 0.3.333 passes when the VS Code panel starts a session on a Cursor row.
+const SDK_FLAGS: [&str; 8] = [
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    "--input-format",
+    "stream-json",
+    "--permission-prompt-tool=stdio",
+    "--permission-mode=bypassPermissions",
+    "--model=multi/cursor/default",
+];
 
 const LISTING: &str = "Available models\n\nauto - Auto (current, default)\ncomposer-2.5 - Composer 2.5\ncursor-grok-4.7 - Grok 4.7\n";
 
@@ -77,6 +95,24 @@ impl Setup {
 
     /// `program -p hi` with the isolated environment (the stand-in's variables included).
     fn command(&self, program: &Path) -> Command {
+        let mut command = self.bare(program);
+        command.args(["-p", "hi"]);
+        command
+    }
+
+    /// `program [<the stand-in>] <SDK flags>`, as the panel starts the wrapper (`wrapped`) or
+    /// Claude Code itself.
+    fn sdk_command(&self, program: &Path, wrapped: bool) -> Command {
+        let mut command = self.bare(program);
+        if wrapped {
+            command.arg(&self.me);
+        }
+        command.args(SDK_FLAGS);
+        command
+    }
+
+    /// `program` with the isolated environment and no arguments.
+    fn bare(&self, program: &Path) -> Command {
         let mut command = Command::new(program);
         command
             .current_dir(self.root.join("project"))
@@ -91,7 +127,6 @@ impl Setup {
             .env("ANTHROPIC_API_KEY", "sk-bench")
             .env("LAUNCH_BENCH_STAMP", self.stamp())
             .env("LAUNCH_BENCH_STANDIN", "1")
-            .args(["-p", "hi"])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::inherit());
@@ -164,5 +199,26 @@ fn main() {
         "added by the launcher: p50 {:.2} ms, p90 {:.2} ms (goal < {GOAL_MS} ms from start to spawning claude)",
         l50 - d50,
         l90 - d90
+    );
+
+    let wrapper = PathBuf::from(env!("CARGO_BIN_EXE_multi-cursor-claude"));
+    for _ in 0..WARM_UP {
+        setup.time_to_claude(setup.sdk_command(&wrapper, true));
+        setup.time_to_claude(setup.sdk_command(&setup.me, false));
+    }
+    let mut direct = Vec::with_capacity(n);
+    let mut wrapped = Vec::with_capacity(n);
+    for _ in 0..n {
+        direct.push(setup.time_to_claude(setup.sdk_command(&setup.me, false)));
+        wrapped.push(setup.time_to_claude(setup.sdk_command(&wrapper, true)));
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let (d50, d90) = summary("claude (SDK flags) started directly", direct);
+    let (w50, w90) = summary("claude started by multi-cursor-claude", wrapped);
+    println!(
+        "added by the wrapper: p50 {:.2} ms, p90 {:.2} ms, ratio p50 {:.1}x (goal < {GOAL_MS} ms from start to spawning claude)",
+        w50 - d50,
+        w90 - d90,
+        w50 / d50
     );
 }

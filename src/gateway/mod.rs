@@ -80,6 +80,10 @@ pub struct GatewayConfig {
     /// Where Claude's settings and Cursor's config are read for settings admission (the
     /// launcher adds the user's `--settings` values; see `policy::settings`).
     pub policy: crate::policy::PolicyInputs,
+    /// Which program started Claude Code: [`Surface::Wrapper`](crate::policy::Surface) when
+    /// `multi-cursor-claude` runs the gateway, so a mode refusal names the VS Code panel's
+    /// switches; the terminal's otherwise.
+    pub surface: crate::policy::Surface,
 }
 
 impl GatewayConfig {
@@ -102,6 +106,7 @@ impl GatewayConfig {
             max_sessions: SessionStore::capacity_from_env(),
             anthropic_placeholder: None,
             policy: crate::policy::PolicyInputs::from_env(),
+            surface: crate::policy::Surface::Terminal,
         })
     }
 }

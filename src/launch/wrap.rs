@@ -29,6 +29,9 @@
 //!    retires when idle. The gateway lives in the wrapper's process and dies with it. On other
 //!    systems a killed wrapper's `claude` ends when the host closes its stdin.
 //!
+//! The gateway runs with [`Surface::Wrapper`](crate::policy::Surface): a Cursor turn refused
+//! for Claude's permission mode names the VS Code panel's mode menu and settings, not Shift+Tab.
+//!
 //! The token is never in any argv: it is in `claude`'s environment, and in the settings file
 //! only when a settings layer sets `ANTHROPIC_BASE_URL`/`ANTHROPIC_CUSTOM_HEADERS` (see
 //! [`super::upstream`]).
@@ -310,6 +313,7 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
     config.state_dir = state_dir.clone();
     config.anthropic_placeholder = placeholder.clone();
     config.upstream = routing.upstream.clone();
+    config.surface = crate::policy::Surface::Wrapper;
     config.policy.flag_settings = flag_settings;
     config
         .policy

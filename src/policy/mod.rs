@@ -80,6 +80,18 @@ impl ClaudeMode {
     }
 }
 
+/// Which program started the Claude Code a gateway serves, so a mode refusal names the switch
+/// that exists there. Set once per gateway (`GatewayConfig::surface`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Surface {
+    /// The `multi-cursor` launcher (or `serve`) in a terminal: Shift+Tab and `--permission-mode`.
+    #[default]
+    Terminal,
+    /// `multi-cursor-claude`, started by the VS Code panel or the Agent SDK: Shift+Tab and the
+    /// launcher's flags mean nothing there; the panel has a mode menu and settings.
+    Wrapper,
+}
+
 /// Why Cursor may not run under the session's current settings. Messages name the fix.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub(crate) enum PolicyRefusal {
@@ -87,6 +99,15 @@ pub(crate) enum PolicyRefusal {
         "Cursor cannot run in Claude's \"{0}\" permission mode: Cursor's approval prompts cannot reach you from inside Claude Code. Modes that work with Cursor: plan (read-only), dontAsk (Cursor's own allowlist decides), bypassPermissions (everything but Cursor's deny rules) and auto (Cursor's auto review). Switch with Shift+Tab, or start with `multi-cursor --permission-mode <mode>`, then send your message again."
     )]
     UnsupportedMode(&'static str),
+    /// [`PolicyRefusal::UnsupportedMode`] when Claude Code runs behind `multi-cursor-claude`.
+    #[allow(
+        dead_code,
+        reason = "made by `on`, which the gateway's Cursor turn calls once its call site is merged"
+    )]
+    #[error(
+        "Cursor cannot run in Claude's \"{0}\" permission mode: Cursor's approval prompts cannot reach you from inside Claude Code. Modes that work with Cursor: plan (read-only), dontAsk (Cursor's own allowlist decides), bypassPermissions (everything but Cursor's deny rules) and auto (Cursor's auto review). In the VS Code panel, choose Plan from the mode menu below the prompt, or Bypass once the setting `claudeCode.allowDangerouslySkipPermissions` is on; `claudeCode.initialPermissionMode` sets the mode new conversations start in (the Agent SDK's option is `permissionMode`). Then send your message again."
+    )]
+    UnsupportedModeInPanel(&'static str),
     #[error(
         "Claude's auto mode needs Cursor's auto review (`--auto-review`), which the installed Cursor CLI ({version}) does not offer. Update the Cursor CLI with `agent update`, or switch to plan, dontAsk or bypassPermissions (Shift+Tab)."
     )]
@@ -103,6 +124,23 @@ pub(crate) enum PolicyRefusal {
     /// file and the fix).
     #[error("{0}")]
     Settings(SettingsRefusal),
+}
+
+impl PolicyRefusal {
+    /// The refusal worded for `surface`: a mode refusal behind the wrapper names the panel's
+    /// switches instead of Shift+Tab and the launcher's flag; every other refusal is unchanged.
+    #[allow(
+        dead_code,
+        reason = "the gateway's Cursor turn calls it (`e.on(config.surface)`) once that call site is merged"
+    )]
+    pub(crate) fn on(self, surface: Surface) -> Self {
+        match (self, surface) {
+            (PolicyRefusal::UnsupportedMode(mode), Surface::Wrapper) => {
+                PolicyRefusal::UnsupportedModeInPanel(mode)
+            }
+            (refusal, _) => refusal,
+        }
+    }
 }
 
 impl From<SettingsRefusal> for PolicyRefusal {
@@ -210,6 +248,24 @@ mod tests {
         let refusal = cursor_mode(ClaudeMode::Default, true, "v").unwrap_err();
         assert!(refusal.to_string().contains("Shift+Tab"));
         assert!(refusal.to_string().contains("bypassPermissions"));
+    }
+
+    #[test]
+    fn the_wrapper_names_the_panels_switches() {
+        let refusal = cursor_mode(ClaudeMode::Default, true, "v").unwrap_err();
+        assert_eq!(refusal.clone().on(Surface::Terminal), refusal);
+        let panel = refusal.on(Surface::Wrapper).to_string();
+        for want in [
+            "\"default\" permission mode",
+            "Plan from the mode menu",
+            "claudeCode.allowDangerouslySkipPermissions",
+            "claudeCode.initialPermissionMode",
+        ] {
+            assert!(panel.contains(want), "{want} in {panel}");
+        }
+        assert!(!panel.contains("Shift+Tab"), "{panel}");
+        let other = PolicyRefusal::ModeUnknown;
+        assert_eq!(other.clone().on(Surface::Wrapper), other);
     }
 
     #[test]

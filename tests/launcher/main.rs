@@ -9,6 +9,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod doctor_all_pass;
+mod doctor_editors;
 mod doctor_live;
 mod doctor_logged_out;
 mod doctor_mcp;
@@ -50,5 +51,7 @@ mod plugin_session_start_message;
 mod plugin_shim;
 mod plugin_validate_strict;
 mod skills_links;
+mod wrap_agent_sdk;
 mod wrap_lifecycle;
+mod wrap_panel_wording;
 mod wrap_sdk_stream;

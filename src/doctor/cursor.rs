@@ -1,0 +1,184 @@
+//! Doctor's Cursor checks: the agent CLI (present, really Cursor's, its version), the login,
+//! the model catalog, and MCP servers that would stall Cursor's print mode.
+
+use super::Check;
+use super::DoctorOptions;
+use crate::cursor::account;
+use crate::cursor::account::LoginState;
+use crate::cursor::catalog;
+use crate::cursor::catalog::CatalogError;
+use crate::cursor::catalog::Route;
+use crate::cursor::locate;
+use crate::cursor::locate::AgentInfo;
+use crate::cursor::locate::LocateError;
+use crate::policy;
+
+/// The Cursor agent check, and the agent when it is usable (the later checks need it).
+pub(super) struct AgentFound {
+    pub(super) check: Check,
+    pub(super) info: Option<AgentInfo>,
+}
+
+pub(super) async fn check_agent() -> AgentFound {
+    const NAME: &str = "Cursor agent";
+    let found = match locate::find_agent_path() {
+        Ok(path) => locate::identify(&path).await,
+        Err(error) => Err(error),
+    };
+    match found {
+        Ok(info) => {
+            let mut detail = format!(
+                "Cursor's agent CLI {} at {}",
+                info.version,
+                info.path.display()
+            );
+            if !info.supports_auto_review {
+                detail.push_str(
+                    " (no --auto-review: Claude's auto mode will be refused until `agent update`)",
+                );
+            }
+            AgentFound {
+                check: Check::pass(NAME, detail),
+                info: Some(info),
+            }
+        }
+        Err(error) => {
+            let (detail, fix) = match &error {
+                LocateError::NotFound { tried } => {
+                    (format!("not found (looked for {tried})"), locate::INSTALL_HINT.to_string())
+                }
+                LocateError::NotCursor { path, looks_like } => (
+                    format!("{} is not Cursor's agent CLI (it looks like {looks_like})", path.display()),
+                    format!("{}, and put it before the other `agent` on PATH", locate::INSTALL_HINT),
+                ),
+                LocateError::Unusable { path, reason } => (
+                    format!("{} could not be run ({reason})", path.display()),
+                    "reinstall the Cursor CLI (`curl https://cursor.com/install -fsS | bash`), or set MULTI_CURSOR_AGENT to a working one".to_string(),
+                ),
+            };
+            AgentFound {
+                check: Check::fail(NAME, detail, fix),
+                info: None,
+            }
+        }
+    }
+}
+
+pub(super) async fn check_login(agent: &AgentInfo) -> Check {
+    const NAME: &str = "Cursor login";
+    match account::login_state(&agent.path).await {
+        Ok(LoginState::LoggedIn { who }) => Check::pass(NAME, format!("logged in as {who}")),
+        Ok(LoginState::ApiKey) => Check::pass(
+            NAME,
+            format!("{} is set (the key is not shown)", account::API_KEY_ENV),
+        ),
+        Ok(LoginState::LoggedOut { said }) => Check::fail(
+            NAME,
+            format!("not logged in (Cursor said: {said})"),
+            format!(
+                "run `multi-cursor --cursor-login` (or /multi-cursor:login in Claude Code), or set {}",
+                account::API_KEY_ENV
+            ),
+        ),
+        Err(error) => Check::fail(
+            NAME,
+            error.to_string(),
+            "check your network connection, then run `multi-cursor doctor` again",
+        ),
+    }
+}
+
+pub(super) async fn check_catalog(agent: &AgentInfo) -> Check {
+    const NAME: &str = "Cursor models";
+    let catalog = match catalog::fetch_catalog(&agent.path).await {
+        Ok(catalog) => catalog,
+        Err(error) => {
+            let fix = match &error {
+                CatalogError::LoggedOut { .. } => format!(
+                    "run `multi-cursor --cursor-login`, or set {}",
+                    account::API_KEY_ENV
+                ),
+                CatalogError::Timeout { .. } => {
+                    "check your network connection, then run `multi-cursor doctor` again"
+                        .to_string()
+                }
+                _ => format!(
+                    "run `{} --list-models` yourself to see Cursor's answer; `agent update` updates the CLI",
+                    agent.path.display()
+                ),
+            };
+            return Check::fail(NAME, error.to_string(), fix);
+        }
+    };
+    if catalog.is_empty() {
+        return Check::fail(
+            NAME,
+            "Cursor lists no models for this account",
+            "check the account's plan on cursor.com, or log in with another account (`agent logout`, then `multi-cursor --cursor-login`)",
+        );
+    }
+    let extra = catalog::extra_models_from_env();
+    let picker = catalog.picker(&extra);
+    if let Err(error) = picker.check() {
+        return Check::fail(
+            NAME,
+            error.to_string(),
+            format!(
+                "remove that id from {} or use one `multi-cursor --cursor-models` lists",
+                catalog::EXTRA_MODELS_ENV
+            ),
+        );
+    }
+    let rows: Vec<&str> = picker.rows.iter().map(Route::short_id).collect();
+    Check::pass(
+        NAME,
+        format!(
+            "{} models, {} routes; /model rows: {}",
+            catalog.models().len(),
+            catalog.routes().count(),
+            if rows.is_empty() {
+                "none".to_string()
+            } else {
+                rows.join(", ")
+            }
+        ),
+    )
+}
+
+pub(super) fn check_mcp(options: &DoctorOptions) -> Check {
+    const NAME: &str = "MCP servers";
+    let files = policy::mcp_config_files(&options.workspace, options.home.as_deref());
+    let listed = || {
+        files
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match policy::check_mcp(
+        &options.workspace,
+        options.home.as_deref(),
+        options.approve_mcps,
+    ) {
+        Ok(()) if files.is_empty() => Check::pass(NAME, "none configured for Cursor"),
+        Ok(()) => Check::pass(
+            NAME,
+            format!(
+                "configured in {}; {}=1 lets Cursor use them",
+                listed(),
+                policy::APPROVE_MCPS_ENV
+            ),
+        ),
+        Err(refusal) => Check::fail(
+            NAME,
+            format!(
+                "configured in {} and not approved: Cursor turns would be refused",
+                listed()
+            ),
+            format!(
+                "set {}=1 (then restart multi-cursor) to let Cursor use them, or remove them; {refusal}",
+                policy::APPROVE_MCPS_ENV
+            ),
+        ),
+    }
+}
