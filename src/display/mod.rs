@@ -43,9 +43,11 @@
 
 mod plan;
 mod rows;
+mod tokens;
 mod usage;
 
 pub use plan::render_plan;
+pub use tokens::turn_tokens;
 pub use usage::usage_json;
 pub use usage::usage_source;
 

@@ -9,6 +9,9 @@ use multi_cursor::cursor::events::RunEvent;
 use multi_cursor::cursor::stream::StreamItem;
 use multi_cursor::cursor::stream::parse_all;
 use multi_cursor::display::TurnDisplay as Display;
+use multi_cursor::display::turn_tokens;
+use multi_cursor::display::usage_json;
+use multi_cursor::display::usage_source;
 
 /// What a stream looks like to the user.
 #[derive(Debug)]
@@ -34,6 +37,37 @@ pub fn render(stream: &[u8], workspace: &Path) -> Rendered {
         match &event {
             RunEvent::Result(result) if result.success => {
                 text.push_str(&display.finish(result, now));
+                finished = true;
+            }
+            _ => text.push_str(&display.event(&event, now)),
+        }
+    }
+    Rendered {
+        text,
+        touched: display.touched(),
+        finished,
+    }
+}
+
+/// Renders a whole capture as a turn answers it: like [`render`], with the closing summary
+/// ending with the turn's tokens as the answer's `usage` counts them (no input estimate: the
+/// captures carry Cursor's counts).
+pub fn render_answer(stream: &[u8], workspace: &Path) -> Rendered {
+    let now = Instant::now();
+    let mut display = Display::new(workspace, now);
+    let mut text = String::new();
+    let mut finished = false;
+    for item in parse_all(stream).unwrap() {
+        let StreamItem::Event(event) = item else {
+            continue;
+        };
+        match &event {
+            RunEvent::Result(result) if result.success => {
+                let tail = display.finish(result, now);
+                let usage = usage_json(result.usage, 0, &format!("{text}{tail}"));
+                let source = usage_source(result.usage, "composer-2.5");
+                let tokens = turn_tokens(&usage, &source);
+                text.push_str(&display.with_tokens(tail, &tokens, now));
                 finished = true;
             }
             _ => text.push_str(&display.event(&event, now)),
