@@ -5,6 +5,8 @@
 //! ([`SessionSpend`], served at [`SPEND_ROUTE`]`/<session id>` and read by
 //! `multi-cursor statusline`).
 
+pub mod statusline;
+
 use serde::Deserialize;
 use serde::Serialize;
 
