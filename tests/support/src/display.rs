@@ -111,3 +111,37 @@ pub fn events(lines: &[String]) -> Vec<RunEvent> {
         })
         .collect()
 }
+
+/// `answer` without the turn's tokens it ends with (`\n\n[Cursor] 29.8k in / 178 out`, or
+/// ` · 29.8k in / 178 out` ending the summary's last line, whose full stop comes back): for
+/// tests about something else. Panics when the answer does not end with them.
+pub fn without_tokens(answer: &str) -> String {
+    let trimmed = answer.trim_end_matches('\n');
+    let (head, figures) = trimmed
+        .rsplit_once(" · ")
+        .filter(|(_, figures)| is_token_figures(figures))
+        .map(|(head, figures)| (format!("{head}."), figures))
+        .or_else(|| {
+            trimmed
+                .rsplit_once("[Cursor] ")
+                .filter(|(_, figures)| is_token_figures(figures))
+                .map(|(head, figures)| (head.trim_end_matches('\n').to_string(), figures))
+        })
+        .unwrap_or_else(|| panic!("the answer ends with its tokens: {answer:?}"));
+    assert!(is_token_figures(figures));
+    head
+}
+
+/// `29.8k in / 178 out` or `1 in / 4 out (est.)`.
+fn is_token_figures(text: &str) -> bool {
+    let text = text.strip_suffix(" (est.)").unwrap_or(text);
+    let Some((input, output)) = text.split_once(" in / ") else {
+        return false;
+    };
+    let count = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_digit() || c == '.' || c == 'k' || c == 'M')
+    };
+    output.strip_suffix(" out").is_some_and(count) && count(input)
+}
