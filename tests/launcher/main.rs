@@ -50,5 +50,8 @@ mod plugin_session_start_message;
 mod plugin_shim;
 mod plugin_validate_strict;
 mod skills_links;
+mod statusline_command;
+mod statusline_settings;
+mod statusline_tui;
 mod wrap_lifecycle;
 mod wrap_sdk_stream;
