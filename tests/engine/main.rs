@@ -49,3 +49,4 @@ mod stream_long_lines;
 mod stream_no_partial_final_segment;
 mod stream_plain_text;
 mod stream_random_splits;
+mod summary_tokens;
