@@ -2,9 +2,10 @@
 //! one-second refresh when the user has none; chained in front of theirs (their command kept
 //! behind `--chain`, their other keys kept, the refresh lowered to one second unless theirs is
 //! smaller) when their settings file or their `--settings` has one; not at all with
-//! `MULTI_CURSOR_STATUSLINE=0`.
+//! `MULTI_CURSOR_STATUSLINE=0`; the wrapper (`multi-cursor-claude`) never installs one.
 
 use multi_cursor_test_support::launcher;
+use multi_cursor_test_support::wrapper;
 
 use launcher::Launch;
 
@@ -99,4 +100,21 @@ fn turned_off_nothing_is_installed_and_theirs_stays() {
         line,
         serde_json::json!({"type": "command", "command": "theirs"})
     );
+}
+
+#[test]
+fn the_wrapper_installs_none() {
+    // The VS Code panel and the Agent SDK draw no status line.
+    let launch = Launch::scripted();
+    let script = launch.dir.path().join("bin/claude");
+    let output = wrapper::command(&launch, &wrapper::wrapper_bin())
+        .env("FAKE_CLAUDE_DUMP", &launch.dump)
+        .arg(&script)
+        .args(["-p", "hi"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let settings = launch.claude_settings();
+    assert!(settings["modelPicker"].is_object(), "{settings}");
+    assert!(settings.get("statusLine").is_none(), "{settings}");
 }
