@@ -1,6 +1,6 @@
 //! The command-line surface: `multi-cursor [--cursor-login|--cursor-status|--cursor-models]
-//! [-- claude args]` and the subcommands `serve`, `hook`, `status`, `rules`, `doctor`. Parsing
-//! only; `main.rs` dispatches.
+//! [-- claude args]` and the subcommands `serve`, `hook`, `status`, `rules`, `doctor`,
+//! `statusline`. Parsing only; `main.rs` dispatches.
 
 use std::ffi::OsString;
 use std::net::SocketAddr;
@@ -124,6 +124,18 @@ pub enum Command {
         #[arg(long)]
         live: bool,
     },
+    /// Print the Cursor segment of Claude Code's status line for the session named in the
+    /// status-line JSON on stdin (what the launcher installs as `statusLine`).
+    Statusline(StatuslineArgs),
+}
+
+/// `multi-cursor statusline`.
+#[derive(Debug, Args)]
+pub struct StatuslineArgs {
+    /// The user's own status-line command: run with the same stdin, its output first, ours
+    /// appended to its last line.
+    #[arg(long, value_name = "COMMAND")]
+    pub chain: Option<String>,
 }
 
 /// `multi-cursor serve`.

@@ -47,6 +47,7 @@ use crate::gateway::client::GATEWAY_TOKEN_ENV;
 use crate::gateway::client::GATEWAY_URL_ENV;
 use crate::gateway::guard::TOKEN_HEADER;
 use crate::gateway::passthrough::UPSTREAM_ENV;
+use crate::spend::statusline;
 use claude::AnthropicLogin;
 
 /// `API_TIMEOUT_MS` given to Claude Code unless the user set one: the largest timer Node
@@ -464,12 +465,14 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     let flags = ClaudeFlags::read(&user.settings, &user.agents, &user.rest)?;
     let (catalog, refresh_from) = launch_catalog(&state_dir).await;
     let exe = std::env::current_exe().context("finding the multi-cursor executable for hooks")?;
+    let status_line = settings::status_line(&flags.layers, &exe, statusline::enabled());
     let Merged {
-        settings,
+        mut settings,
         agents,
         flag_settings,
         routing,
     } = flags.merge_with_ours(catalog.as_ref(), &exe)?;
+    settings::install_status_line(&mut settings, status_line);
     let login_inputs = claude::LoginInputs::from_env(settings.get("apiKeyHelper").is_some());
     let login = claude::anthropic_login(&claude_path, &login_inputs).await;
     let placeholder = (login == AnthropicLogin::SignedOut).then(new_placeholder);

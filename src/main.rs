@@ -16,6 +16,11 @@ use multi_cursor::gateway::client;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(Command::Statusline(args)) = &cli.command {
+        // Claude Code runs it every second: no runtime and no logging to start, just the line.
+        multi_cursor::spend::statusline::run(args.chain.as_deref());
+        return ExitCode::SUCCESS;
+    }
     init_tracing();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -69,6 +74,10 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Rules(args)) => multi_cursor::rules::report::run(&args),
         Some(Command::Usage(args)) => multi_cursor::spend::report::run(&args),
         Some(Command::Doctor { live }) => doctor(live).await,
+        Some(Command::Statusline(args)) => {
+            multi_cursor::spend::statusline::run(args.chain.as_deref());
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 

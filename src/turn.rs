@@ -588,13 +588,20 @@ impl Translator {
             self.fail(TurnError::reported(&result.text), true).await;
             return Ok(());
         }
-        let tail = self.display.finish(&result, Instant::now());
+        let now = Instant::now();
+        let tail = self.display.finish(&result, now);
+        // The answer's usage counts the text up to the summary; its figures then end the summary.
+        let shown = self.answer.len();
+        self.answer.push_str(&tail);
+        let usage = usage_json(result.usage, self.input.input_estimate, &self.answer);
+        self.answer.truncate(shown);
+        let source = crate::display::usage_source(result.usage, &self.input.spec.model);
+        let tokens = crate::display::turn_tokens(&usage, &source);
+        let tail = self.display.with_tokens(tail, &tokens, now);
         self.text(tail).await?;
         self.ensure_block().await?;
         self.run_ended(RunOutcome::Completed, result.usage, None)
             .await?;
-        let usage = usage_json(result.usage, self.input.input_estimate, &self.answer);
-        let source = crate::display::usage_source(result.usage, &self.input.spec.model);
         let closing = closing_events(usage, Some(source))
             .iter()
             .map(SseEvent::from)

@@ -291,6 +291,74 @@ pub fn merge_agents(user: Vec<Map<String, Value>>, ours: Value) -> Result<Value,
     Ok(Value::Object(merged))
 }
 
+/// Claude Code's status-line refresh the launcher asks for, in seconds: the Cursor segment
+/// shows a live run's time, and Claude Code's own triggers go quiet while a run works.
+pub const STATUSLINE_REFRESH_SECS: u64 = 1;
+
+/// The `statusLine` the launcher installs, or `None` to leave the user's as it is.
+///
+/// Claude Code draws one status line, and the `--settings` layer's `statusLine` replaces every
+/// lower layer's (nothing merges), so ours carries the user's with it. The user's is the one
+/// Claude Code would use from `layers`: the last `--settings` value that has one, else the
+/// local, project, then user settings file. With none, ours is `<exe> statusline` refreshed
+/// every [`STATUSLINE_REFRESH_SECS`]; with a command of theirs, ours is
+/// `<exe> statusline --chain '<their command>'`, their other keys (`padding`, …) kept and their
+/// `refreshInterval` lowered to [`STATUSLINE_REFRESH_SECS`] when larger or absent. `None` when
+/// `enabled` is false (`MULTI_CURSOR_STATUSLINE=0`) or a managed settings file sets one (it
+/// would win over ours anyway).
+pub(crate) fn status_line(layers: &[Layer], exe: &Path, enabled: bool) -> Option<Value> {
+    let has_line = |layer: &&Layer| layer.settings.contains_key("statusLine");
+    if !enabled
+        || layers
+            .iter()
+            .filter(|l| l.scope == Scope::Managed)
+            .any(|l| has_line(&l))
+    {
+        return None;
+    }
+    let ranked = [Scope::Local, Scope::Project, Scope::User];
+    let theirs = layers
+        .iter()
+        .filter(|l| l.scope == Scope::Flag)
+        .rfind(has_line)
+        .or_else(|| {
+            ranked
+                .iter()
+                .find_map(|scope| layers.iter().filter(|l| l.scope == *scope).find(has_line))
+        })
+        .and_then(|layer| layer.settings.get("statusLine"));
+    let ours = format!("{} statusline", shell_quote(&exe.to_string_lossy()));
+    let their_command = theirs
+        .and_then(|line| line.get("command"))
+        .and_then(Value::as_str)
+        .filter(|command| !command.trim().is_empty());
+    let (Some(Value::Object(theirs)), Some(command)) = (theirs, their_command) else {
+        return Some(json!({
+            "type": "command",
+            "command": ours,
+            "refreshInterval": STATUSLINE_REFRESH_SECS,
+        }));
+    };
+    let mut line = theirs.clone();
+    line.insert("type".into(), json!("command"));
+    line.insert(
+        "command".into(),
+        json!(format!("{ours} --chain {}", shell_quote(command))),
+    );
+    let refresh = line.get("refreshInterval").and_then(Value::as_f64);
+    if !refresh.is_some_and(|secs| secs > 0.0 && secs <= STATUSLINE_REFRESH_SECS as f64) {
+        line.insert("refreshInterval".into(), json!(STATUSLINE_REFRESH_SECS));
+    }
+    Some(Value::Object(line))
+}
+
+/// Puts `line` (from [`status_line`]) in the merged settings; `None` leaves them as they are.
+pub(crate) fn install_status_line(settings: &mut Value, line: Option<Value>) {
+    if let (Value::Object(settings), Some(line)) = (settings, line) {
+        settings.insert("statusLine".into(), line);
+    }
+}
+
 /// `text` quoted for a POSIX shell (Claude Code runs command hooks through one).
 pub fn shell_quote(text: &str) -> String {
     if !text.is_empty()
@@ -392,6 +460,116 @@ mod tests {
             merge_agents(vec![clash], ours),
             Err(LaunchError::AgentClash)
         ));
+    }
+
+    fn layer(scope: Scope, settings: Value) -> Layer {
+        Layer {
+            scope,
+            file: String::new(),
+            settings: obj(settings),
+        }
+    }
+
+    #[test]
+    fn without_a_status_line_of_theirs_ours_is_installed() {
+        let exe = Path::new("/opt/mc/multi-cursor");
+        let layers = [layer(Scope::User, json!({"theme": "dark"}))];
+        let line = status_line(&layers, exe, true).unwrap();
+        assert_eq!(
+            line,
+            json!({"type": "command", "command": "/opt/mc/multi-cursor statusline", "refreshInterval": 1})
+        );
+        let mut merged = json!({"theme": "dark"});
+        install_status_line(&mut merged, Some(line.clone()));
+        assert_eq!(merged["statusLine"], line);
+        // A status line without a command draws nothing: ours replaces it.
+        let layers = [layer(
+            Scope::User,
+            json!({"statusLine": {"type": "command"}}),
+        )];
+        assert_eq!(
+            status_line(&layers, exe, true).unwrap()["command"],
+            line["command"]
+        );
+    }
+
+    #[test]
+    fn theirs_is_chained_with_its_keys_and_a_faster_refresh() {
+        let exe = Path::new("/a b/multi-cursor");
+        let layers = [
+            layer(
+                Scope::Project,
+                json!({"statusLine": {"type": "command", "command": "project.sh"}}),
+            ),
+            layer(
+                Scope::User,
+                json!({"statusLine": {"type": "command", "command": "~/bin/line.sh 'x'", "padding": 2, "refreshInterval": 5}}),
+            ),
+        ];
+        let line = status_line(&layers[1..], exe, true).unwrap();
+        assert_eq!(
+            line,
+            json!({
+                "type": "command",
+                "command": r"'/a b/multi-cursor' statusline --chain '~/bin/line.sh '\''x'\'''",
+                "padding": 2,
+                "refreshInterval": 1,
+            })
+        );
+        // The project file outranks the user file; a smaller refresh of theirs is kept.
+        let line = status_line(&layers, exe, true).unwrap();
+        assert_eq!(
+            line["command"],
+            r"'/a b/multi-cursor' statusline --chain project.sh"
+        );
+        let fast = [layer(
+            Scope::Local,
+            json!({"statusLine": {"type": "command", "command": "x", "refreshInterval": 0.5}}),
+        )];
+        assert_eq!(
+            status_line(&fast, exe, true).unwrap()["refreshInterval"],
+            0.5
+        );
+    }
+
+    #[test]
+    fn the_last_settings_flag_outranks_the_files() {
+        let exe = Path::new("/mc");
+        let layers = [
+            layer(
+                Scope::Flag,
+                json!({"statusLine": {"type": "command", "command": "one"}}),
+            ),
+            layer(
+                Scope::Flag,
+                json!({"statusLine": {"type": "command", "command": "two"}}),
+            ),
+            layer(
+                Scope::Local,
+                json!({"statusLine": {"type": "command", "command": "local"}}),
+            ),
+        ];
+        assert_eq!(
+            status_line(&layers, exe, true).unwrap()["command"],
+            "/mc statusline --chain two"
+        );
+    }
+
+    #[test]
+    fn off_or_managed_installs_none() {
+        let exe = Path::new("/mc");
+        let mut merged = json!({"statusLine": {"type": "command", "command": "theirs"}});
+        let layers = [layer(
+            Scope::Flag,
+            json!({"statusLine": {"type": "command", "command": "theirs"}}),
+        )];
+        install_status_line(&mut merged, status_line(&layers, exe, false));
+        assert_eq!(merged["statusLine"]["command"], "theirs");
+        let managed = [layer(
+            Scope::Managed,
+            json!({"statusLine": {"type": "command", "command": "corp"}}),
+        )];
+        assert_eq!(status_line(&managed, exe, true), None);
     }
 
     #[test]

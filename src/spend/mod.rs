@@ -22,6 +22,8 @@ pub use book::SpendBook;
 pub use ledger::RunEnded;
 pub use limits::SpendRefusal;
 
+pub mod statusline;
+
 use serde::Deserialize;
 use serde::Serialize;
 

@@ -1,6 +1,7 @@
-//! Each captured Cursor stream renders to exactly the rows, prose and closing summary in its
-//! insta snapshot `snapshots/display__<name>.snap` (the capture's own workspace as the turn's
-//! workspace); `gateway/fixtures.rs` checks the gateway's answers against the same snapshots.
+//! Each captured Cursor stream renders to exactly the rows, prose and closing summary (ending
+//! with the turn's tokens) in its insta snapshot `snapshots/display__<name>.snap` (the capture's own
+//! workspace as the turn's workspace); `gateway/fixtures.rs` checks the gateway's answers against
+//! the same snapshots.
 
 use multi_cursor_test_support::display;
 
@@ -8,7 +9,7 @@ fn check(name: &str) {
     let path = display::fixtures().join(name);
     let stream = std::fs::read_to_string(&path).unwrap();
     let workspace = display::capture_workspace(&stream);
-    let rendered = display::render(stream.as_bytes(), &workspace);
+    let rendered = display::render_answer(stream.as_bytes(), &workspace);
     let stem = name.trim_end_matches(".ndjson");
     insta::with_settings!({prepend_module_to_snapshot => false, omit_expression => true}, {
         insta::assert_snapshot!(format!("display__{stem}"), rendered.text);

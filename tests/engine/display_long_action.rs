@@ -99,7 +99,7 @@ fn a_real_turn_shows_the_running_row_while_the_action_runs() {
         [
             "⎿ shell `sleep 8` · running…",
             "\n⎿ shell `sleep 8` · exit 0 · 8.0 s",
-            "\n\n[Cursor] 1 native action: 1 shell."
+            "\n\n[Cursor] 1 native action: 1 shell · 1 in / 27 out (est.)"
         ]
     );
 }

@@ -35,7 +35,9 @@ fn the_plan_is_the_answer() {
         &cursor_request("multi/cursor/composer-2.5", "plan a greeting", true),
     );
     assert_eq!(status, 200, "{body}");
-    assert_eq!(sse_text(&body), PLAN);
+    // The answer ends with the turn's tokens, as every answer does.
+    let answer = format!("{PLAN}\n\n[Cursor] 12.0k in / 80 out");
+    assert_eq!(sse_text(&body), answer);
     assert!(!body.contains("tool_use"));
 
     let (status, body) = gw.ask(
@@ -44,7 +46,7 @@ fn the_plan_is_the_answer() {
     );
     assert_eq!(status, 200, "{body}");
     let message: serde_json::Value = serde_json::from_str(&body).unwrap();
-    assert_eq!(message["content"][0]["text"], PLAN);
+    assert_eq!(message["content"][0]["text"], answer);
 
     let turns = gw.turns();
     assert_eq!(turns.len(), 2);

@@ -25,7 +25,7 @@ fn only_the_missing_suffix_is_added() {
         ],
     );
     let gw = TestGateway::start(GatewayOptions::replaying(&scenario));
-    let expected = "Checking now. All 4 tests pass.";
+    let expected = "Checking now. All 4 tests pass.\n\n[Cursor] 2 in / 8 out (est.)";
 
     let (status, body) = gw.ask(
         "suffix-streamed",
@@ -38,7 +38,14 @@ fn only_the_missing_suffix_is_added() {
         .filter(|(e, _)| e == "content_block_delta")
         .map(|(_, d)| d["delta"]["text"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(deltas, ["Checking", " now.", " All 4 tests pass."]);
+    assert_eq!(
+        deltas,
+        [
+            "Checking",
+            " now.",
+            " All 4 tests pass.\n\n[Cursor] 2 in / 8 out (est.)"
+        ]
+    );
 
     let (status, body) = gw.ask(
         "suffix-json",

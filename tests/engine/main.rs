@@ -39,3 +39,4 @@ mod process_plain_text_failures;
 mod process_resume;
 mod process_sigkill_only;
 mod process_stall_before_result;
+mod summary_tokens;

@@ -2,6 +2,7 @@
 //! `--mode plan`, `dontAsk`: none, `bypassPermissions`: `--force`, `auto`: `--auto-review`);
 //! modes Cursor cannot honour, and MCP servers without opt-in, are refused before anything runs.
 
+use multi_cursor_test_support::display::without_tokens;
 use multi_cursor_test_support::gateway;
 
 use gateway::GatewayOptions;
@@ -27,7 +28,10 @@ fn mode_flags(gw: &TestGateway, session: &str, mode: &str) -> Vec<String> {
     let before = gw.turns().len();
     let response = run(gw, session);
     assert_eq!(response.status(), 200, "{mode}");
-    assert_eq!(sse_text(&response.text().unwrap()), "fake agent reply");
+    assert_eq!(
+        without_tokens(&sse_text(&response.text().unwrap())),
+        "fake agent reply"
+    );
     let turns = gw.turns();
     assert_eq!(turns.len(), before + 1, "{mode}: one turn");
     let argv = argv(turns.last().unwrap());
@@ -132,7 +136,10 @@ fn mcp_config_needs_opt_in() {
     std::fs::write(ws.join(".cursor/mcp.json"), r#"{"mcpServers":{}}"#).unwrap();
     let response = run(&gw, "s");
     assert_eq!(response.status(), 200);
-    assert_eq!(sse_text(&response.text().unwrap()), "fake agent reply");
+    assert_eq!(
+        without_tokens(&sse_text(&response.text().unwrap())),
+        "fake agent reply"
+    );
     let turns = gw.turns();
     assert_eq!(turns.len(), 1);
     let argv = argv(&turns[0]);

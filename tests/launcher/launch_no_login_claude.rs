@@ -3,6 +3,7 @@
 //! "not signed in to Anthropic: pick a Cursor model in /model, or log in" without any request
 //! leaving the machine.
 
+use multi_cursor_test_support::display::without_tokens;
 use multi_cursor_test_support::fake_upstream;
 use multi_cursor_test_support::launcher;
 
@@ -26,7 +27,11 @@ fn signed_out_claude_works_with_cursor() {
     ]);
     let output = launch.run();
     assert_eq!(output.status, Some(0), "{output:?}");
-    assert_eq!(output.stdout.trim(), "fake agent reply", "{output:?}");
+    assert_eq!(
+        without_tokens(output.stdout.trim()),
+        "fake agent reply",
+        "{output:?}"
+    );
     let turns = launch.turns();
     assert_eq!(turns.len(), 1, "{turns:#?}");
     let argv = turns[0]["argv"].as_array().unwrap();

@@ -2,6 +2,7 @@
 //! the turn runs, and the rules are listed in the session record's policy as Claude-only —
 //! admitted, never dropped silently.
 
+use multi_cursor_test_support::display::without_tokens;
 use multi_cursor_test_support::gateway;
 use multi_cursor_test_support::policy;
 
@@ -24,7 +25,10 @@ fn claude_only_rules_are_admitted_and_listed() {
         &[("x-claude-code-session-id", "s")],
     );
     assert_eq!(response.status(), 200);
-    assert_eq!(sse_text(&response.text().unwrap()), "fake agent reply");
+    assert_eq!(
+        without_tokens(&sse_text(&response.text().unwrap())),
+        "fake agent reply"
+    );
     assert_eq!(gw.turns().len(), 1);
     let recorded = gw.record("s", "main")["policy"]
         .as_str()

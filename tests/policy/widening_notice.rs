@@ -3,6 +3,7 @@
 //! line (every answer), naming the setting and its file; bypassPermissions is not warned about,
 //! and a narrow allow list is not a widening.
 
+use multi_cursor_test_support::display::without_tokens;
 use multi_cursor_test_support::gateway;
 use multi_cursor_test_support::policy;
 
@@ -12,7 +13,8 @@ use gateway::TestGateway;
 fn answer(gw: &TestGateway, chat: &mut policy::Conversation, prompt: &str) -> String {
     let (status, text) = chat.send(&gw.url, &gw.token, prompt);
     assert_eq!(status, 200, "{text}");
-    text
+    // Every answer ends with its turn's tokens; this test is about the warning.
+    without_tokens(&text)
 }
 
 #[test]

@@ -9,6 +9,9 @@ use multi_cursor::cursor::events::RunEvent;
 use multi_cursor::cursor::stream::StreamItem;
 use multi_cursor::cursor::stream::parse_all;
 use multi_cursor::display::TurnDisplay as Display;
+use multi_cursor::display::turn_tokens;
+use multi_cursor::display::usage_json;
+use multi_cursor::display::usage_source;
 
 /// What a stream looks like to the user.
 #[derive(Debug)]
@@ -34,6 +37,37 @@ pub fn render(stream: &[u8], workspace: &Path) -> Rendered {
         match &event {
             RunEvent::Result(result) if result.success => {
                 text.push_str(&display.finish(result, now));
+                finished = true;
+            }
+            _ => text.push_str(&display.event(&event, now)),
+        }
+    }
+    Rendered {
+        text,
+        touched: display.touched(),
+        finished,
+    }
+}
+
+/// Renders a whole capture as a turn answers it: like [`render`], with the closing summary
+/// ending with the turn's tokens as the answer's `usage` counts them (no input estimate: the
+/// captures carry Cursor's counts).
+pub fn render_answer(stream: &[u8], workspace: &Path) -> Rendered {
+    let now = Instant::now();
+    let mut display = Display::new(workspace, now);
+    let mut text = String::new();
+    let mut finished = false;
+    for item in parse_all(stream).unwrap() {
+        let StreamItem::Event(event) = item else {
+            continue;
+        };
+        match &event {
+            RunEvent::Result(result) if result.success => {
+                let tail = display.finish(result, now);
+                let usage = usage_json(result.usage, 0, &format!("{text}{tail}"));
+                let source = usage_source(result.usage, "composer-2.5");
+                let tokens = turn_tokens(&usage, &source);
+                text.push_str(&display.with_tokens(tail, &tokens, now));
                 finished = true;
             }
             _ => text.push_str(&display.event(&event, now)),
@@ -76,4 +110,38 @@ pub fn events(lines: &[String]) -> Vec<RunEvent> {
             _ => None,
         })
         .collect()
+}
+
+/// `answer` without the turn's tokens it ends with (`\n\n[Cursor] 29.8k in / 178 out`, or
+/// ` · 29.8k in / 178 out` ending the summary's last line, whose full stop comes back): for
+/// tests about something else. Panics when the answer does not end with them.
+pub fn without_tokens(answer: &str) -> String {
+    let trimmed = answer.trim_end_matches('\n');
+    let (head, figures) = trimmed
+        .rsplit_once(" · ")
+        .filter(|(_, figures)| is_token_figures(figures))
+        .map(|(head, figures)| (format!("{head}."), figures))
+        .or_else(|| {
+            trimmed
+                .rsplit_once("[Cursor] ")
+                .filter(|(_, figures)| is_token_figures(figures))
+                .map(|(head, figures)| (head.trim_end_matches('\n').to_string(), figures))
+        })
+        .unwrap_or_else(|| panic!("the answer ends with its tokens: {answer:?}"));
+    assert!(is_token_figures(figures));
+    head
+}
+
+/// `29.8k in / 178 out` or `1 in / 4 out (est.)`.
+fn is_token_figures(text: &str) -> bool {
+    let text = text.strip_suffix(" (est.)").unwrap_or(text);
+    let Some((input, output)) = text.split_once(" in / ") else {
+        return false;
+    };
+    let count = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_digit() || c == '.' || c == 'k' || c == 'M')
+    };
+    output.strip_suffix(" out").is_some_and(count) && count(input)
 }

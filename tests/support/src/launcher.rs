@@ -185,6 +185,31 @@ impl Launch {
         command.spawn().expect("spawn multi-cursor")
     }
 
+    /// A shell script that runs this launch (its environment only, in the project folder, with
+    /// `TERM`): for a terminal test (tmux) where the launcher cannot be spawned with pipes.
+    pub fn script(&self) -> PathBuf {
+        let quote =
+            |text: &std::ffi::OsStr| format!("'{}'", text.to_string_lossy().replace('\'', r"'\''"));
+        let mut text = format!(
+            "#!/bin/sh\ncd {} || exit 1\nexec env -i",
+            quote(self.project.as_os_str())
+        );
+        for (key, value) in &self.env {
+            text.push_str(&format!(" {key}={}", quote(value)));
+        }
+        text.push_str(" TERM=xterm-256color ");
+        text.push_str(&quote(crate::multi_cursor_bin().as_os_str()));
+        for arg in &self.args {
+            text.push(' ');
+            text.push_str(&quote(arg));
+        }
+        text.push('\n');
+        let path = self.dir.path().join("launch.sh");
+        std::fs::write(&path, text).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
     /// Runs the launcher to completion (killed after the timeout).
     pub fn run(&mut self) -> LaunchOutput {
         let mut child = self.spawn();
