@@ -29,7 +29,7 @@ use crate::cursor::events::Usage;
 use crate::cursor::process::RunError;
 use crate::cursor::process::RunLimits;
 use crate::cursor::process::RunOutput;
-use crate::cursor::process::spawn_turn;
+use crate::cursor::process::spawn_turn_held;
 use crate::cursor::sanitize::sanitize;
 use crate::display::run_tokens;
 use crate::display::usage_json;
@@ -70,6 +70,9 @@ pub struct Setup {
     pub images_dir: PathBuf,
     /// The gateway's spend book following the run: its ledger line (purpose `compaction`).
     pub spend: Option<crate::spend::RunTap>,
+    /// Cursor's global `cli-config.json`, held for the run so the user's default model is put
+    /// back after it (see [`crate::turn::TurnInput::cursor_config`]).
+    pub cursor_config: Option<PathBuf>,
 }
 
 /// Why a compaction gave no summary. Every case leaves the conversation unchanged.
@@ -194,7 +197,13 @@ pub async fn summarize(
         approve_mcps: setup.approve_mcps,
         prompt: compaction_prompt(request, &setup.images_dir)?,
     };
-    let mut run = spawn_turn(&setup.agent, &spec, setup.limits).map_err(CompactionError::Run)?;
+    let hold = crate::policy::cursor_config::put_back_after_run(
+        setup.cursor_config.as_deref(),
+        &spec.model,
+    );
+    let mut run =
+        spawn_turn_held(&setup.agent, &spec, setup.limits, hold).map_err(CompactionError::Run)?;
+    run.deliver_prompt();
     let started = std::time::Instant::now();
     let collected = tokio::time::timeout(RUN_LIMIT, async {
         let mut text = String::new();

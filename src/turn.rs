@@ -37,6 +37,7 @@ use crate::cursor::process::end_stray_run;
 use crate::cursor::process::spawn_turn_held;
 use crate::cursor::stream::classify_plain_text;
 use crate::display::TurnDisplay;
+use crate::policy::cursor_config::put_back_after_run;
 use crate::rules::Fired;
 use crate::rules::FiredRule;
 use crate::rules::Rulebook;
@@ -70,6 +71,10 @@ pub struct TurnInput {
     pub limits: RunLimits,
     /// The stream rules watched while Cursor writes (`None`: none are).
     pub stream_rules: Option<StreamRules>,
+    /// Cursor's global `cli-config.json`, whose default model every `--model` run rewrites:
+    /// each run holds it ([`crate::policy::cursor_config::ModelPutBack`]) and the user's model is put back once the run's
+    /// group has ended. `None` when no such path can be named.
+    pub cursor_config: Option<PathBuf>,
 }
 
 /// The stream rules of a turn: the workspace's rulebook and the rules the chat already fired
@@ -265,7 +270,8 @@ impl Translator {
         let mut purpose = Purpose::Turn;
         loop {
             let limits = quiet_backstop(self.input.limits);
-            let mut run = match spawn_turn_held(&self.input.agent, &spec, limits) {
+            let hold = put_back_after_run(self.input.cursor_config.as_deref(), &spec.model);
+            let mut run = match spawn_turn_held(&self.input.agent, &spec, limits, hold) {
                 Ok(run) => run,
                 Err(error) => return self.fail(TurnError::from(error), false).await,
             };

@@ -153,6 +153,10 @@ pub enum RunError {
     Io(#[source] std::io::Error),
 }
 
+/// Blocking work to do once a run's process group has ended, on the blocking pool (a turn's
+/// hold on Cursor's default model, [`crate::policy::cursor_config::ModelPutBack`]).
+pub type AfterEnd = Box<dyn FnOnce() + Send + Sync + 'static>;
+
 /// A running Cursor turn. Dropping it ends the child's whole process group.
 #[derive(Debug)]
 pub struct CursorRun {
@@ -208,17 +212,19 @@ impl Drop for CursorRun {
 /// Starts one turn: spawns `agent` per `spec` in its own process group, writes the prompt to
 /// stdin and closes it, and supervises the child in a background task.
 pub fn spawn_turn(agent: &Path, spec: &TurnSpec, limits: RunLimits) -> Result<CursorRun, RunError> {
-    let mut run = spawn_turn_held(agent, spec, limits)?;
+    let mut run = spawn_turn_held(agent, spec, limits, None)?;
     run.deliver_prompt();
     Ok(run)
 }
 
 /// Like [`spawn_turn`], but the prompt is held back until [`CursorRun::deliver_prompt`]; a run
-/// cancelled or dropped before that never receives it.
+/// cancelled or dropped before that never receives it. `after_end` runs once the run's process
+/// group has ended (also when the spawn fails), however the run ends.
 pub fn spawn_turn_held(
     agent: &Path,
     spec: &TurnSpec,
     limits: RunLimits,
+    after_end: Option<AfterEnd>,
 ) -> Result<CursorRun, RunError> {
     let marker = new_marker();
     let mut command = AgentCommand::new(agent, Kind::Captured)
@@ -227,10 +233,18 @@ pub fn spawn_turn_held(
         .env(RUN_MARKER_ENV, &marker)
         .command();
     command.stdin(Stdio::piped());
-    let mut child = command.spawn().map_err(|source| RunError::Spawn {
-        path: agent.to_path_buf(),
-        source,
-    })?;
+    let mut child = match command.spawn() {
+        Ok(child) => child,
+        Err(source) => {
+            if let Some(after_end) = after_end {
+                tokio::task::spawn_blocking(after_end);
+            }
+            return Err(RunError::Spawn {
+                path: agent.to_path_buf(),
+                source,
+            });
+        }
+    };
     let pgid = child.id().and_then(|p| i32::try_from(p).ok()).unwrap_or(0);
     let process_start = process_start_time(pgid);
     let (gate_tx, gate_rx) = oneshot::channel::<()>();
@@ -258,6 +272,7 @@ pub fn spawn_turn_held(
         limits,
         requested_chat: spec.chat_id.clone(),
         tx,
+        after_end,
     };
     tokio::spawn(supervisor.run(cancel_rx));
     Ok(CursorRun {
@@ -276,6 +291,9 @@ struct Supervisor {
     limits: RunLimits,
     requested_chat: Option<String>,
     tx: mpsc::Sender<Result<RunOutput, RunError>>,
+    /// Done after the group has ended, before the run's channel closes (so a caller awaiting
+    /// [`CursorRun::ended`] finds it done).
+    after_end: Option<AfterEnd>,
 }
 
 /// Ends the group when the supervising task is dropped without finishing (runtime shutdown).
@@ -321,6 +339,9 @@ impl Supervisor {
         // Whatever happened, nothing of the group may outlive the turn.
         end_group(self.pgid, &mut self.child).await;
         guard.armed = false;
+        if let Some(after_end) = self.after_end.take() {
+            let _ = tokio::task::spawn_blocking(after_end).await;
+        }
     }
 
     /// Reads both pipes until the run is over; `Ok` means a `result` was delivered.

@@ -60,8 +60,8 @@ mod usage;
 pub use kinds::ActionKind;
 pub use kinds::tool_words;
 pub use plan::render_plan;
-pub use usage::run_tokens;
 pub use tokens::turn_tokens;
+pub use usage::run_tokens;
 pub use usage::usage_json;
 pub use usage::usage_source;
 

@@ -103,17 +103,6 @@ pub fn held_session_locks(sessions: &Path) -> std::io::Result<Vec<HeldLock>> {
     Ok(held)
 }
 
-/// The command line of `pid`, when /proc has it.
-fn command_of(pid: u32) -> Option<String> {
-    let raw = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
-    let words: Vec<String> = raw
-        .split(|b| *b == 0)
-        .filter(|w| !w.is_empty())
-        .map(|w| String::from_utf8_lossy(w).into_owned())
-        .collect();
-    (!words.is_empty()).then(|| words.join(" "))
-}
-
 pub(super) fn check_session_locks() -> Check {
     const NAME: &str = "Session locks";
     let Ok(dir) = state::state_dir_path() else {
@@ -133,7 +122,7 @@ pub(super) fn check_session_locks() -> Check {
                     Some(pid) => format!(
                         "{} held by pid {pid}{}",
                         lock.path.display(),
-                        command_of(pid)
+                        crate::cursor::process::command_line(pid)
                             .map(|c| format!(" ({c})"))
                             .unwrap_or_default()
                     ),

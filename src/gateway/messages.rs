@@ -190,6 +190,7 @@ impl TurnContext for Gateway {
             limits: config.limits,
             state_dir: &config.state_dir,
             policy: &config.policy,
+            surface: config.surface,
         }
     }
 

@@ -50,7 +50,7 @@ pub(super) async fn admit<C: TurnContext>(
         .or(settings.default_mode)
         .ok_or(Refusal::Policy(PolicyRefusal::ModeUnknown))?;
     let cursor_mode = policy::cursor_mode(mode, agent.supports_auto_review, &agent.version)
-        .map_err(Refusal::Policy)?;
+        .map_err(|refusal| Refusal::Policy(refusal.on(settings.surface)))?;
     let workspace = hook_workspace.unwrap_or_else(|| settings.working_dir.to_path_buf());
     policy::check_mcp(&workspace, settings.home, settings.approve_mcps).map_err(Refusal::Policy)?;
     // Claude's permission settings must bind Cursor, or nothing runs (`policy::admission`);

@@ -72,6 +72,8 @@ pub struct TurnSettings<'a> {
     pub state_dir: &'a Path,
     /// Where Claude's settings and Cursor's config are read for settings admission.
     pub policy: &'a PolicyInputs,
+    /// Where Claude Code runs (a terminal or the VS Code panel), for the words of a refusal.
+    pub surface: crate::policy::Surface,
 }
 
 /// What serving a Cursor request needs from the server it runs in. Implemented by the gateway;
@@ -231,6 +233,7 @@ async fn compact<C: TurnContext>(
         limits: settings.limits,
         images_dir: settings.state_dir.join("images"),
         spend: Some(context.spend().tap(place)),
+        cursor_config: crate::policy::cursor_config::default_model_file(settings.policy),
     };
     match crate::compaction::answer(&parsed.request, catalog, setup).await {
         Ok(events) => Ok(Outcome::Events(events)),

@@ -164,6 +164,7 @@ pub(super) async fn start<C: TurnContext>(
         notices,
         limits: settings.limits,
         stream_rules: Some(assembled.stream_rules),
+        cursor_config: crate::policy::cursor_config::default_model_file(settings.policy),
     };
     session.record.policy = Some(policy_text);
     let TurnHandle { items, cancel } = turn::start_reclaiming(input, holder);

@@ -79,12 +79,25 @@ pub(crate) fn global_path(inputs: &PolicyInputs) -> Option<PathBuf> {
         .map(|h| h.join(".cursor/cli-config.json"))
 }
 
-/// Notes the user's model fields in Cursor's global config before a run with
-/// `--model=<model>`: call it just before the agent is spawned, and
-/// [`ModelPutBack::finish`] (blocking: from `spawn_blocking`) once the run's process group has
-/// ended. `None` when no global config path can be named (no home, no `CURSOR_CONFIG_DIR`).
-pub fn hold_default_model(inputs: &PolicyInputs, model: &str) -> Option<ModelPutBack> {
-    global_path(inputs).map(|path| ModelPutBack::begin(&path, model))
+/// The file whose default model every `--model` run rewrites: a turn takes a
+/// [`ModelPutBack`] on it just before the agent is spawned and finishes it once the run's
+/// process group has ended. `None` when no global config path can be named (no home, no
+/// `CURSOR_CONFIG_DIR`).
+pub fn default_model_file(inputs: &PolicyInputs) -> Option<PathBuf> {
+    global_path(inputs)
+}
+
+/// A run's hold on the default model in `file` (see [`default_model_file`]) as the work to do
+/// once its process group has ended ([`crate::cursor::process::AfterEnd`]): taken now, just
+/// before the agent is spawned with `--model=<model>`; what the put-back did is logged by it.
+pub fn put_back_after_run(
+    file: Option<&Path>,
+    model: &str,
+) -> Option<Box<dyn FnOnce() + Send + Sync + 'static>> {
+    let hold = ModelPutBack::begin(file?, model);
+    Some(Box::new(move || {
+        hold.finish();
+    }))
 }
 
 /// The workspace's project config file.
@@ -328,7 +341,7 @@ mod tests {
             cursor_config_dir: Some(dir.path().to_path_buf()),
             ..PolicyInputs::default()
         };
-        let hold = hold_default_model(&inputs, "gpt-5").unwrap();
+        let hold = ModelPutBack::begin(&default_model_file(&inputs).unwrap(), "gpt-5");
         std::fs::write(
             &path,
             "{\"model\": {\"modelId\": \"gpt-5\"}, \"hasChangedDefaultModel\": true}",
@@ -336,7 +349,7 @@ mod tests {
         .unwrap();
         assert_eq!(hold.finish(), PutBack::Restored);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), user);
-        assert!(hold_default_model(&PolicyInputs::default(), "gpt-5").is_none());
+        assert!(default_model_file(&PolicyInputs::default()).is_none());
     }
 
     #[test]

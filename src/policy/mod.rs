@@ -100,10 +100,6 @@ pub(crate) enum PolicyRefusal {
     )]
     UnsupportedMode(&'static str),
     /// [`PolicyRefusal::UnsupportedMode`] when Claude Code runs behind `multi-cursor-claude`.
-    #[allow(
-        dead_code,
-        reason = "made by `on`, which the gateway's Cursor turn calls once its call site is merged"
-    )]
     #[error(
         "Cursor cannot run in Claude's \"{0}\" permission mode: Cursor's approval prompts cannot reach you from inside Claude Code. Modes that work with Cursor: plan (read-only), dontAsk (Cursor's own allowlist decides), bypassPermissions (everything but Cursor's deny rules) and auto (Cursor's auto review). In the VS Code panel, choose Plan from the mode menu below the prompt, or Bypass once the setting `claudeCode.allowDangerouslySkipPermissions` is on; `claudeCode.initialPermissionMode` sets the mode new conversations start in (the Agent SDK's option is `permissionMode`). Then send your message again."
     )]
@@ -129,10 +125,6 @@ pub(crate) enum PolicyRefusal {
 impl PolicyRefusal {
     /// The refusal worded for `surface`: a mode refusal behind the wrapper names the panel's
     /// switches instead of Shift+Tab and the launcher's flag; every other refusal is unchanged.
-    #[allow(
-        dead_code,
-        reason = "the gateway's Cursor turn calls it (`e.on(config.surface)`) once that call site is merged"
-    )]
     pub(crate) fn on(self, surface: Surface) -> Self {
         match (self, surface) {
             (PolicyRefusal::UnsupportedMode(mode), Surface::Wrapper) => {

@@ -148,8 +148,8 @@ pub fn build(
 #[derive(Deserialize)]
 struct LineView<'a> {
     /// Required, so a JSON object that is not a ledger line counts as damaged.
-    #[allow(dead_code)]
-    v: u32,
+    #[serde(rename = "v")]
+    _version: u32,
     #[serde(borrow)]
     time: Cow<'a, str>,
     #[serde(borrow)]

@@ -28,6 +28,7 @@ async fn run(scenario: &[String]) -> Result<String, String> {
             ..RunLimits::default()
         },
         stream_rules: None,
+        cursor_config: None,
     });
     while let Some(item) = handle.items.recv().await {
         match item {

@@ -114,6 +114,7 @@ async fn a_finished_turn_reports_them() {
         notices: Vec::new(),
         limits: RunLimits::default(),
         stream_rules: None,
+        cursor_config: None,
     });
     let mut touched = None;
     while let Some(item) = handle.items.recv().await {

@@ -131,7 +131,6 @@ fn the_chained_status_line_runs_in_the_tui() {
 }
 
 #[test]
-#[ignore = "needs the gateway's GET /multi-cursor/spend/<session id> route (issue 18 item 1)"]
 fn the_cursor_spend_ends_the_status_line_in_the_tui() {
     let (_launch, tmux) = answered_session();
     tmux.wait_for(

@@ -27,7 +27,6 @@ fn refusal(shown: &str) -> String {
 }
 
 #[test]
-#[ignore = "needs cursor_turn to word its mode refusal with `PolicyRefusal::on(config.surface)` (target/surface-call-site.patch on branch surfaces-rest)"]
 fn the_panel_gets_the_panels_switches() {
     let launch = Launch::real();
     let args: Vec<OsString> = SDK_FLAGS

@@ -30,6 +30,8 @@ fn global_config(tokens: &[&str]) -> serde_json::Value {
 fn global_cursor_config_enforces_rules() {
     let gw = TestGateway::start(GatewayOptions {
         permission_mode: Some("bypassPermissions".into()),
+        // Cursor's own `--model` write and our put-back are default_model_put_back's.
+        env: vec![("FAKE_AGENT_PERSIST_MODEL".into(), "0".into())],
         ..GatewayOptions::default()
     });
     policy::write_json(
@@ -62,10 +64,13 @@ fn global_cursor_config_enforces_rules() {
     let elsewhere = tempfile::tempdir().unwrap();
     let gw = TestGateway::start(GatewayOptions {
         permission_mode: Some("bypassPermissions".into()),
-        env: vec![(
-            "CURSOR_CONFIG_DIR".into(),
-            elsewhere.path().to_string_lossy().into_owned(),
-        )],
+        env: vec![
+            (
+                "CURSOR_CONFIG_DIR".into(),
+                elsewhere.path().to_string_lossy().into_owned(),
+            ),
+            ("FAKE_AGENT_PERSIST_MODEL".into(), "0".into()),
+        ],
         ..GatewayOptions::default()
     });
     policy::write_json(

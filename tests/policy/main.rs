@@ -10,6 +10,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod claude_only_rules;
+mod default_model_put_back;
 mod global_cursor_config;
 mod hooks_mcp_notice_kept;
 mod hooks_mcp_notice_once;

@@ -23,6 +23,8 @@ fn run(gw: &TestGateway) -> reqwest::blocking::Response {
 fn rules_are_never_handed_over_only_required() {
     let gw = TestGateway::start(GatewayOptions {
         permission_mode: Some("bypassPermissions".into()),
+        // Cursor's own `--model` write and our put-back are default_model_put_back's.
+        env: vec![("FAKE_AGENT_PERSIST_MODEL".into(), "0".into())],
         ..GatewayOptions::default()
     });
     let ws = gw.workspace();

@@ -1,6 +1,6 @@
-//! `--model` persists the choice, as the real CLI does on every run (2026.10.01), when
-//! `FAKE_AGENT_PERSIST_MODEL=1` (off by default: the policy tests assert that no run writes the
-//! global config, which holds for our code but not for the real CLI): the config dir's
+//! `--model` persists the choice, as the real CLI does on every run (2026.10.01), unless
+//! `FAKE_AGENT_PERSIST_MODEL=0` (for a test that asserts that nothing but Cursor's own write
+//! and our put-back touches the file): the config dir's
 //! `cli-config.json` gets `model.modelId = <id>` and `hasChangedDefaultModel: true`,
 //! everything else kept, written to a temporary file and renamed over the old one.
 //!
@@ -34,7 +34,7 @@ fn config_dir() -> Option<PathBuf> {
 
 /// Records `model` as the chosen model.
 pub fn remember_model(model: &str) -> Result<(), Error> {
-    if !config::flag(config::PERSIST_MODEL) {
+    if config::turned_off(config::PERSIST_MODEL) {
         return Ok(());
     }
     let Some(dir) = config_dir() else {

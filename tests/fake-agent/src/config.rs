@@ -83,6 +83,17 @@ pub fn path(name: &str) -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
+/// Whether the variable is set to a false value (`0`, `false`, `no`, `off`, any case): for
+/// the behaviours the real CLI has by default, which a test turns off.
+pub fn turned_off(name: &str) -> bool {
+    var(name).is_some_and(|value| {
+        matches!(
+            value.trim().to_ascii_lowercase().as_str(),
+            "0" | "false" | "no" | "off"
+        )
+    })
+}
+
 /// Whether the variable is set to a true value (`1`, `true`, `yes`, `on`, any case).
 pub fn flag(name: &str) -> bool {
     var(name).is_some_and(|value| {
