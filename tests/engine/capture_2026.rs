@@ -36,10 +36,11 @@ fn assert_shown(name: &str, text: &str) {
     });
 }
 
-/// The display module's rendering of the capture, against its snapshot; whether it finished.
+/// The display module's rendering of the capture as a turn answers it (a finished run ends
+/// with its tokens), against its snapshot; whether it finished.
 fn rendered(name: &str) -> bool {
     let stream = std::fs::read(capture(name)).unwrap();
-    let shown = display::render(&stream, Path::new("/not-a-capture-workspace"));
+    let shown = display::render_answer(&stream, Path::new("/not-a-capture-workspace"));
     assert!(
         shown
             .text
