@@ -70,6 +70,17 @@ pub fn now_ms() -> u64 {
         .unwrap_or_default()
 }
 
+/// Whether `id` has a UUID's shape (8-4-4-4-12 hexadecimal digits), as the 2026 CLI requires of
+/// a `--resume` id.
+pub fn is_uuid(id: &str) -> bool {
+    let groups: Vec<&str> = id.split('-').collect();
+    groups.len() == 5
+        && groups
+            .iter()
+            .zip([8, 4, 4, 4, 12])
+            .all(|(group, len)| group.len() == len && group.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,5 +103,14 @@ mod tests {
             text.chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         );
+    }
+
+    #[test]
+    fn uuid_shapes() {
+        assert!(is_uuid(&uuid()));
+        assert!(is_uuid("0f1e2d3c-4b5a-4697-8877-665544332211"));
+        assert!(!is_uuid("chat-gone"));
+        assert!(!is_uuid("0f1e2d3c-4b5a-4697-8877-66554433221"));
+        assert!(!is_uuid("0f1e2d3c-4b5a-4697-8877-66554433221g"));
     }
 }

@@ -174,7 +174,17 @@ fn resolve_chat(invocation: &Invocation) -> Result<Option<String>, Error> {
     }
     match unknown_resume()? {
         UnknownResume::New => Ok(Some(new_chat_id())),
+        UnknownResume::Fail if !ids::is_uuid(asked) => {
+            // The 2026.09 CLI's words, exit 1 (captured with 2026.09.10 and .15).
+            eprintln!(
+                "Failed to claim persistent session for chat \"{asked}\": Persistent-session chat ID must be a UUID"
+            );
+            Ok(None)
+        }
         UnknownResume::Fail => {
+            // A UUID Cursor's store no longer has: the real CLI starts a new chat under that id
+            // (exit 0), which no stream tells apart; the fake refuses it in its own words so a
+            // test can drive the fallback.
             eprintln!("Error: Could not resume session {asked}: chat not found");
             Ok(None)
         }

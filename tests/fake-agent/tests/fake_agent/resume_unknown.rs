@@ -22,8 +22,23 @@ fn unknown_ids_fail_by_default() {
     assert_eq!(output.status.code(), Some(1));
     assert!(output.stdout.is_empty());
     let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        stderr,
+        "Failed to claim persistent session for chat \"gone\": Persistent-session chat ID must be a UUID\n"
+    );
+
+    let lost = "0f1e2d3c-4b5a-4697-8877-665544332211";
+    let output = run_with_stdin(
+        fake()
+            .args(turn_args(&scratch.0))
+            .args(["--resume", lost])
+            .env("FAKE_AGENT_KNOWN_CHATS", "a,b"),
+        "hi",
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("resume") && stderr.contains("gone"),
+        stderr.contains("resume") && stderr.contains(lost),
         "{stderr}"
     );
 }
