@@ -129,6 +129,7 @@ fn main() {
             estimated: false,
         },
         live: None,
+        budgets: Vec::new(),
     });
     let stdin = serde_json::json!({
         "session_id": SESSION,

@@ -16,6 +16,7 @@ use std::time::Instant;
 use serde::Serialize;
 use sha2::Digest;
 
+use super::BudgetUse;
 use super::LiveSpend;
 use super::SessionSpend;
 use super::TokenFigures;
@@ -121,16 +122,7 @@ pub struct SpendFigures {
     /// Input + output tokens in the ledger since local midnight, every gateway included.
     pub daily_tokens: u64,
     /// Each budget that is set: its variable, limit, use and what is left.
-    pub budgets: Vec<BudgetFigure>,
-}
-
-/// One budget as the status shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct BudgetFigure {
-    pub variable: &'static str,
-    pub limit: u64,
-    pub used: u64,
-    pub left: u64,
+    pub budgets: Vec<BudgetUse>,
 }
 
 impl SpendBook {
@@ -290,9 +282,15 @@ impl SpendBook {
         }
     }
 
-    /// The answer of the spend route for `session`.
+    /// The answer of the spend route for `session`, with the gateway's budgets as the status
+    /// shows them. Today's tokens are read from the ledger only when the daily budget is set.
     pub fn session_spend(&self, session: &str) -> SessionSpend {
-        let state = self.lock();
+        let mut state = self.lock();
+        let daily_tokens = match self.limits.daily_tokens {
+            Some(_) => state.daily.refresh(&self.ledger),
+            None => 0,
+        };
+        let budgets = self.limits.uses(state.turns, state.tokens, daily_tokens);
         let tally = state.sessions.get(session).cloned().unwrap_or_default();
         let live = state
             .live
@@ -311,6 +309,7 @@ impl SpendBook {
             replays: tally.replays,
             tokens: tally.tokens,
             live,
+            budgets,
         }
     }
 
@@ -318,39 +317,11 @@ impl SpendBook {
     pub fn figures(&self) -> SpendFigures {
         let mut state = self.lock();
         let daily_tokens = state.daily.refresh(&self.ledger);
-        let budget = |variable, limit: Option<u64>, used: u64| {
-            limit.map(|limit| BudgetFigure {
-                variable,
-                limit,
-                used,
-                left: limit.saturating_sub(used),
-            })
-        };
-        let budgets = [
-            budget(
-                super::limits::BUDGET_TURNS_ENV,
-                self.limits.turns,
-                state.turns,
-            ),
-            budget(
-                super::limits::BUDGET_TOKENS_ENV,
-                self.limits.tokens,
-                state.tokens,
-            ),
-            budget(
-                super::limits::BUDGET_DAILY_TOKENS_ENV,
-                self.limits.daily_tokens,
-                daily_tokens,
-            ),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
         SpendFigures {
             turns: state.turns,
             tokens: state.tokens,
             daily_tokens,
-            budgets,
+            budgets: self.limits.uses(state.turns, state.tokens, daily_tokens),
         }
     }
 }

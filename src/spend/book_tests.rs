@@ -48,6 +48,7 @@ fn a_session_that_never_used_cursor_has_nothing() {
     let (_dir, book) = book(SpendLimits::default());
     let spend = book.session_spend("quiet");
     assert_eq!((spend.runs, spend.replays, spend.live), (0, 0, None));
+    assert_eq!(spend.budgets, Vec::new(), "no budget set");
 }
 
 #[test]
@@ -94,6 +95,11 @@ fn budgets_refuse_the_next_turn_only() {
     let figures = book.figures();
     assert_eq!(figures.budgets[0].left, 0);
     assert_eq!(figures.budgets[1].used, 1000);
+    assert_eq!(
+        book.session_spend("another").budgets,
+        figures.budgets,
+        "the spend route shows the gateway's budgets as the status does"
+    );
 }
 
 #[test]
@@ -105,6 +111,16 @@ fn the_daily_budget_reads_every_gateways_lines() {
     let other = Arc::new(SpendBook::new(dir.path(), SpendLimits::default()));
     book.admit(&ask("s")).unwrap();
     other.tap(place("t")).run_ended(&ended(40, 10));
+    assert_eq!(
+        book.session_spend("s").budgets,
+        vec![crate::spend::BudgetUse {
+            variable: crate::spend::Budget::DailyTokens,
+            limit: 50,
+            used: 50,
+            left: 0
+        }],
+        "the spend route reads today's tokens of every gateway"
+    );
     assert_eq!(
         book.admit(&ask("s")),
         Err(SpendRefusal::DailyTokens {

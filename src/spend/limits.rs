@@ -12,6 +12,9 @@ use std::time::Duration;
 
 use thiserror::Error;
 
+use super::Budget;
+use super::BudgetUse;
+
 /// Turns one gateway may start (unset: no limit).
 pub const BUDGET_TURNS_ENV: &str = "MULTI_CURSOR_BUDGET_TURNS";
 /// Input + output tokens one gateway's runs may use (unset: no limit).
@@ -101,6 +104,27 @@ impl SpendLimits {
                 .unwrap_or(defaults.turns_per_minute),
         })
     }
+
+    /// Each budget that is set (turns, tokens, daily tokens, in that order) with its use and
+    /// what is left, given the turns and tokens this gateway used and today's tokens across
+    /// gateways: the figures `multi-cursor status` and the spend route both show.
+    pub fn uses(&self, turns: u64, tokens: u64, daily_tokens: u64) -> Vec<BudgetUse> {
+        [
+            (Budget::Turns, self.turns, turns),
+            (Budget::Tokens, self.tokens, tokens),
+            (Budget::DailyTokens, self.daily_tokens, daily_tokens),
+        ]
+        .into_iter()
+        .filter_map(|(variable, limit, used)| {
+            limit.map(|limit| BudgetUse {
+                variable,
+                limit,
+                used,
+                left: limit.saturating_sub(used),
+            })
+        })
+        .collect()
+    }
 }
 
 /// Why a Cursor turn was refused before anything was spawned: 429 `rate_limit_error` with
@@ -150,6 +174,33 @@ mod tests {
         assert_eq!(limits.turns, Some(5));
         assert_eq!(limits.loop_limit, 0);
         assert_eq!(from(&[(BUDGET_TOKENS_ENV, "")]).unwrap().tokens, None);
+    }
+
+    #[test]
+    fn uses_list_the_budgets_set_with_what_is_left() {
+        assert_eq!(SpendLimits::default().uses(5, 500, 900), Vec::new());
+        let limits = SpendLimits {
+            turns: Some(10),
+            daily_tokens: Some(800),
+            ..SpendLimits::default()
+        };
+        assert_eq!(
+            limits.uses(4, 500, 900),
+            vec![
+                BudgetUse {
+                    variable: Budget::Turns,
+                    limit: 10,
+                    used: 4,
+                    left: 6
+                },
+                BudgetUse {
+                    variable: Budget::DailyTokens,
+                    limit: 800,
+                    used: 900,
+                    left: 0
+                },
+            ]
+        );
     }
 
     #[test]

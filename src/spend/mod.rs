@@ -3,7 +3,8 @@
 //! This module holds the pieces every spend surface shares: the token counts as users read
 //! them ([`format_count`], [`TokenFigures`]) and the answer of the gateway's spend route
 //! ([`SessionSpend`], served at [`SPEND_ROUTE`]`/<session id>` and read by
-//! `multi-cursor statusline`).
+//! `multi-cursor statusline`), and each budget's use ([`BudgetUse`]), which both that answer and
+//! `multi-cursor status` carry.
 //!
 //! - [`ledger`]: the run ledger, one JSON line per Cursor run in `<state>/ledger/<YYYY-MM>.jsonl`.
 //! - [`book`]: one gateway's spend book: figures per Claude session, live runs, admission.
@@ -110,6 +111,65 @@ pub struct SessionSpend {
     /// The run going on now, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub live: Option<LiveSpend>,
+    /// Each budget set on this gateway (not this session's share): what it allows, what was
+    /// used and what is left, as `multi-cursor status` shows them. Empty, and left out of the
+    /// JSON, when no budget is set (and in the answers of gateways older than the field).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub budgets: Vec<BudgetUse>,
+}
+
+/// A spend budget, named in JSON by the environment variable that sets it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Budget {
+    /// [`limits::BUDGET_TURNS_ENV`]: turns one gateway may start.
+    #[serde(rename = "MULTI_CURSOR_BUDGET_TURNS")]
+    Turns,
+    /// [`limits::BUDGET_TOKENS_ENV`]: input + output tokens one gateway's runs may use.
+    #[serde(rename = "MULTI_CURSOR_BUDGET_TOKENS")]
+    Tokens,
+    /// [`limits::BUDGET_DAILY_TOKENS_ENV`]: input + output tokens all gateways may use since
+    /// local midnight.
+    #[serde(rename = "MULTI_CURSOR_BUDGET_DAILY_TOKENS")]
+    DailyTokens,
+}
+
+impl Budget {
+    /// The environment variable that sets it.
+    pub fn variable(self) -> &'static str {
+        match self {
+            Budget::Turns => limits::BUDGET_TURNS_ENV,
+            Budget::Tokens => limits::BUDGET_TOKENS_ENV,
+            Budget::DailyTokens => limits::BUDGET_DAILY_TOKENS_ENV,
+        }
+    }
+
+    /// What it counts, as a plural noun: `turns` or `tokens`.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Budget::Turns => "turns",
+            Budget::Tokens | Budget::DailyTokens => "tokens",
+        }
+    }
+
+    /// True for the budget that starts again at local midnight.
+    pub fn is_daily(self) -> bool {
+        self == Budget::DailyTokens
+    }
+}
+
+/// One budget that is set, with its use: `{"variable": "MULTI_CURSOR_BUDGET_TURNS", "limit":
+/// 10, "used": 4, "left": 6}`. Computed in one place ([`limits::SpendLimits::uses`]) for
+/// `multi-cursor status` and the spend route.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BudgetUse {
+    /// Which budget.
+    pub variable: Budget,
+    /// The limit set.
+    pub limit: u64,
+    /// What was used so far (turns started, or input + output tokens).
+    pub used: u64,
+    /// What is left: the limit less the use, never below 0.
+    pub left: u64,
 }
 
 #[cfg(test)]
@@ -160,6 +220,7 @@ mod tests {
                 estimated: true,
             },
             live: None,
+            budgets: Vec::new(),
         };
         let json = serde_json::to_value(&spend).unwrap();
         assert_eq!(
@@ -169,5 +230,32 @@ mod tests {
         );
         let back: SessionSpend = serde_json::from_value(json).unwrap();
         assert_eq!(back, spend);
+    }
+
+    #[test]
+    fn budgets_are_named_by_their_variable() {
+        for budget in [Budget::Turns, Budget::Tokens, Budget::DailyTokens] {
+            assert_eq!(
+                serde_json::to_value(budget).unwrap(),
+                serde_json::json!(budget.variable())
+            );
+        }
+        let spend = SessionSpend {
+            session: "s1".into(),
+            budgets: vec![BudgetUse {
+                variable: Budget::DailyTokens,
+                limit: 50,
+                used: 60,
+                left: 0,
+            }],
+            ..SessionSpend::default()
+        };
+        let json = serde_json::to_value(&spend).unwrap();
+        assert_eq!(
+            json["budgets"],
+            serde_json::json!([{"variable": "MULTI_CURSOR_BUDGET_DAILY_TOKENS",
+                "limit": 50, "used": 60, "left": 0}])
+        );
+        assert_eq!(serde_json::from_value::<SessionSpend>(json).unwrap(), spend);
     }
 }

@@ -11,7 +11,10 @@
 //! Cursor composer-2.5 · 3 runs · 29.8k in / 1204 out        (otherwise; `(est.)` when estimated)
 //! ```
 //!
-//! and nothing of ours for a session that never used Cursor. Our part answers within
+//! With a budget set on the gateway, the tightest one (least left for its limit) ends the line,
+//! `· 12.3k of 50.0k tokens left today` or `· budget reached (MULTI_CURSOR_BUDGET_TURNS)`, and
+//! a session that never used Cursor shows `Cursor` with it; without one, nothing of ours for
+//! such a session. Our part answers within
 //! [`OUR_DEADLINE`] and never breaks Claude Code's line: on any error it prints what it can and
 //! exits 0. With `--chain <command>` (the user's own status line, which the launcher keeps), the
 //! user's command gets the same stdin and runs at the same time under [`CHAIN_TIMEOUT`]; its
@@ -28,6 +31,7 @@ use std::time::Instant;
 
 use serde::Deserialize;
 
+use super::BudgetUse;
 use super::SPEND_ROUTE;
 use super::SessionSpend;
 use super::format_count;
@@ -136,9 +140,49 @@ pub fn fetch_spend(
     serde_json::from_slice(&body).ok()
 }
 
-/// The line for a session's spend: the live run, else the session's runs and tokens; `None`
-/// for a session that never ran Cursor (replays alone cost nothing and show nothing).
+/// The line for a session's spend: the live run, else the session's runs and tokens, then the
+/// tightest budget if one is set ([`budget_part`]); `None` for a session that never ran Cursor
+/// on a gateway without budgets (replays alone cost nothing and show nothing).
 pub fn render(spend: &SessionSpend) -> Option<String> {
+    let budget = budget_part(&spend.budgets);
+    match (use_part(spend), budget) {
+        (Some(line), Some(budget)) => Some(format!("{line} · {budget}")),
+        (Some(line), None) => Some(line),
+        (None, Some(budget)) => Some(format!("Cursor · {budget}")),
+        (None, None) => None,
+    }
+}
+
+/// The tightest of `budgets` (the least left for its limit; the first of equals), as
+/// `12.3k of 50.0k tokens left today` (`today` for the daily budget) or
+/// `budget reached (MULTI_CURSOR_BUDGET_TOKENS)` when nothing is left; `None` without budgets.
+pub fn budget_part(budgets: &[BudgetUse]) -> Option<String> {
+    let tightest = budgets.iter().min_by(|a, b| {
+        // Used up first, then the smallest left / limit (compared without division).
+        (a.left > 0).cmp(&(b.left > 0)).then_with(|| {
+            (u128::from(a.left) * u128::from(b.limit))
+                .cmp(&(u128::from(b.left) * u128::from(a.limit)))
+        })
+    })?;
+    if tightest.left == 0 {
+        return Some(format!("budget reached ({})", tightest.variable.variable()));
+    }
+    let today = if tightest.variable.is_daily() {
+        " today"
+    } else {
+        ""
+    };
+    Some(format!(
+        "{} of {} {} left{today}",
+        format_count(tightest.left),
+        format_count(tightest.limit),
+        tightest.variable.unit()
+    ))
+}
+
+/// The session's own part: its live run, else its runs and tokens; `None` when it never ran
+/// Cursor.
+fn use_part(spend: &SessionSpend) -> Option<String> {
     if let Some(live) = &spend.live {
         let mut line = format!(
             "Cursor {} · running {}",

@@ -51,6 +51,7 @@ mod plugin_session_start_message;
 mod plugin_shim;
 mod plugin_validate_strict;
 mod skills_links;
+mod statusline_budget;
 mod statusline_command;
 mod statusline_settings;
 mod statusline_tui;

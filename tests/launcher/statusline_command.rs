@@ -67,6 +67,7 @@ fn spend() -> SessionSpend {
             estimated: true,
         },
         live: None,
+        budgets: Vec::new(),
     }
 }
 

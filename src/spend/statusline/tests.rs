@@ -8,6 +8,7 @@ use std::time::Instant;
 use super::chain::UserCommand;
 use super::chain::compose;
 use super::*;
+use crate::spend::Budget;
 use crate::spend::LiveSpend;
 use crate::spend::TokenFigures;
 
@@ -23,6 +24,7 @@ fn spend(runs: u64, estimated: bool) -> SessionSpend {
             estimated,
         },
         live: None,
+        budgets: Vec::new(),
     }
 }
 
@@ -70,6 +72,99 @@ fn a_live_run_shows_its_model_time_and_last_action() {
         Some("Cursor auto · running 3 min 5 s")
     );
     assert_eq!(running(3_720), "1 h 2 min");
+}
+
+fn budget(variable: Budget, limit: u64, used: u64) -> BudgetUse {
+    BudgetUse {
+        variable,
+        limit,
+        used,
+        left: limit.saturating_sub(used),
+    }
+}
+
+#[test]
+fn the_tightest_budget_is_the_least_left_for_its_limit() {
+    assert_eq!(budget_part(&[]), None);
+    assert_eq!(
+        budget_part(&[budget(Budget::Turns, 10, 3)]).as_deref(),
+        Some("7 of 10 turns left")
+    );
+    // 37.7k of 50.0k (75 %) is tighter than 8 of 10 (80 %); the daily one says so.
+    let budgets = [
+        budget(Budget::Turns, 10, 2),
+        budget(Budget::DailyTokens, 50_000, 12_300),
+        budget(Budget::Tokens, 2_000_000, 100),
+    ];
+    assert_eq!(
+        budget_part(&budgets).as_deref(),
+        Some("37.7k of 50.0k tokens left today")
+    );
+    assert_eq!(
+        budget_part(&[
+            budget(Budget::Tokens, 2_000_000, 1_900_000),
+            budget(Budget::Turns, 10, 2)
+        ])
+        .as_deref(),
+        Some("100.0k of 2.0M tokens left")
+    );
+    // Equally tight: the first (turns, tokens, daily, as the gateway lists them).
+    assert_eq!(
+        budget_part(&[
+            budget(Budget::Turns, 10, 5),
+            budget(Budget::Tokens, 100, 50)
+        ])
+        .as_deref(),
+        Some("5 of 10 turns left")
+    );
+}
+
+#[test]
+fn a_used_up_budget_names_its_variable() {
+    let budgets = [
+        budget(Budget::Turns, 1_000, 999),
+        budget(Budget::Tokens, 500, 600),
+        budget(Budget::DailyTokens, 0, 0),
+    ];
+    assert_eq!(
+        budget_part(&budgets).as_deref(),
+        Some("budget reached (MULTI_CURSOR_BUDGET_TOKENS)")
+    );
+    assert_eq!(
+        budget_part(&[budget(Budget::DailyTokens, 0, 0)]).as_deref(),
+        Some("budget reached (MULTI_CURSOR_BUDGET_DAILY_TOKENS)")
+    );
+}
+
+#[test]
+fn the_budget_ends_the_line() {
+    let mut spent = spend(3, false);
+    spent.budgets = vec![budget(Budget::Turns, 10, 3)];
+    assert_eq!(
+        render(&spent).as_deref(),
+        Some("Cursor composer-2.5 · 3 runs · 29.8k in / 1204 out · 7 of 10 turns left")
+    );
+    spent.live = Some(LiveSpend {
+        model: "auto".into(),
+        running_secs: 42,
+        last_action: Some("Read src/lib.rs".into()),
+    });
+    spent.budgets = vec![budget(Budget::Turns, 3, 3)];
+    assert_eq!(
+        render(&spent).as_deref(),
+        Some(
+            "Cursor auto · running 42 s · Read src/lib.rs · budget reached (MULTI_CURSOR_BUDGET_TURNS)"
+        )
+    );
+    // A session that never ran Cursor still sees the gateway's budget.
+    let quiet = SessionSpend {
+        budgets: vec![budget(Budget::DailyTokens, 50_000, 37_700)],
+        ..SessionSpend::default()
+    };
+    assert_eq!(
+        render(&quiet).as_deref(),
+        Some("Cursor · 12.3k of 50.0k tokens left today")
+    );
 }
 
 #[test]
