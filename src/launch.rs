@@ -19,6 +19,7 @@
 //! "not signed in to Anthropic" by the gateway instead of being forwarded.
 
 pub mod args;
+mod child;
 pub mod claude;
 pub mod settings;
 pub mod upstream;
@@ -33,11 +34,8 @@ use std::time::Instant;
 
 use anyhow::Context;
 use thiserror::Error;
-use tokio::signal::unix::SignalKind;
-use tokio::signal::unix::signal;
 
 use crate::cursor::catalog;
-use crate::cursor::catalog::AUTO_ROUTE;
 use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::Picker;
 use crate::cursor::locate;
@@ -48,6 +46,8 @@ use crate::gateway::client::GATEWAY_URL_ENV;
 use crate::gateway::guard::TOKEN_HEADER;
 use crate::gateway::passthrough::UPSTREAM_ENV;
 use crate::spend::statusline;
+use child::ClaudeStart;
+use child::Interrupt;
 use claude::AnthropicLogin;
 
 /// `API_TIMEOUT_MS` given to Claude Code unless the user set one: the largest timer Node
@@ -488,92 +488,27 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
         .extend(crate::policy::settings::disallowed_tools(&user.rest));
     let token = config.token.clone();
     config.upstream = routing.upstream.clone();
-    let upstream = config.upstream.clone();
-    let InProcessGateway {
-        url,
-        temp,
-        settings_path,
-        stop,
-        server,
-    } = InProcessGateway::start(config, catalog, settings, &routing).await?;
-
-    let mut command = tokio::process::Command::new(&claude_path);
-    command
-        .arg("--settings")
-        .arg(&settings_path)
-        .arg("--agents")
-        .arg(agents.to_string());
-    if placeholder.is_some() && user.model.is_none() {
-        command.arg("--model").arg(AUTO_ROUTE);
-    }
-    command.args(&user.rest);
-    // The gateway raised our descriptor limit (see `gateway::bind`); Claude Code gets the one
-    // we started with.
-    crate::cursor::spawn::restore_descriptor_limit(command.as_std_mut());
-    if login_inputs.inherited_placeholder() {
-        // Started inside a launched, signed-out session: its placeholder is no credential here.
-        command.env_remove("ANTHROPIC_AUTH_TOKEN");
-    }
-    let custom_headers = routing.custom_headers.clone();
-    let api_timeout = std::env::var("API_TIMEOUT_MS").ok();
-    let tool_search = std::env::var("ENABLE_TOOL_SEARCH").ok();
-    command.envs(child_env(&EnvInputs {
-        url: &url,
+    let gateway = InProcessGateway::start(config, catalog, settings, &routing).await?;
+    let command = gateway.claude_command(&ClaudeStart {
+        claude_path: &claude_path,
+        agents: &agents,
+        auto_model: placeholder.is_some() && user.model.is_none(),
+        rest: &user.rest,
+        inherited_placeholder: login_inputs.inherited_placeholder(),
         token: &token,
-        upstream: &upstream,
+        routing: &routing,
         placeholder: placeholder.as_deref(),
-        custom_headers: custom_headers.as_deref(),
-        api_timeout: api_timeout.as_deref(),
-        tool_search: tool_search.as_deref(),
-    }));
-
-    // Registered before the spawn: from here on these signals never end the launcher.
-    let mut term = signal(SignalKind::terminate()).context("watching SIGTERM")?;
-    let mut hangup = signal(SignalKind::hangup()).context("watching SIGHUP")?;
-    let mut interrupt = signal(SignalKind::interrupt()).context("watching SIGINT")?;
-
-    let mut child = command.spawn().map_err(|e| LaunchError::ClaudeUnusable {
-        path: claude_path.clone(),
-        reason: e.to_string(),
-    })?;
-    tracing::debug!(
-        elapsed_ms = started.elapsed().as_secs_f64() * 1000.0,
-        "claude spawned"
-    );
-    let pid = child
-        .id()
-        .and_then(|p| i32::try_from(p).ok())
-        .map(nix::unistd::Pid::from_raw);
-    if let Some(agent) = refresh_from {
-        tokio::spawn(refresh_catalog(state_dir, agent));
-    }
-    sweep_stale_temps(&std::env::temp_dir(), temp.path());
-
-    let forward = |sig: nix::sys::signal::Signal| {
-        if let Some(pid) = pid
-            && let Err(error) = nix::sys::signal::kill(pid, sig)
-        {
-            tracing::debug!(%error, ?sig, "could not pass the signal on to Claude Code");
-        }
-    };
-    let status = loop {
-        tokio::select! {
-            status = child.wait() => break status.context("waiting for Claude Code")?,
-            _ = term.recv() => forward(nix::sys::signal::Signal::SIGTERM),
-            _ = hangup.recv() => forward(nix::sys::signal::Signal::SIGHUP),
-            // Claude Code got the same Ctrl-C from the terminal and decides what it means.
-            _ = interrupt.recv() => {}
-        }
-    };
-
-    let _ = stop.send(());
-    match tokio::time::timeout(GATEWAY_STOP, server).await {
-        Ok(Ok(Err(error))) => tracing::warn!(%error, "the gateway stopped with an error"),
-        Ok(_) => {}
-        Err(_) => tracing::debug!("the gateway did not stop in time; leaving it"),
-    }
-    drop(temp);
-    Ok(ExitCode::from(exit_code(status)))
+    });
+    let refresh = refresh_from.map(|agent| (state_dir, agent));
+    gateway
+        .run_claude(
+            command,
+            &claude_path,
+            Interrupt::LeftToClaude,
+            refresh,
+            started,
+        )
+        .await
 }
 
 #[cfg(test)]

@@ -41,18 +41,17 @@ use std::ffi::OsString;
 use std::path::Path;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
 use anyhow::Context;
 use thiserror::Error;
-use tokio::signal::unix::SignalKind;
-use tokio::signal::unix::signal;
 
 use super::ClaudeFlags;
-use super::EnvInputs;
 use super::InProcessGateway;
 use super::LaunchError;
 use super::Merged;
-use super::child_env;
+use super::child::ClaudeStart;
+use super::child::Interrupt;
 use super::claude;
 use super::new_placeholder;
 use crate::cursor::catalog;
@@ -286,6 +285,7 @@ fn die_with_parent(_command: &mut tokio::process::Command) {}
 /// polled on the main thread (`Runtime::block_on` in the binary's `main`), which spawns
 /// `claude` and so carries its parent-death signal.
 pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
     let (claude_path, args) = pick_claude(argv)?;
     if starts_no_session(&args) {
         return Err(exec_claude(&claude_path, &args));
@@ -320,81 +320,22 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
         .flag_settings
         .extend(crate::policy::settings::disallowed_tools(&host.rest));
     let token = config.token.clone();
-    let InProcessGateway {
-        url,
-        temp,
-        settings_path,
-        stop,
-        server,
-    } = InProcessGateway::start(config, catalog, settings, &routing).await?;
-
-    let mut command = tokio::process::Command::new(&claude_path);
-    command
-        .arg("--settings")
-        .arg(&settings_path)
-        .arg("--agents")
-        .arg(agents.to_string());
-    if placeholder.is_some() && !host.has_model {
-        command.arg("--model").arg(catalog::AUTO_ROUTE);
-    }
-    command.args(&host.rest);
-    if login_inputs.inherited_placeholder() {
-        command.env_remove("ANTHROPIC_AUTH_TOKEN");
-    }
-    let api_timeout = std::env::var("API_TIMEOUT_MS").ok();
-    let tool_search = std::env::var("ENABLE_TOOL_SEARCH").ok();
-    command.envs(child_env(&EnvInputs {
-        url: &url,
+    let gateway = InProcessGateway::start(config, catalog, settings, &routing).await?;
+    let mut command = gateway.claude_command(&ClaudeStart {
+        claude_path: &claude_path,
+        agents: &agents,
+        auto_model: placeholder.is_some() && !host.has_model,
+        rest: &host.rest,
+        inherited_placeholder: login_inputs.inherited_placeholder(),
         token: &token,
-        upstream: &routing.upstream,
+        routing: &routing,
         placeholder: placeholder.as_deref(),
-        custom_headers: routing.custom_headers.as_deref(),
-        api_timeout: api_timeout.as_deref(),
-        tool_search: tool_search.as_deref(),
-    }));
+    });
     die_with_parent(&mut command);
-
-    // Registered before the spawn: from here on these signals never end the wrapper.
-    let mut term = signal(SignalKind::terminate()).context("watching SIGTERM")?;
-    let mut hangup = signal(SignalKind::hangup()).context("watching SIGHUP")?;
-    let mut interrupt = signal(SignalKind::interrupt()).context("watching SIGINT")?;
-    let mut child = command.spawn().map_err(|e| LaunchError::ClaudeUnusable {
-        path: claude_path.clone(),
-        reason: e.to_string(),
-    })?;
-    let pid = child
-        .id()
-        .and_then(|p| i32::try_from(p).ok())
-        .map(nix::unistd::Pid::from_raw);
-    if let Some(agent) = refresh_from {
-        tokio::spawn(async move {
-            tokio::time::sleep(super::REFRESH_DELAY).await;
-            if let Ok(fresh) = catalog::fetch_catalog(&agent).await {
-                let _ = catalog::store_cache_in(&state_dir, &fresh, &agent);
-            }
-        });
-    }
-    super::sweep_stale_temps(&std::env::temp_dir(), temp.path());
-
-    let forward = |sig: nix::sys::signal::Signal| {
-        if let Some(pid) = pid
-            && let Err(error) = nix::sys::signal::kill(pid, sig)
-        {
-            tracing::debug!(%error, ?sig, "could not pass the signal on to Claude Code");
-        }
-    };
-    let status = loop {
-        tokio::select! {
-            status = child.wait() => break status.context("waiting for Claude Code")?,
-            _ = term.recv() => forward(nix::sys::signal::Signal::SIGTERM),
-            _ = hangup.recv() => forward(nix::sys::signal::Signal::SIGHUP),
-            _ = interrupt.recv() => forward(nix::sys::signal::Signal::SIGINT),
-        }
-    };
-    let _ = stop.send(());
-    let _ = tokio::time::timeout(super::GATEWAY_STOP, server).await;
-    drop(temp);
-    Ok(ExitCode::from(super::exit_code(status)))
+    let refresh = refresh_from.map(|agent| (state_dir, agent));
+    gateway
+        .run_claude(command, &claude_path, Interrupt::PassedOn, refresh, started)
+        .await
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 // `#[test]` functions); a panic is the failure report.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod claude_descriptor_limit;
 mod doctor_all_pass;
 mod doctor_editors;
 mod doctor_live;

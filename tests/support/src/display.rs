@@ -26,33 +26,17 @@ pub struct Rendered {
 
 /// Renders a whole stream-json capture for a turn running in `workspace`.
 pub fn render(stream: &[u8], workspace: &Path) -> Rendered {
-    let now = Instant::now();
-    let mut display = Display::new(workspace, now);
-    let mut text = String::new();
-    let mut finished = false;
-    for item in parse_all(stream).unwrap() {
-        let StreamItem::Event(event) = item else {
-            continue;
-        };
-        match &event {
-            RunEvent::Result(result) if result.success => {
-                text.push_str(&display.finish(result, now));
-                finished = true;
-            }
-            _ => text.push_str(&display.event(&event, now)),
-        }
-    }
-    Rendered {
-        text,
-        touched: display.touched(),
-        finished,
-    }
+    render_with(stream, workspace, false)
 }
 
 /// Renders a whole capture as a turn answers it: like [`render`], with the closing summary
 /// ending with the turn's tokens as the answer's `usage` counts them (no input estimate: the
 /// captures carry Cursor's counts).
 pub fn render_answer(stream: &[u8], workspace: &Path) -> Rendered {
+    render_with(stream, workspace, true)
+}
+
+fn render_with(stream: &[u8], workspace: &Path, tokens: bool) -> Rendered {
     let now = Instant::now();
     let mut display = Display::new(workspace, now);
     let mut text = String::new();
@@ -64,10 +48,14 @@ pub fn render_answer(stream: &[u8], workspace: &Path) -> Rendered {
         match &event {
             RunEvent::Result(result) if result.success => {
                 let tail = display.finish(result, now);
-                let usage = usage_json(result.usage, 0, &format!("{text}{tail}"));
-                let source = usage_source(result.usage, "composer-2.5");
-                let tokens = turn_tokens(&usage, &source);
-                text.push_str(&display.with_tokens(tail, &tokens, now));
+                if tokens {
+                    let usage = usage_json(result.usage, 0, &format!("{text}{tail}"));
+                    let source = usage_source(result.usage, "composer-2.5");
+                    let figures = turn_tokens(&usage, &source);
+                    text.push_str(&display.with_tokens(tail, &figures, now));
+                } else {
+                    text.push_str(&tail);
+                }
                 finished = true;
             }
             _ => text.push_str(&display.event(&event, now)),

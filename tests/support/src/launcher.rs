@@ -32,6 +32,7 @@ case "$1" in
 esac
 printf '%s\n' "$@" > "$out.argv"
 env -0 > "$out.env"
+ulimit -Sn > "$out.nofile"
 prev=""
 for a in "$@"; do
   if [ "$prev" = "--settings" ]; then

@@ -1,0 +1,161 @@
+//! Claude Code as the child of the launcher (`multi-cursor`) or the wrapper
+//! (`multi-cursor-claude`): its command line and environment behind an [`InProcessGateway`],
+//! the signals passed on while it runs, and the gateway stopped after it. Both doors start it
+//! the same way; they differ only in what a SIGINT means ([`Interrupt`]) and in the wrapper's
+//! parent-death signal, which it adds to the command.
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use tokio::signal::unix::SignalKind;
+use tokio::signal::unix::signal;
+
+use super::EnvInputs;
+use super::GATEWAY_STOP;
+use super::InProcessGateway;
+use super::LaunchError;
+use super::child_env;
+use super::exit_code;
+use super::refresh_catalog;
+use super::sweep_stale_temps;
+use super::upstream::Routing;
+use crate::cursor::catalog::AUTO_ROUTE;
+
+/// What Claude Code is started with, besides the gateway's settings file.
+pub(crate) struct ClaudeStart<'a> {
+    /// The `claude` executable.
+    pub(crate) claude_path: &'a Path,
+    /// `--agents`: ours merged with the user's or host's.
+    pub(crate) agents: &'a serde_json::Value,
+    /// Adds `--model multi/cursor/default`: Claude Code has no Anthropic login and no model
+    /// was chosen.
+    pub(crate) auto_model: bool,
+    /// Every other argument, byte for byte.
+    pub(crate) rest: &'a [OsString],
+    /// Started inside a launched, signed-out session: its placeholder is no credential here,
+    /// so `ANTHROPIC_AUTH_TOKEN` is removed.
+    pub(crate) inherited_placeholder: bool,
+    /// The gateway's token.
+    pub(crate) token: &'a str,
+    /// Where Claude models go, and the user's custom header lines.
+    pub(crate) routing: &'a Routing,
+    /// The placeholder credential when Claude Code has no Anthropic login.
+    pub(crate) placeholder: Option<&'a str>,
+}
+
+/// What a SIGINT to the launcher or the wrapper means for Claude Code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Interrupt {
+    /// The terminal sent Claude Code the same Ctrl-C, and Claude Code decides what it means
+    /// (the launcher).
+    LeftToClaude,
+    /// There is no terminal: the signal is passed on (the wrapper).
+    PassedOn,
+}
+
+impl InProcessGateway {
+    /// Claude Code's command: `--settings <ours>`, `--agents`, the auto route when needed, then
+    /// the other arguments; the environment of [`child_env`]; the descriptor limit we started
+    /// with (the gateway raised ours, see `gateway::bind`).
+    pub(crate) fn claude_command(&self, start: &ClaudeStart<'_>) -> tokio::process::Command {
+        let mut command = tokio::process::Command::new(start.claude_path);
+        command
+            .arg("--settings")
+            .arg(&self.settings_path)
+            .arg("--agents")
+            .arg(start.agents.to_string());
+        if start.auto_model {
+            command.arg("--model").arg(AUTO_ROUTE);
+        }
+        command.args(start.rest);
+        crate::cursor::spawn::restore_descriptor_limit(command.as_std_mut());
+        if start.inherited_placeholder {
+            command.env_remove("ANTHROPIC_AUTH_TOKEN");
+        }
+        let api_timeout = std::env::var("API_TIMEOUT_MS").ok();
+        let tool_search = std::env::var("ENABLE_TOOL_SEARCH").ok();
+        command.envs(child_env(&EnvInputs {
+            url: &self.url,
+            token: start.token,
+            upstream: &start.routing.upstream,
+            placeholder: start.placeholder,
+            custom_headers: start.routing.custom_headers.as_deref(),
+            api_timeout: api_timeout.as_deref(),
+            tool_search: tool_search.as_deref(),
+        }));
+        command
+    }
+
+    /// Spawns `command` (from [`Self::claude_command`]) and waits for Claude Code, passing
+    /// SIGTERM and SIGHUP on (and SIGINT as `interrupt` says); then stops the gateway and
+    /// removes the private folder. Returns Claude Code's exit code as a shell reports it.
+    /// `refresh` (state folder, agent) refreshes the catalog cache in the background.
+    /// Must be awaited on the thread that should spawn `claude` (see `wrap`'s parent-death
+    /// signal).
+    pub(crate) async fn run_claude(
+        self,
+        mut command: tokio::process::Command,
+        claude_path: &Path,
+        interrupt: Interrupt,
+        refresh: Option<(PathBuf, PathBuf)>,
+        started: Instant,
+    ) -> anyhow::Result<ExitCode> {
+        // Registered before the spawn: from here on these signals never end us.
+        let mut term = signal(SignalKind::terminate()).context("watching SIGTERM")?;
+        let mut hangup = signal(SignalKind::hangup()).context("watching SIGHUP")?;
+        let mut interrupted = signal(SignalKind::interrupt()).context("watching SIGINT")?;
+
+        let mut child = command.spawn().map_err(|e| LaunchError::ClaudeUnusable {
+            path: claude_path.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+        tracing::debug!(
+            elapsed_ms = started.elapsed().as_secs_f64() * 1000.0,
+            "claude spawned"
+        );
+        let pid = child
+            .id()
+            .and_then(|p| i32::try_from(p).ok())
+            .map(nix::unistd::Pid::from_raw);
+        if let Some((state_dir, agent)) = refresh {
+            tokio::spawn(refresh_catalog(state_dir, agent));
+        }
+        sweep_stale_temps(&std::env::temp_dir(), self.temp.path());
+
+        let forward = |sig: nix::sys::signal::Signal| {
+            if let Some(pid) = pid
+                && let Err(error) = nix::sys::signal::kill(pid, sig)
+            {
+                tracing::debug!(%error, ?sig, "could not pass the signal on to Claude Code");
+            }
+        };
+        let status = loop {
+            tokio::select! {
+                status = child.wait() => break status.context("waiting for Claude Code")?,
+                _ = term.recv() => forward(nix::sys::signal::Signal::SIGTERM),
+                _ = hangup.recv() => forward(nix::sys::signal::Signal::SIGHUP),
+                _ = interrupted.recv() => {
+                    if interrupt == Interrupt::PassedOn {
+                        forward(nix::sys::signal::Signal::SIGINT);
+                    }
+                }
+            }
+        };
+
+        let InProcessGateway {
+            temp, stop, server, ..
+        } = self;
+        let _ = stop.send(());
+        match tokio::time::timeout(GATEWAY_STOP, server).await {
+            Ok(Ok(Err(error))) => tracing::warn!(%error, "the gateway stopped with an error"),
+            Ok(_) => {}
+            Err(_) => tracing::debug!("the gateway did not stop in time; leaving it"),
+        }
+        drop(temp);
+        Ok(ExitCode::from(exit_code(status)))
+    }
+}
