@@ -3,15 +3,13 @@
 //! and with `· budget reached (<variable>)` once it is used up; a session that never used
 //! Cursor shows the budget alone.
 
-use std::io::Write;
-use std::process::Command;
-use std::process::Stdio;
 use std::time::Duration;
 
 use multi_cursor::spend::format_count;
 use multi_cursor_test_support::gateway::GatewayOptions;
 use multi_cursor_test_support::gateway::TestGateway;
 use multi_cursor_test_support::gateway::cursor_request;
+use multi_cursor_test_support::launcher::run_statusline;
 
 const SESSION: &str = "5b0e7c2a-91d4-4f3e-8a6b-0c2d4e6f8a10";
 
@@ -73,26 +71,15 @@ fn statusline(gw: &TestGateway, session: &str) -> String {
     })
     .to_string();
     for _ in 0..20 {
-        let mut child = Command::new(multi_cursor_test_support::multi_cursor_bin())
-            .arg("statusline")
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("MULTI_CURSOR_GATEWAY_URL", &gw.url)
-            .env("MULTI_CURSOR_GATEWAY_TOKEN", &gw.token)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        let output = child.wait_with_output().unwrap();
-        assert_eq!(output.status.code(), Some(0));
-        let line = String::from_utf8(output.stdout).unwrap();
+        let (code, line) = run_statusline(
+            &[],
+            &input,
+            &[
+                ("MULTI_CURSOR_GATEWAY_URL", gw.url.as_str()),
+                ("MULTI_CURSOR_GATEWAY_TOKEN", gw.token.as_str()),
+            ],
+        );
+        assert_eq!(code, Some(0));
         if !line.is_empty() {
             return line;
         }

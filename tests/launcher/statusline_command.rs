@@ -7,14 +7,13 @@ use std::io::BufRead;
 use std::io::BufReader;
 use std::io::Write;
 use std::net::TcpListener;
-use std::process::Command;
-use std::process::Stdio;
 use std::sync::Arc;
 use std::sync::Mutex;
 
 use multi_cursor::spend::LiveSpend;
 use multi_cursor::spend::SessionSpend;
 use multi_cursor::spend::TokenFigures;
+use multi_cursor_test_support::launcher::run_statusline;
 
 const SESSION: &str = "7d1c1e52-3f0a-4c1b-9f59-2b1f0e6a4c11";
 
@@ -71,33 +70,6 @@ fn spend() -> SessionSpend {
     }
 }
 
-/// Runs `multi-cursor statusline [args]` with `stdin` and `env` only; returns (exit code,
-/// stdout).
-fn statusline(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> (Option<i32>, String) {
-    let mut child = Command::new(multi_cursor_test_support::multi_cursor_bin())
-        .arg("statusline")
-        .args(args)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .envs(env.iter().copied())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    (
-        output.status.code(),
-        String::from_utf8(output.stdout).unwrap(),
-    )
-}
-
 fn input() -> String {
     serde_json::json!({
         "session_id": SESSION,
@@ -114,7 +86,7 @@ fn the_session_spend_is_one_line() {
         ("MULTI_CURSOR_GATEWAY_URL", server.url.as_str()),
         ("MULTI_CURSOR_GATEWAY_TOKEN", "secret"),
     ];
-    let (code, out) = statusline(&[], &input(), &env);
+    let (code, out) = run_statusline(&[], &input(), &env);
     assert_eq!(code, Some(0));
     assert_eq!(
         out,
@@ -142,7 +114,7 @@ fn a_live_run_shows_its_time_and_last_action() {
     });
     let server = SpendServer::start(&live);
     let env = [("MULTI_CURSOR_GATEWAY_URL", server.url.as_str())];
-    let (code, out) = statusline(&[], &input(), &env);
+    let (code, out) = run_statusline(&[], &input(), &env);
     assert_eq!(code, Some(0));
     assert_eq!(out, "Cursor auto · running 42 s · Read src/lib.rs\n");
 }
@@ -152,7 +124,7 @@ fn the_users_line_comes_first_with_the_same_stdin() {
     let server = SpendServer::start(&spend());
     let env = [("MULTI_CURSOR_GATEWAY_URL", server.url.as_str())];
     let chain = "printf 'top row\\n'; printf 'main %s\\n' \"$(wc -c)\"";
-    let (code, out) = statusline(&["--chain", chain], &input(), &env);
+    let (code, out) = run_statusline(&["--chain", chain], &input(), &env);
     assert_eq!(code, Some(0));
     assert_eq!(
         out,
@@ -166,18 +138,18 @@ fn the_users_line_comes_first_with_the_same_stdin() {
         ("MULTI_CURSOR_GATEWAY_URL", server.url.as_str()),
         ("MULTI_CURSOR_STATUSLINE", "0"),
     ];
-    let (code, out) = statusline(&["--chain", "echo mine"], &input(), &env);
+    let (code, out) = run_statusline(&["--chain", "echo mine"], &input(), &env);
     assert_eq!((code, out.as_str()), (Some(0), "mine\n"));
 }
 
 #[test]
 fn without_a_gateway_or_a_session_it_prints_what_it_can() {
-    let (code, out) = statusline(&["--chain", "echo mine"], &input(), &[]);
+    let (code, out) = run_statusline(&["--chain", "echo mine"], &input(), &[]);
     assert_eq!((code, out.as_str()), (Some(0), "mine\n"));
-    let (code, out) = statusline(&[], &input(), &[]);
+    let (code, out) = run_statusline(&[], &input(), &[]);
     assert_eq!((code, out.as_str()), (Some(0), ""));
     let nobody = [("MULTI_CURSOR_GATEWAY_URL", "http://127.0.0.1:9")];
-    let (code, out) = statusline(&[], "not json", &nobody);
+    let (code, out) = run_statusline(&[], "not json", &nobody);
     assert_eq!((code, out.as_str()), (Some(0), ""));
     // A session that never used Cursor: nothing of ours.
     let server = SpendServer::start(&SessionSpend {
@@ -185,9 +157,9 @@ fn without_a_gateway_or_a_session_it_prints_what_it_can() {
         ..SessionSpend::default()
     });
     let env = [("MULTI_CURSOR_GATEWAY_URL", server.url.as_str())];
-    let (code, out) = statusline(&["--chain", "echo mine"], &input(), &env);
+    let (code, out) = run_statusline(&["--chain", "echo mine"], &input(), &env);
     assert_eq!((code, out.as_str()), (Some(0), "mine\n"));
     // Their command failing leaves ours alone.
-    let (code, out) = statusline(&["--chain", "echo broken; exit 1"], &input(), &[]);
+    let (code, out) = run_statusline(&["--chain", "echo broken; exit 1"], &input(), &[]);
     assert_eq!((code, out.as_str()), (Some(0), ""));
 }
