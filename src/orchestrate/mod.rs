@@ -47,7 +47,6 @@ use crate::session::conversation::RequestError;
 use crate::session::cursor_request::CursorRequest;
 use crate::session::exchange::Observer;
 use crate::session::identity::Identity;
-use crate::session::identity::MAIN_WORKER;
 use crate::session::store::BUSY_MESSAGE;
 use crate::session::store::SessionStore;
 use crate::session::store::StoreError;
@@ -212,14 +211,7 @@ async fn compact<C: TurnContext>(
     catalog: &Catalog,
 ) -> Result<Outcome, Refusal<C::CatalogUnavailable>> {
     let settings = context.settings();
-    let identity = Identity {
-        workspace: cleared.workspace.clone(),
-        session: parsed.session.clone(),
-        worker: parsed
-            .worker
-            .clone()
-            .unwrap_or_else(|| MAIN_WORKER.to_string()),
-    };
+    let identity = parsed.identity(cleared.workspace.clone());
     // The summary run is read-only (`ask`); its ledger line names the model the route runs.
     let model = catalog
         .resolve(&parsed.request.model, parsed.effort())

@@ -25,7 +25,6 @@ use crate::session::exchange::Ending;
 use crate::session::exchange::Exchange;
 use crate::session::exchange::exchange_key;
 use crate::session::identity::Identity;
-use crate::session::identity::MAIN_WORKER;
 use crate::session::store::Admission;
 use crate::session::store::INTERRUPTED_NOTICE;
 use crate::session::store::Session;
@@ -49,14 +48,7 @@ pub(super) async fn start<C: TurnContext>(
 ) -> Result<Outcome, Refusal<C::CatalogUnavailable>> {
     let settings = context.settings();
     let request = &parsed.request;
-    let identity = Identity {
-        workspace: cleared.workspace.clone(),
-        session: parsed.session.clone(),
-        worker: parsed
-            .worker
-            .clone()
-            .unwrap_or_else(|| MAIN_WORKER.to_string()),
-    };
+    let identity = parsed.identity(cleared.workspace.clone());
     let policy_text = cleared.policy_text(settings.approve_mcps);
     let key = exchange_key(&identity.key(), &parsed.digest, &policy_text);
     let open = context

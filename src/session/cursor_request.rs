@@ -6,6 +6,7 @@
 //! session and the turn; nothing below goes back to the raw body.
 
 use std::path::Path;
+use std::path::PathBuf;
 
 use crate::anthropic::MessagesRequest;
 use crate::session::conversation;
@@ -13,6 +14,8 @@ use crate::session::conversation::Continuation;
 use crate::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
 use crate::session::conversation::Prompt;
 use crate::session::conversation::RequestError;
+use crate::session::identity::Identity;
+use crate::session::identity::MAIN_WORKER;
 
 /// One Cursor request, parsed once.
 #[derive(Debug, Clone)]
@@ -67,6 +70,19 @@ impl CursorRequest {
             digest,
             estimate,
         })
+    }
+
+    /// Who the request's Cursor conversation belongs to in `workspace`: its session, and its
+    /// worker or [`MAIN_WORKER`].
+    pub fn identity(&self, workspace: PathBuf) -> Identity {
+        Identity {
+            workspace,
+            session: self.session.clone(),
+            worker: self
+                .worker
+                .clone()
+                .unwrap_or_else(|| MAIN_WORKER.to_string()),
+        }
     }
 
     /// The model variant Claude Code asked for (`output_config.effort`).
