@@ -11,14 +11,7 @@ use crash::Crashing;
 
 #[test]
 fn a_restarted_gateway_ends_the_orphan_and_tells_cursor() {
-    let mut crashing = Crashing::start(&[
-        scenario::INIT,
-        &scenario::delta("halfway"),
-        "#!sleep 120s",
-        &scenario::result("halfway"),
-    ]);
-    let orphan = crashing.agent_pid();
-    crashing.kill_gateway();
+    let (crashing, orphan) = Crashing::killed_halfway();
     assert!(
         !scenario::process_gone(orphan),
         "SIGKILL left Cursor running"
@@ -27,5 +20,5 @@ fn a_restarted_gateway_ends_the_orphan_and_tells_cursor() {
     assert_eq!(left["interrupted"], true);
     assert_eq!(left["pendingRun"]["pgid"].as_u64(), Some(u64::from(orphan)));
 
-    crash::a_restarted_gateway_continues(crashing.options.clone(), orphan);
+    crash::a_restarted_gateway_continues(crashing.options, orphan);
 }

@@ -17,14 +17,7 @@ use gateway::sse_text;
 
 #[test]
 fn a_chat_held_by_our_own_orphan_is_resumed_again_once() {
-    let mut crashing = Crashing::start(&[
-        scenario::INIT,
-        &scenario::delta("halfway"),
-        "#!sleep 120s",
-        &scenario::result("halfway"),
-    ]);
-    let orphan = crashing.agent_pid();
-    crashing.kill_gateway();
+    let (crashing, orphan) = Crashing::killed_halfway();
     let turns = crashing.root.path().join("turns");
     let in_use = format!(
         "#!stderr Error: Session ID \"{}\" is already in use.\n#!exit 1",
@@ -33,7 +26,7 @@ fn a_chat_held_by_our_own_orphan_is_resumed_again_once() {
     scenario::write(&turns, "02-ok.scenario", &[&in_use]);
     scenario::reply(&turns, "03-resumed.scenario", "recovered");
 
-    let second = TestGateway::start(crashing.options.clone());
+    let second = TestGateway::start(crashing.options);
     let mut next = cursor_request("multi/cursor/composer-2.5", "", true);
     next["messages"] = serde_json::json!([
         {"role": "user", "content": "migrate the database"},

@@ -12,19 +12,12 @@ use super::common::ledger;
 
 #[test]
 fn a_recovered_run_is_an_interrupted_line() {
-    let mut crashing = Crashing::start(&[
-        scenario::INIT,
-        &scenario::delta("halfway"),
-        "#!sleep 120s",
-        &scenario::result("halfway"),
-    ]);
-    let orphan = crashing.agent_pid();
-    crashing.kill_gateway();
+    let (crashing, orphan) = Crashing::killed_halfway();
     assert!(
         ledger(&crashing.gateway).is_empty(),
         "the killed gateway wrote nothing"
     );
-    let second = TestGateway::start(crashing.options.clone());
+    let second = TestGateway::start(crashing.options);
     let (status, body) = second.ask(crash::SESSION, &crash::interrupted_request());
     assert_eq!(status, 502, "{body}");
     assert!(scenario::wait_for(10, || scenario::process_gone(orphan)));

@@ -29,6 +29,20 @@ pub struct Crashing {
 }
 
 impl Crashing {
+    /// [`Crashing::start`] with a first turn that streamed "halfway" and then hangs, SIGKILLs
+    /// that gateway mid-turn and returns the Cursor process it left running (the orphan).
+    pub fn killed_halfway() -> (Crashing, u32) {
+        let mut crashing = Crashing::start(&[
+            scenario::INIT,
+            &scenario::delta("halfway"),
+            "#!sleep 120s",
+            &scenario::result("halfway"),
+        ]);
+        let orphan = crashing.agent_pid();
+        crashing.kill_gateway();
+        (crashing, orphan)
+    }
+
     /// Starts a gateway whose first Cursor turn replays `first_turn` (the second answers
     /// "recovered"), sends it the request and waits until the turn's chat id is recorded.
     pub fn start(first_turn: &[&str]) -> Crashing {
