@@ -23,6 +23,7 @@ use std::time::Duration;
 use std::time::Instant;
 
 use super::settings::PolicyInputs;
+use crate::cursor::process::AfterEnd;
 
 mod json_spans;
 mod model_put_back;
@@ -88,12 +89,9 @@ pub fn default_model_file(inputs: &PolicyInputs) -> Option<PathBuf> {
 }
 
 /// A run's hold on the default model in `file` (see [`default_model_file`]) as the work to do
-/// once its process group has ended ([`crate::cursor::process::AfterEnd`]): taken now, just
-/// before the agent is spawned with `--model=<model>`; what the put-back did is logged by it.
-pub fn put_back_after_run(
-    file: Option<&Path>,
-    model: &str,
-) -> Option<Box<dyn FnOnce() + Send + Sync + 'static>> {
+/// once its process group has ended ([`AfterEnd`]): taken now, just before the agent is
+/// spawned with `--model=<model>`; what the put-back did is logged by it.
+pub fn put_back_after_run(file: Option<&Path>, model: &str) -> Option<AfterEnd> {
     let hold = ModelPutBack::begin(file?, model);
     Some(Box::new(move || {
         hold.finish();
