@@ -294,6 +294,15 @@ async fn launch_catalog(state_dir: &Path) -> (Option<Catalog>, Option<PathBuf>) 
     }
 }
 
+/// Whether the installed Cursor CLI offers its auto review (`--auto-review`), which Claude's
+/// auto mode runs as: the picker rows are then auto-capable (`settings::behaves_as`). Its
+/// answer is kept for the in-process gateway (`locate::identify` probes once per process).
+pub(crate) async fn offers_auto_review() -> bool {
+    locate::locate_agent()
+        .await
+        .is_ok_and(|agent| agent.supports_auto_review)
+}
+
 /// Fetches the catalog again and stores it for the next launch.
 async fn refresh_catalog(state_dir: PathBuf, agent: PathBuf) {
     tokio::time::sleep(REFRESH_DELAY).await;
@@ -422,6 +431,7 @@ impl ClaudeFlags {
     pub(crate) fn merge_with_ours(
         self,
         catalog: Option<&Catalog>,
+        auto_review: bool,
         hook_exe: &Path,
     ) -> anyhow::Result<Merged> {
         let picker = match catalog {
@@ -435,7 +445,7 @@ impl ClaudeFlags {
                 unavailable: Vec::new(),
             },
         };
-        let ours = settings::our_settings(&picker, catalog, hook_exe);
+        let ours = settings::our_settings(&picker, catalog, auto_review, hook_exe);
         let mut theirs = self.user_settings;
         theirs.extend(settings::file_pickers(&self.layers));
         Ok(Merged {
@@ -463,7 +473,8 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     claude::check_version(&claude_path, version)?;
 
     let flags = ClaudeFlags::read(&user.settings, &user.agents, &user.rest)?;
-    let (catalog, refresh_from) = launch_catalog(&state_dir).await;
+    let ((catalog, refresh_from), auto_review) =
+        tokio::join!(launch_catalog(&state_dir), offers_auto_review());
     let exe = std::env::current_exe().context("finding the multi-cursor executable for hooks")?;
     let status_line = settings::status_line(&flags.layers, &exe, statusline::enabled());
     let Merged {
@@ -471,7 +482,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
         agents,
         flag_settings,
         routing,
-    } = flags.merge_with_ours(catalog.as_ref(), &exe)?;
+    } = flags.merge_with_ours(catalog.as_ref(), auto_review, &exe)?;
     settings::install_status_line(&mut settings, status_line);
     let login_inputs = claude::LoginInputs::from_env(settings.get("apiKeyHelper").is_some());
     let login = claude::anthropic_login(&claude_path, &login_inputs).await;

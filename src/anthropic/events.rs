@@ -316,6 +316,40 @@ impl SseEvent {
     }
 }
 
+/// The answer to Claude Code's server-side action check (`safeguards`) for an answer that holds
+/// no tool use, which every Cursor answer is: each check asked for is `available` with nothing
+/// to judge — what the API itself answers for a turn without tool use.
+pub fn safeguard_results<'a>(kinds: impl IntoIterator<Item = &'a str>) -> Value {
+    let mut seen: Vec<&str> = Vec::new();
+    for kind in kinds {
+        if !seen.contains(&kind) {
+            seen.push(kind);
+        }
+    }
+    Value::Array(
+        seen.into_iter()
+            .map(|kind| json!({"type": kind, "status": {"type": "available", "tool_uses": {}}}))
+            .collect(),
+    )
+}
+
+impl SseEvent {
+    /// Puts `results` ([`safeguard_results`]) in the final `message_delta`'s `delta`, where
+    /// Claude Code reads them from a stream. Other events are unchanged.
+    pub fn add_safeguard_results(&mut self, results: &Value) {
+        if self.name() != Some(EventName::MessageDelta) {
+            return;
+        }
+        if let Some(delta) = self.data.get_mut("delta").and_then(Value::as_object_mut) {
+            delta.insert(String::from(SAFEGUARD_RESULTS), results.clone());
+        }
+    }
+}
+
+/// Where Claude Code reads the answer to its action check: the final `message_delta`'s
+/// `delta` when streamed, the message's top level otherwise.
+const SAFEGUARD_RESULTS: &str = "safeguard_results";
+
 /// Folds an answer's events into one non-streamed Messages response: `message_start`'s
 /// message, the text of every delta as one text block, and the final `message_delta`'s stop
 /// reason, usage and `multi_cursor_usage`.
@@ -336,6 +370,9 @@ pub fn fold_message(events: &[SseEvent]) -> Value {
                 message["usage"] = event.data["usage"].clone();
                 if let Some(source) = event.data.get(USAGE_FIELD) {
                     message[USAGE_FIELD] = source.clone();
+                }
+                if let Some(results) = event.data["delta"].get(SAFEGUARD_RESULTS) {
+                    message[SAFEGUARD_RESULTS] = results.clone();
                 }
             }
             _ => {}

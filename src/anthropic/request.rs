@@ -67,6 +67,65 @@ pub struct MessagesRequest {
     /// Accepted, not enforced.
     #[serde(default)]
     pub thinking: Option<Value>,
+    /// Claude Code's server-side action check (beta `dangerous-tool-use-2026-09-03`, sent in
+    /// auto mode and in plan with an auto-capable model): `Some` whenever the field was sent,
+    /// whatever its shape, so the answer reports on it. Never a reason to refuse a request.
+    #[serde(default, deserialize_with = "lenient_safeguards")]
+    pub safeguards: Option<Vec<Safeguard>>,
+}
+
+/// One check of `safeguards`. Of its `classifier_context` (paths, git state, identity: never
+/// stored or logged) only the number of the user's own auto-mode rules is kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Safeguard {
+    /// `dangerous_tool_use`.
+    pub kind: String,
+    /// Entries in `classifier_context.auto_mode`'s `allow`, `soft_deny` and `hard_deny`: the
+    /// user's Claude `autoMode` rules.
+    pub auto_mode_rules: usize,
+}
+
+impl MessagesRequest {
+    /// The user's Claude auto-mode rules the request delivers, counted (0 without
+    /// `safeguards`).
+    pub fn auto_mode_rules(&self) -> usize {
+        self.safeguards
+            .iter()
+            .flatten()
+            .map(|s| s.auto_mode_rules)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// `safeguards` read without ever failing the request: a value that is not a list of objects
+/// with a string `type` still counts as sent (its unreadable entries are skipped).
+fn lenient_safeguards<'de, D>(deserializer: D) -> Result<Option<Vec<Safeguard>>, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    let value = Option::<Value>::deserialize(deserializer)?;
+    Ok(value.map(|value| {
+        let entries = value.as_array().map(Vec::as_slice).unwrap_or_default();
+        entries
+            .iter()
+            .filter_map(|entry| {
+                let kind = entry.get("type")?.as_str()?.to_string();
+                let rules = entry
+                    .pointer("/classifier_context/auto_mode")
+                    .map_or(0, |rules| {
+                        ["allow", "soft_deny", "hard_deny"]
+                            .iter()
+                            .filter_map(|key| rules.get(key)?.as_array().map(Vec::len))
+                            .sum()
+                    });
+                Some(Safeguard {
+                    kind,
+                    auto_mode_rules: rules,
+                })
+            })
+            .collect()
+    }))
 }
 
 /// One entry of `messages`.

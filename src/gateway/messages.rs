@@ -31,6 +31,7 @@ use crate::anthropic::StreamEvent;
 use crate::anthropic::Usage;
 use crate::anthropic::events::answer_events;
 use crate::anthropic::events::fold_message;
+use crate::anthropic::events::safeguard_results;
 use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::ROUTE_PREFIX;
 use crate::cursor::locate::AgentInfo;
@@ -162,16 +163,59 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
     )
     .map_err(|e| refuse(request_error(&e)))?;
     let request = &parsed.request;
-    // The plugin's slash commands (`/multi-cursor:…`) are answered from their own output: no
-    // Cursor run, and no agent, login or mode needed (see plugin_commands.rs).
+    let edge = Edge::of(request);
+    // The plugin's slash commands (`/multi-cursor:…`) and bash mode's `!command` are answered
+    // locally: no Cursor run, and no agent, login or mode needed (see plugin_commands.rs and
+    // `conversation::is_bash_mode_only`).
     if let Some(text) = super::plugin_commands::local_answer_text(request) {
-        return Ok(local_answer(&request.model, &text, request.stream));
+        return Ok(local_answer(&request.model, &text, &edge));
+    }
+    if conversation::is_bash_mode_only(request) {
+        return Ok(local_answer(
+            &request.model,
+            conversation::BASH_MODE_NOTE,
+            &edge,
+        ));
     }
     match orchestrate::run(gateway, &parsed).await {
-        Ok(Outcome::Exchange(observer)) => answer(observer, request.stream).await,
-        Ok(Outcome::Local(text)) => Ok(local_answer(&request.model, &text, request.stream)),
-        Ok(Outcome::Events(events)) => Ok(events_answer(events, request.stream)),
+        Ok(Outcome::Exchange(observer)) => answer(observer, edge).await,
+        Ok(Outcome::Local(text)) => Ok(local_answer(&request.model, &text, &edge)),
+        Ok(Outcome::Events(events)) => Ok(events_answer(events, &edge)),
         Err(refusal) => Err(refuse(ApiError::from(refusal))),
+    }
+}
+
+/// How a Cursor-route answer leaves the gateway besides its events: streamed or not, served
+/// again (a replay), and the answer to Claude Code's action check when the request asked.
+struct Edge {
+    stream: bool,
+    replayed: bool,
+    /// [`safeguard_results`] for the checks the request's `safeguards` named.
+    safeguards: Option<serde_json::Value>,
+}
+
+impl Edge {
+    fn of(request: &conversation::MessagesRequest) -> Edge {
+        Edge {
+            stream: request.stream,
+            replayed: false,
+            safeguards: request
+                .safeguards
+                .as_ref()
+                .map(|checks| safeguard_results(checks.iter().map(|c| c.kind.as_str()))),
+        }
+    }
+
+    /// An event as served: a replayed answer's usage says `"replayed": true`, and the final
+    /// `message_delta` carries the action check's results.
+    fn serve(&self, mut event: SseEvent) -> SseEvent {
+        if self.replayed {
+            event.mark_replayed();
+        }
+        if let Some(results) = &self.safeguards {
+            event.add_safeguard_results(results);
+        }
+        event
     }
 }
 
@@ -255,16 +299,17 @@ impl TurnContext for Gateway {
 
 /// Answers one client from an exchange, streamed or not. A client that joins an exchange that
 /// had already ended (a replay) is told so in `x-multi-cursor-replayed`.
-async fn answer(observer: Observer, stream: bool) -> Answer {
+async fn answer(observer: Observer, mut edge: Edge) -> Answer {
     // A failure that is already over is answered as itself, without its partial events.
     if let Some(Ending::Failed { error, .. }) = observer.exchange().ending() {
         return Err(refuse(ApiError::from(&error)));
     }
     let replayed = observer.exchange().is_replay() || !observer.exchange().is_running();
-    let result = if stream {
-        stream_answer(observer, replayed).await
+    edge.replayed = replayed;
+    let result = if edge.stream {
+        stream_answer(observer, edge).await
     } else {
-        collect_answer(observer, replayed).await
+        collect_answer(observer, edge).await
     };
     result.map(|mut response| {
         if replayed {
@@ -278,20 +323,23 @@ async fn answer(observer: Observer, stream: bool) -> Answer {
 
 /// Answers locally with one text message (nothing runs), streamed or not: for refusals that
 /// are better read as an answer, such as an unknown worker model, and the plugin's commands.
-fn local_answer(model: &str, text: &str, stream: bool) -> Response {
+fn local_answer(model: &str, text: &str, edge: &Edge) -> Response {
     let text = &sanitize(text);
     let usage = Usage {
         input_tokens: 0,
         output_tokens: (text.len() as u64).div_ceil(4),
         ..Usage::default()
     };
-    events_answer(answer_events(model, text, 0, usage, None), stream)
+    events_answer(answer_events(model, text, 0, usage, None), edge)
 }
 
 /// A complete answer made of `events`, as SSE frames or folded into one Messages JSON.
-fn events_answer(events: Vec<StreamEvent>, stream: bool) -> Response {
-    let events: Vec<SseEvent> = events.iter().map(SseEvent::from).collect();
-    if stream {
+fn events_answer(events: Vec<StreamEvent>, edge: &Edge) -> Response {
+    let events: Vec<SseEvent> = events
+        .iter()
+        .map(|event| edge.serve(SseEvent::from(event)))
+        .collect();
+    if edge.stream {
         sse_response(futures_util::stream::iter(
             events
                 .into_iter()
@@ -303,11 +351,11 @@ fn events_answer(events: Vec<StreamEvent>, stream: bool) -> Response {
 }
 
 /// Non-streamed: every event, then one Messages JSON (or the error with its status).
-async fn collect_answer(mut observer: Observer, replayed: bool) -> Answer {
+async fn collect_answer(mut observer: Observer, edge: Edge) -> Answer {
     let mut all = Vec::new();
     while let Some(item) = observer.next().await {
         let event = item.map_err(|e| refuse(ApiError::from(&e)))?;
-        all.push(served(event, replayed));
+        all.push(edge.serve(event));
     }
     Ok(axum::Json(fold_message(&all)).into_response())
 }
@@ -315,9 +363,9 @@ async fn collect_answer(mut observer: Observer, replayed: bool) -> Answer {
 /// Streamed: waits for the first event so early failures keep their status, then relays
 /// events as SSE frames as they come, with `ping` while quiet. Dropping the body (the client
 /// left) drops the observer, which cancels the turn if it was the last one watching.
-async fn stream_answer(mut observer: Observer, replayed: bool) -> Answer {
+async fn stream_answer(mut observer: Observer, edge: Edge) -> Answer {
     let first = match observer.next().await {
-        Some(Ok(event)) => served(event, replayed),
+        Some(Ok(event)) => edge.serve(event),
         Some(Err(error)) => return Err(refuse(ApiError::from(&error))),
         None => {
             return Err(refuse(ApiError::run_failed(
@@ -326,26 +374,18 @@ async fn stream_answer(mut observer: Observer, replayed: bool) -> Answer {
         }
     };
     let head = futures_util::stream::once(async move { Ok(Bytes::from(first.frame())) });
-    let rest = futures_util::stream::unfold(observer, move |mut observer| async move {
+    let rest = futures_util::stream::unfold((observer, edge), |(mut observer, edge)| async move {
         let item = match tokio::time::timeout(PING_EVERY, observer.next()).await {
             Err(_) => Some(Bytes::from(StreamEvent::Ping.frame())),
-            Ok(Some(Ok(event))) => Some(Bytes::from(served(event, replayed).frame())),
+            Ok(Some(Ok(event))) => Some(Bytes::from(edge.serve(event).frame())),
             Ok(Some(Err(error))) => {
                 Some(Bytes::from(clean(ApiError::from(&error)).event().frame()))
             }
             Ok(None) => None,
         };
-        item.map(|bytes| (Ok::<_, Infallible>(bytes), observer))
+        item.map(|bytes| (Ok::<_, Infallible>(bytes), (observer, edge)))
     });
     Ok(sse_response(head.chain(rest)))
-}
-
-/// An event as served: a replayed answer's usage says `"replayed": true`.
-fn served(mut event: SseEvent, replayed: bool) -> SseEvent {
-    if replayed {
-        event.mark_replayed();
-    }
-    event
 }
 
 fn sse_response<S>(stream: S) -> Response

@@ -26,16 +26,22 @@ use crate::policy::settings::Scope;
 /// The Agent type the launcher defines.
 pub const WORKER_TYPE: &str = "multi-cursor";
 
-/// The Claude model whose client-side handling a picker row borrows (`behavesAs`): a 200K
-/// context window (Claude Code compacts at a sensible size and prints no "unrecognized model"
-/// warning) and no effort setting, since the row's Cursor id has no effort variants (measured
-/// on 2.1.328: no `output_config` is sent, `/model` says effort is not supported).
+/// The Claude model whose client-side handling a picker row borrows (`behavesAs`) when the
+/// installed Cursor CLI has no auto review: a 200K context window (Claude Code compacts at a
+/// sensible size and prints no "unrecognized model" warning) and no effort setting (measured on
+/// 2.1.328: no `output_config` is sent, `/model` says effort is not supported). Claude Code
+/// refuses auto mode for every profile older than `claude-opus-4-6`, so on such a row it says
+/// "auto mode unavailable for this model" itself, truthfully, and a fresh session starts in
+/// manual mode.
 pub const BEHAVES_AS: &str = "claude-sonnet-4-5";
 
-/// `behavesAs` for a row whose Cursor id has effort variants (`<id>-low|-high|-xhigh`): also a
-/// 200K window, but Claude Code offers the effort choice in `/model` and sends
-/// `output_config.effort` (default `high`, measured on 2.1.328), which the gateway maps to the
-/// listed variant.
+/// `behavesAs` for a row Claude's auto mode may run on (the CLI lists `--auto-review`), and for
+/// a row whose Cursor id has effort variants (`<id>-low|-high|-xhigh`): also a 200K window;
+/// Claude Code offers auto mode (Shift+Tab cycles auto → manual → accept edits → plan, and a
+/// fresh interactive session starts in auto, its own default since 2.1.283), offers the
+/// effort choice in `/model` and sends `output_config.effort` (default `high`, measured on
+/// 2.1.328), which the gateway maps to a listed variant and otherwise ignores. No
+/// auto-capable profile without effort exists.
 pub const BEHAVES_AS_WITH_EFFORT: &str = "claude-sonnet-4-6";
 
 /// Effort suffixes the gateway can map `output_config.effort` to.
@@ -50,9 +56,13 @@ const HOOK_TIMEOUT_SECS: u64 = 10;
 /// The worker's system prompt. Claude Code refuses an empty one; Cursor never receives it.
 const WORKER_PROMPT: &str = "Complete the delegated task.";
 
-/// `behavesAs` for a picker row: [`BEHAVES_AS_WITH_EFFORT`] when `catalog` lists an effort
-/// variant of the row's own id (presets never change with effort), else [`BEHAVES_AS`].
-pub fn behaves_as(route: &Route, catalog: Option<&Catalog>) -> &'static str {
+/// `behavesAs` for a picker row: [`BEHAVES_AS_WITH_EFFORT`] when auto mode can run on it
+/// (`auto_review`: the CLI offers `--auto-review`) or `catalog` lists an effort variant of the
+/// row's own id (presets never change with effort), else [`BEHAVES_AS`].
+pub fn behaves_as(route: &Route, catalog: Option<&Catalog>, auto_review: bool) -> &'static str {
+    if auto_review {
+        return BEHAVES_AS_WITH_EFFORT;
+    }
     let preset = route.short_id().contains('/');
     let has_effort = catalog.is_some_and(|catalog| {
         EFFORT_SUFFIXES
@@ -66,9 +76,14 @@ pub fn behaves_as(route: &Route, catalog: Option<&Catalog>) -> &'static str {
     }
 }
 
-/// Our own settings: the picker rows (from `picker`, with `catalog` deciding each row's
-/// `behavesAs`) and the hooks running `exe hook`.
-pub fn our_settings(picker: &Picker, catalog: Option<&Catalog>, exe: &Path) -> Value {
+/// Our own settings: the picker rows (from `picker`, with `catalog` and `auto_review` deciding
+/// each row's `behavesAs`) and the hooks running `exe hook`.
+pub fn our_settings(
+    picker: &Picker,
+    catalog: Option<&Catalog>,
+    auto_review: bool,
+    exe: &Path,
+) -> Value {
     let options: Vec<Value> = picker
         .rows
         .iter()
@@ -84,7 +99,7 @@ pub fn our_settings(picker: &Picker, catalog: Option<&Catalog>, exe: &Path) -> V
                     "{display} on Cursor's agent (--model {}) through the local gateway",
                     route.cursor_model
                 ),
-                "behavesAs": behaves_as(route, catalog),
+                "behavesAs": behaves_as(route, catalog, auto_review),
             })
         })
         .collect();

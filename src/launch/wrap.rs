@@ -298,13 +298,14 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
     claude::check_version(&claude_path, version)?;
 
     let flags = ClaudeFlags::read(&host.settings, &host.agents, &host.rest)?;
-    let (catalog, refresh_from) = quiet_catalog(&state_dir).await;
+    let ((catalog, refresh_from), auto_review) =
+        tokio::join!(quiet_catalog(&state_dir), super::offers_auto_review());
     let Merged {
         settings,
         agents,
         flag_settings,
         routing,
-    } = flags.merge_with_ours(catalog.as_ref(), &helper)?;
+    } = flags.merge_with_ours(catalog.as_ref(), auto_review, &helper)?;
     let login_inputs = claude::LoginInputs::from_env(settings.get("apiKeyHelper").is_some());
     let login = claude::anthropic_login(&claude_path, &login_inputs).await;
     let placeholder = (login == claude::AnthropicLogin::SignedOut).then(new_placeholder);

@@ -1,8 +1,9 @@
 //! Admission: whether Cursor may run for a request at all, decided before anything is opened
-//! or spawned. The agent must be Cursor's CLI, the session's Claude permission mode must have
-//! a Cursor equivalent, Cursor's MCP servers must be opted in, and Claude's permission
-//! settings must bind Cursor (`policy::admission`); the outcome is noted per session for
-//! `multi-cursor status`.
+//! or spawned. The agent must be Cursor's CLI, Cursor's MCP servers must be opted in, Claude's
+//! permission settings must bind Cursor (`policy::admission`), and the session's Claude
+//! permission mode becomes the Cursor flags that do no more than it allows (`policy::cursor_mode`),
+//! refused when Cursor's own configuration would widen them; the outcome is noted per session
+//! for `multi-cursor status`.
 
 use std::path::PathBuf;
 
@@ -13,6 +14,7 @@ use crate::cursor::locate::AgentInfo;
 use crate::policy;
 use crate::policy::Admitted;
 use crate::policy::ClaudeMode;
+use crate::policy::ModeFacts;
 use crate::policy::PolicyRefusal;
 use crate::session::cursor_request::CursorRequest;
 
@@ -21,10 +23,12 @@ use crate::session::cursor_request::CursorRequest;
 pub(super) struct Cleared {
     /// Cursor's agent.
     pub agent: AgentInfo,
-    /// The session's Claude permission mode.
-    pub mode: ClaudeMode,
+    /// The session's Claude permission mode (`None`: no hook has reported it yet).
+    pub mode: Option<ClaudeMode>,
     /// The Cursor flags that mode became.
     pub cursor_mode: CursorMode,
+    /// The `[Cursor]` line saying Cursor may do less than the mode's name suggests, if so.
+    pub mode_note: Option<String>,
     /// The workspace the turn runs in (the hook's, else the server's working folder).
     pub workspace: PathBuf,
     /// Claude's permission rules and the Cursor config enforcing each.
@@ -46,11 +50,7 @@ pub(super) async fn admit<C: TurnContext>(
     let agent = context.agent().await.map_err(Refusal::Agent)?;
     let settings = context.settings();
     let (mode, hook_workspace) = context.session_mode(&parsed.session, parsed.worker.as_deref());
-    let mode = mode
-        .or(settings.default_mode)
-        .ok_or(Refusal::Policy(PolicyRefusal::ModeUnknown))?;
-    let cursor_mode = policy::cursor_mode(mode, agent.supports_auto_review, &agent.version)
-        .map_err(|refusal| Refusal::Policy(refusal.on(settings.surface)))?;
+    let mode = mode.or(settings.default_mode);
     let workspace = hook_workspace.unwrap_or_else(|| settings.working_dir.to_path_buf());
     policy::check_mcp(&workspace, settings.home, settings.approve_mcps).map_err(Refusal::Policy)?;
     // Claude's permission settings must bind Cursor, or nothing runs (`policy::admission`);
@@ -58,10 +58,23 @@ pub(super) async fn admit<C: TurnContext>(
     let admitted = policy::admit_request(settings.policy, mode, &workspace).await;
     context.note_policy(&parsed.session, policy::status_text(&admitted));
     let admitted = admitted.map_err(|e| Refusal::Policy(PolicyRefusal::from(e)))?;
+    let plan = policy::cursor_mode(
+        mode,
+        &ModeFacts {
+            supports_auto_review: agent.supports_auto_review,
+            cli_version: &agent.version,
+            edits_preapproved: admitted.edits_preapproved,
+            auto_rules: parsed.request.auto_mode_rules(),
+            surface: settings.surface,
+        },
+    );
+    policy::check_not_widened(mode, &plan, &admitted.widening, settings.surface)
+        .map_err(Refusal::Policy)?;
     Ok(Cleared {
         agent,
         mode,
-        cursor_mode,
+        cursor_mode: plan.cursor,
+        mode_note: plan.note,
         workspace,
         admitted,
     })

@@ -77,13 +77,15 @@ pub(super) async fn start<C: TurnContext>(
     let images = settings.state_dir.join("images");
     let interrupted_before = session.record.interrupted;
     let mut notices = Vec::new();
-    // Policy notices: a widening warning first; the hooks/MCP note until an answer carrying it
-    // completes once in this Claude session (remembered by the context).
+    // Policy notices: what the mode lets Cursor do when that is less than its name suggests
+    // (manual mode's read-only answer), a widening warning; then the hooks/MCP note until an
+    // answer carrying it completes once in this Claude session (remembered by the context).
     let session_note = cleared
         .admitted
         .session_notice()
         .filter(|note| !context.notice_was_shown(&identity.session, note));
-    notices.extend(cleared.admitted.widening_notice());
+    notices.extend(cleared.mode_note.clone());
+    notices.extend(cleared.admitted.widening_notice(cleared.cursor_mode));
     notices.extend(session_note.clone());
     if interrupted_before {
         notices.push(INTERRUPTED_NOTICE.to_string());

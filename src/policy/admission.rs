@@ -25,6 +25,7 @@ use super::settings::McpServer;
 use super::settings::PolicyInputs;
 use super::translate;
 use super::translate::Translation;
+use crate::cursor::command::CursorMode;
 
 /// Refusal lines listed at most; the rest are counted.
 const MAX_LISTED: usize = 12;
@@ -245,8 +246,14 @@ pub struct AdmittedRule {
 pub struct Admitted {
     /// Every deny and ask rule from Claude's settings and how it holds.
     pub rules: Vec<AdmittedRule>,
-    /// Cursor settings that widen plan or dontAsk (empty in other modes).
+    /// Cursor settings that let it act without asking beyond its allowlist: an
+    /// `approvalMode` other than `allowlist` (or `auto-review`, for a turn that runs Cursor's
+    /// auto review) and catch-all allow entries, each with its file. A turn bounded by Cursor's
+    /// allowlist is refused over them (`policy::check_not_widened`); a read-only one warns.
     pub widening: Vec<String>,
+    /// Claude's allow rules pre-approve every edit (`Edit` or `Write`, unscoped or `(**)`):
+    /// what lets don't ask mode give Cursor edits.
+    pub edits_preapproved: bool,
     /// Claude tool hooks (`event`, file) that Cursor's native actions bypass.
     pub tool_hooks: Vec<(String, String)>,
     /// Claude MCP servers, which Cursor neither uses nor reports to.
@@ -289,18 +296,17 @@ impl Admitted {
         text
     }
 
-    /// The warning that Cursor's own config widens plan or dontAsk, if it does: the first line
-    /// of every answer in that state.
-    pub(crate) fn widening_notice(&self) -> Option<String> {
-        let mode = self.mode?;
-        if self.widening.is_empty() {
+    /// The warning that Cursor's own config could widen a read-only turn (plan, or the
+    /// read-only answer of manual mode), if it does: the first line of every answer in that
+    /// state.
+    pub(crate) fn widening_notice(&self, cursor: CursorMode) -> Option<String> {
+        if self.widening.is_empty() || !matches!(cursor, CursorMode::Plan | CursorMode::Ask) {
             return None;
         }
+        let mode = self.mode.map_or("this session's", ClaudeMode::label);
         Some(format!(
-            "[Cursor] Warning: your Cursor configuration lets Cursor do more than Claude's {} mode allows: {}. Remove it to keep Cursor within {} mode.",
-            mode.as_str(),
+            "[Cursor] Warning: your Cursor configuration lets Cursor do more than Claude's {mode} allows: {}. Remove it to keep Cursor read-only.",
             self.widening.join("; "),
-            mode.as_str()
         ))
     }
 
@@ -445,17 +451,19 @@ fn tool_hooks(layers: &[Layer]) -> Vec<(String, String)> {
     hooks
 }
 
-fn widening(mode: ClaudeMode, cursor: &CursorConfigs) -> Vec<String> {
-    if !matches!(mode, ClaudeMode::Plan | ClaudeMode::DontAsk) {
-        return Vec::new();
-    }
+/// Cursor settings that let it act without asking beyond its allowlist (see
+/// [`Admitted::widening`]); `auto_review` accepts `approvalMode: "auto-review"`.
+fn widening(cursor: &CursorConfigs, auto_review: bool) -> Vec<String> {
     let mut found = Vec::new();
     for file in &cursor.files {
-        if file.approval_mode.as_deref() == Some("unrestricted") {
-            found.push(format!(
-                "`approvalMode: \"unrestricted\"` in {}",
+        match file.approval_mode.as_deref() {
+            None | Some("allowlist") => {}
+            Some("auto-review") if auto_review => {}
+            Some(other) => found.push(format!(
+                "`approvalMode: {}` in {}",
+                serde_json::Value::from(other),
                 file.path.display()
-            ));
+            )),
         }
         for entry in file
             .allow
@@ -468,12 +476,32 @@ fn widening(mode: ClaudeMode, cursor: &CursorConfigs) -> Vec<String> {
     found
 }
 
+/// Whether Claude's allow rules pre-approve every edit: `Edit` or `Write`, unscoped or
+/// `(**)`, in any layer.
+fn edits_preapproved(layers: &[Layer]) -> bool {
+    layers.iter().any(|layer| {
+        layer
+            .settings
+            .get("permissions")
+            .and_then(|p| p.get("allow"))
+            .and_then(Value::as_array)
+            .is_some_and(|allow| {
+                allow.iter().filter_map(Value::as_str).any(|rule| {
+                    matches!(
+                        rule.trim(),
+                        "Edit" | "Write" | "Edit(**)" | "Write(**)" | "Edit(/**)" | "Write(/**)"
+                    )
+                })
+            })
+    })
+}
+
 /// Admits (or refuses) a Cursor turn in `workspace` under `mode`, reading Claude's settings
 /// and Cursor's config now. Called by the gateway for every `multi/cursor/*` request, before
 /// anything runs.
 pub fn admit(
     inputs: &PolicyInputs,
-    mode: ClaudeMode,
+    mode: Option<ClaudeMode>,
     workspace: &Path,
 ) -> Result<Admitted, SettingsRefusal> {
     let (layers, unreadable) = settings::read_layers(inputs, workspace);
@@ -485,9 +513,9 @@ pub fn admit(
             reason: u.reason,
         })
         .collect();
-    problems.extend(mode_disabled(mode, &layers));
+    problems.extend(mode.and_then(|mode| mode_disabled(mode, &layers)));
     let mut admitted = Admitted {
-        mode: Some(mode),
+        mode,
         ..Admitted::default()
     };
     for layer in &layers {
@@ -535,7 +563,8 @@ pub fn admit(
             broken: cursor.broken,
         });
     }
-    admitted.widening = widening(mode, &cursor);
+    admitted.widening = widening(&cursor, mode == Some(ClaudeMode::Auto));
+    admitted.edits_preapproved = edits_preapproved(&layers);
     admitted.tool_hooks = tool_hooks(&layers);
     admitted.mcp_servers = settings::claude_mcp_servers(inputs, workspace);
     Ok(admitted)
@@ -545,7 +574,7 @@ pub fn admit(
 /// the gateway's request handler.
 pub(crate) async fn admit_request(
     inputs: &PolicyInputs,
-    mode: ClaudeMode,
+    mode: Option<ClaudeMode>,
     workspace: &Path,
 ) -> Result<Admitted, SettingsRefusal> {
     let (owned, path) = (inputs.clone(), workspace.to_path_buf());

@@ -95,23 +95,19 @@ pub enum Surface {
 /// Why Cursor may not run under the session's current settings. Messages name the fix.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub(crate) enum PolicyRefusal {
+    /// Cursor's own configuration lets it act without asking beyond what the session's mode
+    /// (accept edits, auto, don't ask with edits pre-approved) allows: `items` names each
+    /// setting and its file.
     #[error(
-        "Cursor cannot run in Claude's \"{0}\" permission mode: Cursor's approval prompts cannot reach you from inside Claude Code. Modes that work with Cursor: plan (read-only), dontAsk (Cursor's own allowlist decides), bypassPermissions (everything but Cursor's deny rules) and auto (Cursor's auto review). Switch with Shift+Tab, or start with `multi-cursor --permission-mode <mode>`, then send your message again."
+        "Cursor did not run: in {mode}, Cursor edits files and runs only what its own allowlist names, refusing everything else, but your Cursor configuration lets it do more without asking: {items}. Remove those entries (or set \"approvalMode\" to \"allowlist\"), or {read_only}, then send your message again."
     )]
-    UnsupportedMode(&'static str),
-    /// [`PolicyRefusal::UnsupportedMode`] when Claude Code runs behind `multi-cursor-claude`.
-    #[error(
-        "Cursor cannot run in Claude's \"{0}\" permission mode: Cursor's approval prompts cannot reach you from inside Claude Code. Modes that work with Cursor: plan (read-only), dontAsk (Cursor's own allowlist decides), bypassPermissions (everything but Cursor's deny rules) and auto (Cursor's auto review). In the VS Code panel, choose Plan from the mode menu below the prompt, or Bypass once the setting `claudeCode.allowDangerouslySkipPermissions` is on; `claudeCode.initialPermissionMode` sets the mode new conversations start in (the Agent SDK's option is `permissionMode`). Then send your message again."
-    )]
-    UnsupportedModeInPanel(&'static str),
-    #[error(
-        "Claude's auto mode needs Cursor's auto review (`--auto-review`), which the installed Cursor CLI ({version}) does not offer. Update the Cursor CLI with `agent update`, or switch to plan, dontAsk or bypassPermissions (Shift+Tab)."
-    )]
-    AutoReviewMissing { version: String },
-    #[error(
-        "no Claude permission mode is known for this session yet. Send your message again from Claude Code (its prompt hook reports the mode), or start the gateway with `multi-cursor serve --permission-mode <mode>`."
-    )]
-    ModeUnknown,
+    CursorWidened {
+        /// The mode as the footer names it, with its setting value.
+        mode: String,
+        items: String,
+        /// How to reach a read-only mode where Claude Code runs.
+        read_only: &'static str,
+    },
     #[error(
         "Cursor has MCP servers configured ({files}); in print mode Cursor would wait on an approval prompt nobody can answer. Set {APPROVE_MCPS_ENV}=1 and restart multi-cursor to let Cursor use them, or remove them from those files."
     )]
@@ -122,23 +118,154 @@ pub(crate) enum PolicyRefusal {
     Settings(SettingsRefusal),
 }
 
-impl PolicyRefusal {
-    /// The refusal worded for `surface`: a mode refusal behind the wrapper names the panel's
-    /// switches instead of Shift+Tab and the launcher's flag; every other refusal is unchanged.
-    pub(crate) fn on(self, surface: Surface) -> Self {
-        match (self, surface) {
-            (PolicyRefusal::UnsupportedMode(mode), Surface::Wrapper) => {
-                PolicyRefusal::UnsupportedModeInPanel(mode)
-            }
-            (refusal, _) => refusal,
-        }
-    }
-}
-
 impl From<SettingsRefusal> for PolicyRefusal {
     fn from(refusal: SettingsRefusal) -> Self {
         PolicyRefusal::Settings(refusal)
     }
+}
+
+impl ClaudeMode {
+    /// The mode as Claude Code's footer and Shift+Tab name it, with the setting's value in
+    /// brackets: "manual mode (default)", "accept edits (acceptEdits)".
+    pub fn label(self) -> &'static str {
+        match self {
+            ClaudeMode::Default => "manual mode (default)",
+            ClaudeMode::AcceptEdits => "accept edits (acceptEdits)",
+            ClaudeMode::Plan => "plan mode (plan)",
+            ClaudeMode::DontAsk => "don't ask mode (dontAsk)",
+            ClaudeMode::BypassPermissions => "bypass permissions (bypassPermissions)",
+            ClaudeMode::Auto => "auto mode (auto)",
+        }
+    }
+}
+
+/// What decides a turn's Cursor flags besides the mode: what the installed CLI offers and what
+/// the user's settings and the request say.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ModeFacts<'a> {
+    /// The installed CLI lists `--auto-review`.
+    pub supports_auto_review: bool,
+    /// Its `--version`, for the note when it lacks `--auto-review`.
+    pub cli_version: &'a str,
+    /// Claude's allow rules pre-approve every edit (`Edit` or `Write`, unscoped or `(**)`).
+    pub edits_preapproved: bool,
+    /// Entries in the user's Claude auto-mode rules (the request's classifier context), which
+    /// Cursor's auto review never sees.
+    pub auto_rules: usize,
+    /// Where Claude Code runs, for the words of a note.
+    pub surface: Surface,
+}
+
+/// A turn's Cursor flags and, when Cursor may do less than the mode's name suggests, the
+/// `[Cursor]` line that says so first in the answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ModePlan {
+    pub cursor: CursorMode,
+    pub note: Option<String>,
+}
+
+impl ModePlan {
+    fn quiet(cursor: CursorMode) -> Self {
+        ModePlan { cursor, note: None }
+    }
+
+    fn read_only(note: String) -> Self {
+        ModePlan {
+            cursor: CursorMode::Ask,
+            note: Some(format!("[Cursor] {note}")),
+        }
+    }
+
+    /// Whether Cursor may edit or run commands without `--force`, bound only by its own
+    /// allowlist or auto review: the plans Cursor's own configuration must not widen.
+    pub fn bounded_by_cursor_config(&self) -> bool {
+        matches!(self.cursor, CursorMode::Allowlist | CursorMode::AutoReview)
+    }
+}
+
+/// How to give Cursor edits from inside Claude Code, in the words of where it runs, as a
+/// sentence.
+fn how_to_allow_edits(surface: Surface) -> &'static str {
+    match surface {
+        Surface::Terminal => "Shift+Tab to accept edits lets Cursor edit",
+        Surface::Wrapper => {
+            "Choosing accept edits in the mode menu below the prompt (or `claudeCode.initialPermissionMode`: `acceptEdits`) lets Cursor edit"
+        }
+    }
+}
+
+/// How to reach a read-only mode, in the words of where Claude Code runs.
+pub(crate) fn how_to_read_only(surface: Surface) -> &'static str {
+    match surface {
+        Surface::Terminal => "Shift+Tab to plan mode to keep Cursor read-only",
+        Surface::Wrapper => {
+            "choose plan mode in the mode menu below the prompt to keep Cursor read-only"
+        }
+    }
+}
+
+/// The Cursor flags for the session's Claude mode: never more than the mode allows, and when
+/// that is less than its name suggests, a note saying so (Cursor's print mode cannot ask the
+/// user anything, so every action Claude would ask about is one Cursor may not take).
+///
+/// | Claude mode | Cursor |
+/// |---|---|
+/// | manual (`default`), or none reported yet | read-only (`--mode ask`), with a note |
+/// | accept edits | its allowlist (no `--force`): edits and allowlisted commands, the rest refused |
+/// | plan | `--mode plan` |
+/// | auto | `--auto-review`; read-only with a note when Claude's auto-mode rules exist; the allowlist with a note when the CLI lacks it |
+/// | don't ask | the allowlist when Claude's allow rules pre-approve edits, else read-only with a note |
+/// | bypass permissions | `--force` |
+pub(crate) fn cursor_mode(mode: Option<ClaudeMode>, facts: &ModeFacts<'_>) -> ModePlan {
+    let edits = how_to_allow_edits(facts.surface);
+    let Some(mode) = mode else {
+        return ModePlan::read_only(format!(
+            "Cursor answered read-only: Claude Code has not reported this session's permission mode yet (your next message runs in the mode it shows). {edits}."
+        ));
+    };
+    match mode {
+        ClaudeMode::Plan => ModePlan::quiet(CursorMode::Plan),
+        ClaudeMode::BypassPermissions => ModePlan::quiet(CursorMode::Force),
+        ClaudeMode::AcceptEdits => ModePlan::quiet(CursorMode::Allowlist),
+        ClaudeMode::Default => ModePlan::read_only(format!(
+            "Cursor answered read-only: in manual mode it cannot ask you before acting. {edits}."
+        )),
+        ClaudeMode::DontAsk if facts.edits_preapproved => ModePlan::quiet(CursorMode::Allowlist),
+        ClaudeMode::DontAsk => ModePlan::read_only(format!(
+            "Cursor answered read-only: in don't ask mode only what your Claude allow rules pre-approve may run, and they do not pre-approve edits. {edits}, and so does adding \"Edit\" to \"permissions.allow\" in your Claude settings."
+        )),
+        ClaudeMode::Auto if facts.auto_rules > 0 => ModePlan::read_only(format!(
+            "Cursor answered read-only: Cursor's auto review cannot see your Claude auto-mode rules ({} in \"autoMode\"), so it could allow what they block. {edits} (its own allowlist then decides), and so does moving those rules out of \"autoMode\".",
+            facts.auto_rules
+        )),
+        ClaudeMode::Auto if facts.supports_auto_review => ModePlan::quiet(CursorMode::AutoReview),
+        ClaudeMode::Auto => ModePlan {
+            cursor: CursorMode::Allowlist,
+            note: Some(format!(
+                "[Cursor] The installed Cursor CLI ({}) has no auto review (`--auto-review`), so Cursor ran as in accept edits: edits and the commands its allowlist names, everything else refused. Update it with `agent update`.",
+                facts.cli_version
+            )),
+        },
+    }
+}
+
+/// Refuses a plan bounded by Cursor's own configuration ([`ModePlan::bounded_by_cursor_config`])
+/// when that configuration lets Cursor act without asking (`widening`: an `approvalMode` other
+/// than `allowlist`, or a catch-all allow entry, each with its file).
+pub(crate) fn check_not_widened(
+    mode: Option<ClaudeMode>,
+    plan: &ModePlan,
+    widening: &[String],
+    surface: Surface,
+) -> Result<(), PolicyRefusal> {
+    if !plan.bounded_by_cursor_config() || widening.is_empty() {
+        return Ok(());
+    }
+    Err(PolicyRefusal::CursorWidened {
+        mode: mode.map_or("this mode", ClaudeMode::label).to_string(),
+        items: widening.join("; "),
+        read_only: how_to_read_only(surface),
+    })
 }
 
 /// The policy a turn runs under, as recorded and as part of its exchange key: the Claude mode,
@@ -146,7 +273,7 @@ impl From<SettingsRefusal> for PolicyRefusal {
 /// admitted under with the Cursor config enforcing each. Two requests that differ only in policy
 /// are different exchanges (a retry after a mode switch, or a rule mirrored, runs again).
 pub fn describe(
-    mode: ClaudeMode,
+    mode: Option<ClaudeMode>,
     cursor: &CursorMode,
     approve_mcps: bool,
     admitted: &Admitted,
@@ -154,31 +281,11 @@ pub fn describe(
     let flags = cursor.flags().join(" ");
     format!(
         "mode={}; cursor=[{}]; mcps={}; {}",
-        mode.as_str(),
+        mode.map_or("unreported", ClaudeMode::as_str),
         flags,
         if approve_mcps { "approved" } else { "off" },
         admitted.description()
     )
-}
-
-/// The Cursor flags for `mode`, or why it cannot run.
-pub(crate) fn cursor_mode(
-    mode: ClaudeMode,
-    supports_auto_review: bool,
-    cli_version: &str,
-) -> Result<CursorMode, PolicyRefusal> {
-    match mode {
-        ClaudeMode::Plan => Ok(CursorMode::Plan),
-        ClaudeMode::DontAsk => Ok(CursorMode::Allowlist),
-        ClaudeMode::BypassPermissions => Ok(CursorMode::Force),
-        ClaudeMode::Auto if supports_auto_review => Ok(CursorMode::AutoReview),
-        ClaudeMode::Auto => Err(PolicyRefusal::AutoReviewMissing {
-            version: cli_version.to_string(),
-        }),
-        ClaudeMode::Default | ClaudeMode::AcceptEdits => {
-            Err(PolicyRefusal::UnsupportedMode(mode.as_str()))
-        }
-    }
 }
 
 /// Cursor MCP configuration files that exist for `workspace`: the project's
@@ -217,47 +324,131 @@ pub(crate) fn check_mcp(
 mod tests {
     use super::*;
 
-    #[test]
-    fn modes_map() {
-        assert_eq!(
-            cursor_mode(ClaudeMode::Plan, false, "v"),
-            Ok(CursorMode::Plan)
-        );
-        assert_eq!(
-            cursor_mode(ClaudeMode::DontAsk, false, "v"),
-            Ok(CursorMode::Allowlist)
-        );
-        assert_eq!(
-            cursor_mode(ClaudeMode::BypassPermissions, false, "v"),
-            Ok(CursorMode::Force)
-        );
-        assert_eq!(
-            cursor_mode(ClaudeMode::Auto, true, "v"),
-            Ok(CursorMode::AutoReview)
-        );
-        let refusal = cursor_mode(ClaudeMode::Auto, false, "2026.01.02-80e4d9b").unwrap_err();
-        assert!(refusal.to_string().contains("agent update"));
-        let refusal = cursor_mode(ClaudeMode::Default, true, "v").unwrap_err();
-        assert!(refusal.to_string().contains("Shift+Tab"));
-        assert!(refusal.to_string().contains("bypassPermissions"));
+    fn facts() -> ModeFacts<'static> {
+        ModeFacts {
+            supports_auto_review: true,
+            cli_version: "2026.10.01-abc",
+            ..ModeFacts::default()
+        }
     }
 
     #[test]
-    fn the_wrapper_names_the_panels_switches() {
-        let refusal = cursor_mode(ClaudeMode::Default, true, "v").unwrap_err();
-        assert_eq!(refusal.clone().on(Surface::Terminal), refusal);
-        let panel = refusal.on(Surface::Wrapper).to_string();
-        for want in [
-            "\"default\" permission mode",
-            "Plan from the mode menu",
-            "claudeCode.allowDangerouslySkipPermissions",
-            "claudeCode.initialPermissionMode",
-        ] {
-            assert!(panel.contains(want), "{want} in {panel}");
+    fn modes_map_to_what_cursor_can_honestly_do() {
+        let plan = |mode, facts: &ModeFacts<'_>| cursor_mode(Some(mode), facts);
+        let quiet = |cursor| ModePlan { cursor, note: None };
+        assert_eq!(plan(ClaudeMode::Plan, &facts()), quiet(CursorMode::Plan));
+        assert_eq!(
+            plan(ClaudeMode::BypassPermissions, &facts()),
+            quiet(CursorMode::Force)
+        );
+        assert_eq!(
+            plan(ClaudeMode::AcceptEdits, &facts()),
+            quiet(CursorMode::Allowlist)
+        );
+        assert_eq!(
+            plan(ClaudeMode::Auto, &facts()),
+            quiet(CursorMode::AutoReview)
+        );
+
+        let manual = plan(ClaudeMode::Default, &facts());
+        assert_eq!(manual.cursor, CursorMode::Ask);
+        assert_eq!(
+            manual.note.as_deref(),
+            Some(
+                "[Cursor] Cursor answered read-only: in manual mode it cannot ask you before acting. Shift+Tab to accept edits lets Cursor edit."
+            )
+        );
+        let unknown = cursor_mode(None, &facts());
+        assert_eq!(unknown.cursor, CursorMode::Ask);
+        assert!(unknown.note.unwrap().contains("not reported"));
+
+        let dont_ask = plan(ClaudeMode::DontAsk, &facts());
+        assert_eq!(dont_ask.cursor, CursorMode::Ask);
+        assert!(dont_ask.note.unwrap().contains("\"permissions.allow\""));
+        let preapproved = ModeFacts {
+            edits_preapproved: true,
+            ..facts()
+        };
+        assert_eq!(
+            plan(ClaudeMode::DontAsk, &preapproved),
+            quiet(CursorMode::Allowlist)
+        );
+
+        let with_rules = ModeFacts {
+            auto_rules: 2,
+            ..facts()
+        };
+        let auto = plan(ClaudeMode::Auto, &with_rules);
+        assert_eq!(auto.cursor, CursorMode::Ask);
+        assert!(auto.note.unwrap().contains("2 in \"autoMode\""));
+        let old_cli = ModeFacts {
+            supports_auto_review: false,
+            ..facts()
+        };
+        let auto = plan(ClaudeMode::Auto, &old_cli);
+        assert_eq!(auto.cursor, CursorMode::Allowlist, "never more than auto");
+        let note = auto.note.unwrap();
+        assert!(
+            note.contains("agent update") && note.contains("2026.10.01-abc"),
+            "{note}"
+        );
+    }
+
+    #[test]
+    fn notes_and_refusals_name_only_reachable_switches() {
+        for mode in [None, Some(ClaudeMode::Default), Some(ClaudeMode::DontAsk)] {
+            let panel = ModeFacts {
+                surface: Surface::Wrapper,
+                ..facts()
+            };
+            let note = cursor_mode(mode, &panel).note.unwrap();
+            assert!(!note.contains("Shift+Tab"), "{note}");
+            assert!(note.contains("mode menu"), "{note}");
+            let note = cursor_mode(mode, &facts()).note.unwrap();
+            assert!(note.contains("Shift+Tab to accept edits"), "{note}");
+            for unreachable in ["bypassPermissions", "--permission-mode", "\"default\""] {
+                assert!(!note.contains(unreachable), "{note}");
+            }
         }
-        assert!(!panel.contains("Shift+Tab"), "{panel}");
-        let other = PolicyRefusal::ModeUnknown;
-        assert_eq!(other.clone().on(Surface::Wrapper), other);
+        let plan = cursor_mode(Some(ClaudeMode::AcceptEdits), &facts());
+        let widening = vec!["allow `Shell(*)` in /w/.cursor/cli.json".to_string()];
+        let refusal = check_not_widened(
+            Some(ClaudeMode::AcceptEdits),
+            &plan,
+            &widening,
+            Surface::Terminal,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            refusal.contains("in accept edits (acceptEdits)"),
+            "{refusal}"
+        );
+        assert!(
+            refusal.contains("allow `Shell(*)` in /w/.cursor/cli.json"),
+            "{refusal}"
+        );
+        assert!(refusal.contains("Shift+Tab to plan mode"), "{refusal}");
+        let read_only = cursor_mode(Some(ClaudeMode::Plan), &facts());
+        assert!(
+            check_not_widened(
+                Some(ClaudeMode::Plan),
+                &read_only,
+                &widening,
+                Surface::Terminal
+            )
+            .is_ok()
+        );
+        let force = cursor_mode(Some(ClaudeMode::BypassPermissions), &facts());
+        assert!(
+            check_not_widened(
+                Some(ClaudeMode::BypassPermissions),
+                &force,
+                &widening,
+                Surface::Terminal
+            )
+            .is_ok()
+        );
     }
 
     #[test]

@@ -1,6 +1,8 @@
-//! Claude's permission modes, reported through the hook route, become Cursor's flags (`plan`:
-//! `--mode plan`, `dontAsk`: none, `bypassPermissions`: `--force`, `auto`: `--auto-review`);
-//! modes Cursor cannot honour, and MCP servers without opt-in, are refused before anything runs.
+//! Claude's permission modes, reported through the hook route, become the Cursor flags that do
+//! no more than each allows (manual: read-only `--mode ask` with a first line saying so,
+//! accept edits: none, plan: `--mode plan`, auto: `--auto-review`, don't ask: read-only unless
+//! Claude pre-approves edits, bypass permissions: `--force`); a Cursor configuration that would
+//! widen them, and MCP servers without opt-in, are refused before anything runs.
 
 use multi_cursor_test_support::display::without_tokens;
 use multi_cursor_test_support::gateway;
@@ -57,29 +59,40 @@ fn refusal(response: reqwest::blocking::Response) -> String {
     body["error"]["message"].as_str().unwrap().to_string()
 }
 
+/// The answer's text and the mode flags of the turn it ran, after the common prefix.
+fn answered(gw: &TestGateway, session: &str, mode: &str) -> (String, Vec<String>) {
+    gw.set_mode(session, mode);
+    let response = run(gw, session);
+    assert_eq!(response.status(), 200, "{mode}");
+    let text = without_tokens(&sse_text(&response.text().unwrap()));
+    let argv = argv(gw.turns().last().unwrap());
+    (text, argv[8..].to_vec())
+}
+
 #[test]
-fn working_modes_map_to_cursor_flags_and_others_are_refused() {
+fn every_mode_runs_cursor_within_what_it_allows() {
     // No --permission-mode: only hooks decide.
     let gw = TestGateway::start(GatewayOptions::default());
     assert_eq!(mode_flags(&gw, "s-plan", "plan"), ["--mode", "plan"]);
-    assert!(mode_flags(&gw, "s-dontask", "dontAsk").is_empty());
+    assert!(mode_flags(&gw, "s-accept", "acceptEdits").is_empty());
     assert_eq!(
         mode_flags(&gw, "s-bypass", "bypassPermissions"),
         ["--force"]
     );
     assert_eq!(mode_flags(&gw, "s-auto", "auto"), ["--auto-review"]);
 
-    let before = gw.turns().len();
-    for mode in ["default", "acceptEdits"] {
-        let session = format!("s-{mode}");
-        gw.set_mode(&session, mode);
-        let message = refusal(run(&gw, &session));
-        assert!(message.contains("Shift+Tab"), "{message}");
-        for working in ["plan", "dontAsk", "bypassPermissions", "auto"] {
-            assert!(message.contains(working), "{mode}: {message}");
-        }
-    }
-    assert_eq!(gw.turns().len(), before, "a refused mode ran nothing");
+    // Manual mode: read-only, and the answer says so first, naming the switch that lets
+    // Cursor edit; never a refusal.
+    let (text, flags) = answered(&gw, "s-manual", "default");
+    assert_eq!(flags, ["--mode", "ask"]);
+    assert_eq!(
+        text,
+        "[Cursor] Cursor answered read-only: in manual mode it cannot ask you before acting. Shift+Tab to accept edits lets Cursor edit.\n\nfake agent reply"
+    );
+    // Don't ask: read-only until Claude's allow rules pre-approve edits.
+    let (text, flags) = answered(&gw, "s-dontask", "dontAsk");
+    assert_eq!(flags, ["--mode", "ask"]);
+    assert!(text.contains("\"permissions.allow\""), "{text}");
 
     // A later hook changes the session's mode.
     gw.set_mode("s-plan", "bypassPermissions");
@@ -90,7 +103,64 @@ fn working_modes_map_to_cursor_flags_and_others_are_refused() {
 }
 
 #[test]
-fn auto_without_auto_review_names_agent_update() {
+fn dont_ask_edits_when_claude_pre_approves_them() {
+    let gw = TestGateway::start(GatewayOptions::default());
+    let claude = gw.workspace().join(".claude");
+    std::fs::create_dir_all(&claude).unwrap();
+    std::fs::write(
+        claude.join("settings.json"),
+        r#"{"permissions": {"allow": ["Edit"]}}"#,
+    )
+    .unwrap();
+    assert!(mode_flags(&gw, "s", "dontAsk").is_empty());
+}
+
+#[test]
+fn a_widening_cursor_config_refuses_accept_edits_and_auto() {
+    let gw = TestGateway::start(GatewayOptions::default());
+    let cursor = gw.workspace().join(".cursor");
+    std::fs::create_dir_all(&cursor).unwrap();
+    std::fs::write(
+        cursor.join("cli.json"),
+        r#"{"permissions": {"allow": ["Shell(*)"], "deny": []}}"#,
+    )
+    .unwrap();
+    let file = cursor.join("cli.json").display().to_string();
+    for (mode, label) in [
+        ("acceptEdits", "in accept edits (acceptEdits)"),
+        ("auto", "in auto mode (auto)"),
+    ] {
+        gw.set_mode(mode, mode);
+        let message = refusal(run(&gw, mode));
+        assert!(message.contains(label), "{message}");
+        assert!(
+            message.contains(&format!("allow `Shell(*)` in {file}")),
+            "{message}"
+        );
+        assert!(message.contains("Shift+Tab to plan mode"), "{message}");
+    }
+    assert!(gw.turns().is_empty(), "a refused mode ran nothing");
+    // Read-only modes still run, with the warning first.
+    let (text, flags) = answered(&gw, "s-plan", "plan");
+    assert_eq!(flags, ["--mode", "plan"]);
+    assert!(text.starts_with("[Cursor] Warning:"), "{text}");
+    // `approvalMode: "unrestricted"` refuses too; `"auto-review"` only outside auto.
+    std::fs::write(
+        cursor.join("cli.json"),
+        r#"{"approvalMode": "auto-review"}"#,
+    )
+    .unwrap();
+    assert_eq!(mode_flags(&gw, "s-auto", "auto"), ["--auto-review"]);
+    gw.set_mode("s-edits", "acceptEdits");
+    let message = refusal(run(&gw, "s-edits"));
+    assert!(
+        message.contains("`approvalMode: \"auto-review\"`"),
+        "{message}"
+    );
+}
+
+#[test]
+fn auto_without_auto_review_runs_no_more_than_accept_edits() {
     let dir = tempfile::tempdir().unwrap();
     let help = dir.path().join("help.txt");
     std::fs::write(
@@ -105,11 +175,71 @@ fn auto_without_auto_review_names_agent_update() {
         )],
         ..Default::default()
     });
+    let (text, flags) = answered(&gw, "s", "auto");
+    assert!(flags.is_empty(), "never widened: {flags:?}");
+    assert!(
+        text.starts_with("[Cursor] The installed Cursor CLI"),
+        "{text}"
+    );
+    assert!(text.contains("agent update"), "{text}");
+}
+
+#[test]
+fn claudes_auto_mode_rules_keep_cursor_read_only() {
+    let gw = TestGateway::start(GatewayOptions::default());
     gw.set_mode("s", "auto");
-    let message = refusal(run(&gw, "s"));
-    assert!(message.contains("agent update"), "{message}");
-    assert!(!message.contains("--force"), "never widened: {message}");
-    assert!(gw.turns().is_empty());
+    let mut body = cursor_request("multi/cursor/composer-2.5", "hello", true);
+    body["safeguards"] = serde_json::json!([{"type": "dangerous_tool_use", "classifier_context": {
+        "permission_mode": "auto",
+        "auto_mode": {"allow": [], "soft_deny": ["never push to main"], "hard_deny": [], "environment": []}}}]);
+    let response = gw.post_with("/v1/messages", &body, &[("x-claude-code-session-id", "s")]);
+    assert_eq!(response.status(), 200);
+    let text = sse_text(&response.text().unwrap());
+    assert!(text.contains("1 in \"autoMode\""), "{text}");
+    let argv = argv(gw.turns().last().unwrap());
+    assert_eq!(argv[8..], ["--mode", "ask"]);
+}
+
+#[test]
+fn the_action_check_is_answered_on_cursor_routes() {
+    // Claude Code's server-side check (`safeguards`) gets `available` with no tool use to
+    // judge, streamed in the final message_delta and at the top level otherwise.
+    let gw = TestGateway::start(GatewayOptions {
+        permission_mode: Some("auto".into()),
+        ..Default::default()
+    });
+    let expected = serde_json::json!([{"type": "dangerous_tool_use", "status": {"type": "available", "tool_uses": {}}}]);
+    for stream in [true, false] {
+        let mut body = cursor_request(
+            "multi/cursor/composer-2.5",
+            &format!("check {stream}"),
+            stream,
+        );
+        body["safeguards"] =
+            serde_json::json!([{"type": "dangerous_tool_use", "classifier_context": {"v": 1}}]);
+        let response = gw.post("/v1/messages", &body);
+        assert_eq!(response.status(), 200);
+        let text = response.text().unwrap();
+        if stream {
+            let delta = text
+                .split("\n\n")
+                .filter_map(|frame| frame.split_once("data: ").map(|(_, d)| d))
+                .map(|d| serde_json::from_str::<serde_json::Value>(d).unwrap())
+                .find(|d| d["type"] == "message_delta")
+                .unwrap();
+            assert_eq!(delta["delta"]["safeguard_results"], expected, "{delta}");
+        } else {
+            let message: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(message["safeguard_results"], expected, "{message}");
+        }
+    }
+    // Without `safeguards`, no results.
+    let response = gw.post(
+        "/v1/messages",
+        &cursor_request("multi/cursor/composer-2.5", "plain", false),
+    );
+    let message: serde_json::Value = serde_json::from_str(&response.text().unwrap()).unwrap();
+    assert!(message.get("safeguard_results").is_none(), "{message}");
 }
 
 #[test]

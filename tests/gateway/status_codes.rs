@@ -10,6 +10,7 @@ use std::net::TcpStream;
 use gateway::GatewayOptions;
 use gateway::TestGateway;
 use gateway::cursor_request;
+use gateway::sse_text;
 
 fn bypass() -> GatewayOptions {
     GatewayOptions {
@@ -178,12 +179,21 @@ fn guard_and_request_rows() {
 }
 
 #[test]
-fn no_mode_known_is_400() {
+fn no_mode_known_answers_read_only() {
+    // Before any hook reported the session's mode, Cursor answers read-only and says so: never
+    // a 400, never more than any mode allows.
     let gw = TestGateway::start(GatewayOptions::default());
-    let message = error(messages(&gw, "multi/cursor/composer-2.5", true), 400);
-    assert!(message.contains("permission mode"), "{message}");
-    assert!(message.contains("--permission-mode"), "{message}");
-    assert!(gw.turns().is_empty());
+    let response = messages(&gw, "multi/cursor/composer-2.5", true);
+    assert_eq!(response.status(), 200);
+    let text = sse_text(&response.text().unwrap());
+    assert!(
+        text.starts_with("[Cursor] Cursor answered read-only: Claude Code has not reported"),
+        "{text}"
+    );
+    let turns = gw.turns();
+    assert_eq!(turns.len(), 1);
+    let argv: Vec<String> = serde_json::from_value(turns[0]["argv"].clone()).unwrap();
+    assert_eq!(argv[argv.len() - 2..], ["--mode", "ask"], "{argv:?}");
 }
 
 #[test]

@@ -35,7 +35,8 @@ fn settings_file_has_picker_rows_and_hooks_and_is_private() {
     );
     let composer = &rows[2];
     assert_eq!(composer["label"], "Composer 2.5 via Cursor");
-    assert_eq!(composer["behavesAs"], "claude-sonnet-4-5");
+    // The fake agent lists `--auto-review`: every row may run Claude's auto mode.
+    assert_eq!(composer["behavesAs"], "claude-sonnet-4-6");
     assert!(
         composer["description"]
             .as_str()
@@ -71,4 +72,27 @@ fn settings_file_has_picker_rows_and_hooks_and_is_private() {
         assert!(description.contains(id), "{id} missing from {description}");
     }
     assert!(!worker["prompt"].as_str().unwrap().is_empty());
+}
+
+/// Without `--auto-review` in the installed CLI, rows borrow a profile Claude Code refuses auto
+/// mode for ("auto mode unavailable for this model"), so no session starts in a mode Cursor
+/// cannot run as asked.
+#[test]
+fn rows_are_auto_capable_only_with_auto_review() {
+    let help = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(
+        help.path(),
+        "Usage: agent [options] [command] [prompt...]\n\nStart the Cursor Agent\n\nOptions:\n  -p, --print  Print responses to console\n  -f, --force  Force allow commands unless explicitly denied\n",
+    )
+    .unwrap();
+    let mut launch = Launch::scripted()
+        .env("FAKE_AGENT_HELP_FILE", help.path())
+        .args(["-p", "hi"]);
+    let output = launch.run();
+    assert_eq!(output.status, Some(0), "{output:?}");
+    let settings = launch.claude_settings();
+    let rows = settings["modelPicker"]["options"].as_array().unwrap();
+    for row in rows {
+        assert_eq!(row["behavesAs"], "claude-sonnet-4-5", "{row}");
+    }
 }

@@ -1,6 +1,6 @@
 //! On a Cursor route the gateway answers a plugin command's model turn itself, from the
 //! command's output: it needs no Cursor login, no permission mode and no Cursor run, while an
-//! ordinary prompt to the same gateway and model is refused for want of a mode.
+//! ordinary prompt to the same gateway and model goes to Cursor (which is logged out here).
 
 use multi_cursor_test_support::gateway;
 use multi_cursor_test_support::plugin;
@@ -33,11 +33,12 @@ fn plugin_commands_never_run_cursor() {
         "the answer is the helper's output: {command:?}"
     );
 
+    assert!(gw.turns().is_empty(), "no Cursor turn: {:?}", gw.turns());
+
     let prompt = plugin::run_command(plugin::claude_through(&gw, &home, &project), "say hello");
     assert_ne!(prompt.status, Some(0), "{prompt:?}");
     assert!(
-        prompt.stdout.contains("no Claude permission mode is known"),
-        "an ordinary prompt does reach the Cursor path: {prompt:?}"
+        prompt.stdout.contains("--cursor-login"),
+        "an ordinary prompt does reach Cursor, which is logged out: {prompt:?}"
     );
-    assert!(gw.turns().is_empty(), "no Cursor turn: {:?}", gw.turns());
 }

@@ -53,7 +53,7 @@ fn each_os_managed_folder_is_read() {
             managed_dir,
             ..PolicyInputs::default()
         };
-        let refusal = admit(&inputs, ClaudeMode::BypassPermissions, &workspace).unwrap_err();
+        let refusal = admit(&inputs, Some(ClaudeMode::BypassPermissions), &workspace).unwrap_err();
         let message = refusal.to_string();
         for line in [
             format!("deny rule `Bash(shutdown)` in {}", main.display()),

@@ -1,5 +1,5 @@
 //! What kind of request this is: a worker's (and its `model:` line), a `/compact`, one of the
-//! plugin's slash commands, and the Claude session it belongs to.
+//! plugin's slash commands, bash mode's `!command`, and the Claude session it belongs to.
 
 use serde_json::Value;
 
@@ -120,4 +120,40 @@ pub fn session_id_from_metadata(req: &MessagesRequest) -> Option<String> {
         .and_then(Value::as_str)
         .filter(|s| !s.is_empty())
         .map(str::to_string)
+}
+
+/// The gateway's own answer to a request that only carries bash mode's `!command` and its
+/// output: nothing runs, and the command reaches Cursor with the next real prompt (this
+/// answer is left out of what Cursor is sent, so the two user turns become one).
+pub const BASH_MODE_NOTE: &str = "[Cursor] Cursor was not run for this command; it sees the command and its output with your next message.";
+
+/// Claude Code's tags around bash mode's input and output (measured on 2.1.328: after `!ls`
+/// the session's model is sent `<bash-input>ls</bash-input>` and
+/// `<bash-stdout>…</bash-stdout><bash-stderr>…</bash-stderr>`, each a text block).
+const BASH_TAGS: [&str; 3] = ["<bash-input>", "<bash-stdout>", "<bash-stderr>"];
+
+/// Whether the newest user turn holds nothing but bash mode's input and output (reminders
+/// aside): such a request asks the model nothing, so it costs no Cursor run.
+pub fn is_bash_mode_only(req: &MessagesRequest) -> bool {
+    let messages = conversation(req);
+    let (_, newest) = split_newest(&messages);
+    let mut any = false;
+    for message in newest {
+        for piece in pieces(&message.content) {
+            match piece {
+                Piece::Text(text) if is_bash_text(&text) => any = true,
+                _ => return false,
+            }
+        }
+    }
+    any
+}
+
+/// A text made of bash mode's tagged blocks only.
+fn is_bash_text(text: &str) -> bool {
+    let text = text.trim();
+    BASH_TAGS.iter().any(|tag| text.starts_with(tag))
+        && ["</bash-input>", "</bash-stdout>", "</bash-stderr>"]
+            .iter()
+            .any(|tag| text.ends_with(tag))
 }

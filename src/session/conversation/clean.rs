@@ -51,11 +51,17 @@ pub fn strip_system_reminders(text: &str) -> String {
 }
 
 /// The messages Cursor may hear about: `user` and `assistant`, in order (`system` and unknown
-/// roles dropped).
+/// roles dropped, and so are the gateway's answers to bash mode, [`super::BASH_MODE_NOTE`]).
 pub(super) fn conversation(req: &MessagesRequest) -> Vec<&Message> {
     req.messages
         .iter()
-        .filter(|m| matches!(m.role, Role::User | Role::Assistant))
+        .filter(|m| match m.role {
+            Role::User => true,
+            // The gateway's answer to bash mode is not Cursor's: without it, the command and
+            // its output join the next user turn and reach Cursor with it.
+            Role::Assistant => super::answer_text(&m.content) != super::BASH_MODE_NOTE,
+            _ => false,
+        })
         .collect()
 }
 

@@ -75,6 +75,8 @@ pub use crate::anthropic::request::Role;
 pub use crate::anthropic::request::ToolChoice;
 use crate::state::StateError;
 
+pub use classify::BASH_MODE_NOTE;
+pub use classify::is_bash_mode_only;
 pub use classify::is_compaction_request;
 pub use classify::is_subagent;
 pub use classify::plugin_command;

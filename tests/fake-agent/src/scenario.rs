@@ -64,6 +64,10 @@ pub enum Step {
     SpawnLingerer(LingerSpec),
     /// Send a signal to ourselves.
     SignalSelf(i32),
+    /// An edit of Cursor's: `editToolCall` `started` and `completed` lines for the path
+    /// (relative to the workspace), and the file written with the text and a newline; nothing
+    /// at all when the run is read-only (`--mode ask|plan`), where Cursor makes no edit.
+    Edit { path: String, text: String },
 }
 
 /// Reads and parses the scenario file at `path`.
@@ -123,6 +127,16 @@ fn parse_directive(name: &str, args: &str) -> Result<Step, Error> {
         "close-stdout" => Step::CloseStdout,
         "ignore-signals" => Step::IgnoreSignals,
         "spawn-lingerer" => Step::SpawnLingerer(LingerSpec::parse(args)?),
+        "edit" => {
+            let (path, text) = args.split_once(' ').unwrap_or((args, ""));
+            if path.is_empty() {
+                return Err(Error::new("#!edit: give a path and the text"));
+            }
+            Step::Edit {
+                path: path.to_owned(),
+                text: text.to_owned(),
+            }
+        }
         "signal-self" => Step::SignalSelf(
             sys::signal_number(args)
                 .ok_or_else(|| Error::new(format!("#!signal-self: unknown signal {args:?}")))?,
@@ -130,6 +144,19 @@ fn parse_directive(name: &str, args: &str) -> Result<Step, Error> {
         other => return Err(Error::new(format!("unknown directive #!{other}"))),
     };
     Ok(step)
+}
+
+/// Whether this run was started read-only (`--mode ask` or `--mode plan`, either spelling).
+fn read_only_run() -> bool {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter().enumerate().any(|(index, arg)| {
+        let value = match arg.strip_prefix("--mode") {
+            Some("") => args.get(index + 1).map(String::as_str),
+            Some(rest) => rest.strip_prefix('='),
+            None => None,
+        };
+        matches!(value, Some("ask" | "plan"))
+    })
 }
 
 /// Parses `#!chunk SIZE [PAUSE]` or `#!chunk off`.
@@ -283,9 +310,37 @@ impl Player<'_> {
             }
             Step::SignalSelf(signal) => sys::signal_self(signal)
                 .map_err(|error| Error::new(format!("signalling ourselves: {error}")))?,
+            Step::Edit { path, text } => {
+                if !read_only_run() {
+                    self.edit(&path, &text)?;
+                }
+            }
             other => return Err(Error::new(format!("unexpected step {other:?}"))),
         }
         Ok(Flow::Continue)
+    }
+
+    /// Writes the file of [`Step::Edit`] between its `started` and `completed` lines.
+    fn edit(&mut self, relative: &str, text: &str) -> Result<(), Error> {
+        let path = Path::new(&self.context.workspace).join(relative);
+        let shown = path.to_string_lossy().into_owned();
+        let chat = &self.context.chat_id;
+        let call = |subtype: &str, inner: serde_json::Value| {
+            let mut line = serde_json::json!({"type": "tool_call", "subtype": subtype, "call_id": "edit-1", "tool_call": {"editToolCall": inner}, "session_id": chat, "timestamp_ms": 1});
+            let mut bytes = line.take().to_string().into_bytes();
+            bytes.push(b'\n');
+            bytes
+        };
+        self.out.emit(&call(
+            "started",
+            serde_json::json!({"args": {"path": shown}}),
+        ))?;
+        self.out.settle()?;
+        std::fs::write(&path, format!("{text}\n"))
+            .map_err(|error| Error::io("writing", &path, &error))?;
+        let done = serde_json::json!({"args": {"path": shown}, "result": {"success": {"path": shown, "linesAdded": 1, "linesRemoved": 0}}});
+        self.out.emit(&call("completed", done))?;
+        self.out.settle()
     }
 
     /// Writes a huge line (and, for a tool call, its small `started` line first).
