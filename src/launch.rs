@@ -336,6 +336,8 @@ pub(crate) struct InProcessGateway {
     /// Sending (or dropping) it stops the gateway.
     pub(crate) stop: tokio::sync::oneshot::Sender<()>,
     pub(crate) server: tokio::task::JoinHandle<anyhow::Result<()>>,
+    /// The gateway's state, read after Claude Code exits (which session to resume).
+    pub(crate) gateway: gateway::Gateway,
 }
 
 impl InProcessGateway {
@@ -352,7 +354,7 @@ impl InProcessGateway {
         let (listener, url) =
             gateway::bind(std::net::SocketAddr::from(([127, 0, 0, 1], 0))).await?;
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let server = tokio::spawn(gateway::serve(listener, gateway, async {
+        let server = tokio::spawn(gateway::serve(listener, gateway.clone(), async {
             let _ = stopped.await;
         }));
 
@@ -368,6 +370,7 @@ impl InProcessGateway {
             settings_path,
             stop,
             server,
+            gateway,
         })
     }
 }
@@ -425,6 +428,17 @@ impl ClaudeFlags {
         })
     }
 
+    /// Whether the settings Claude Code reads save a Cursor route as the model (`/model`'s
+    /// Enter writes it to the user's settings): a signed-out session then starts on it, as the
+    /// picker promised, instead of on Auto.
+    pub(crate) fn saves_cursor_route(&self) -> bool {
+        self.layers
+            .iter()
+            .find_map(|layer| layer.settings.get("model"))
+            .and_then(serde_json::Value::as_str)
+            .is_some_and(|model| model.starts_with(crate::cursor::catalog::ROUTE_PREFIX))
+    }
+
     /// Merges ours (picker rows from `catalog`, hooks running `hook_exe`, the `multi-cursor`
     /// worker) with theirs: their `--settings` values and the picker rows of the settings
     /// files Claude Code reads come first.
@@ -473,6 +487,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     claude::check_version(&claude_path, version)?;
 
     let flags = ClaudeFlags::read(&user.settings, &user.agents, &user.rest)?;
+    let saves_cursor_route = flags.saves_cursor_route();
     let ((catalog, refresh_from), auto_review) =
         tokio::join!(launch_catalog(&state_dir), offers_auto_review());
     let exe = std::env::current_exe().context("finding the multi-cursor executable for hooks")?;
@@ -503,7 +518,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     let command = gateway.claude_command(&ClaudeStart {
         claude_path: &claude_path,
         agents: &agents,
-        auto_model: placeholder.is_some() && user.model.is_none(),
+        auto_model: placeholder.is_some() && user.model.is_none() && !saves_cursor_route,
         rest: &user.rest,
         inherited_placeholder: login_inputs.inherited_placeholder(),
         token: &token,
@@ -511,7 +526,8 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
         placeholder: placeholder.as_deref(),
     });
     let refresh = refresh_from.map(|agent| (state_dir, agent));
-    gateway
+    let sessions = gateway.gateway.clone();
+    let code = gateway
         .run_claude(
             command,
             &claude_path,
@@ -519,7 +535,30 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
             refresh,
             started,
         )
-        .await
+        .await?;
+    if let Some(line) = resume_hint(&sessions, &user.rest) {
+        eprintln!("{line}");
+    }
+    Ok(code)
+}
+
+/// After an interactive session, the line that follows Claude Code's own `claude --resume
+/// <id>`: resuming through `claude` would skip the gateway, so its Cursor models would not
+/// answer. `None` for a print-mode run (`-p`), which names no session to resume.
+fn resume_hint(gateway: &gateway::Gateway, args: &[OsString]) -> Option<String> {
+    if args
+        .iter()
+        .any(|a| a == "-p" || a == "--print" || a.to_string_lossy().starts_with("--print="))
+    {
+        return None;
+    }
+    let session = gateway.sessions().last_prompted()?.to_string();
+    // A hook's value: printed only when it is an id (no control sequence reaches the terminal).
+    let id_like = !session.is_empty()
+        && session
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    id_like.then(|| format!("To resume it with Cursor models: multi-cursor -- --resume {session}"))
 }
 
 #[cfg(test)]

@@ -64,6 +64,9 @@ pub enum HookError {
 #[derive(Debug, Default)]
 pub struct SessionBook {
     sessions: HashMap<String, SessionInfo>,
+    /// The Claude session the user last typed a prompt in (a `UserPromptSubmit` outside a
+    /// worker): what the launcher names for `--resume` when Claude Code exits.
+    last_prompted: Option<String>,
 }
 
 fn canonical(path: &std::path::Path) -> PathBuf {
@@ -100,7 +103,15 @@ impl SessionBook {
         {
             session.mode = Some(mode);
         }
+        if payload.hook_event_name == "UserPromptSubmit" && payload.agent_id.is_none() {
+            self.last_prompted = Some(payload.session_id.clone());
+        }
         Ok(())
+    }
+
+    /// The Claude session the user last typed a prompt in, if any.
+    pub fn last_prompted(&self) -> Option<&str> {
+        self.last_prompted.as_deref()
     }
 
     /// The session's current mode (the worker runs under its parent's) and the request's

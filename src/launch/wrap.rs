@@ -298,6 +298,7 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
     claude::check_version(&claude_path, version)?;
 
     let flags = ClaudeFlags::read(&host.settings, &host.agents, &host.rest)?;
+    let saves_cursor_route = flags.saves_cursor_route();
     let ((catalog, refresh_from), auto_review) =
         tokio::join!(quiet_catalog(&state_dir), super::offers_auto_review());
     let Merged {
@@ -325,7 +326,7 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
     let mut command = gateway.claude_command(&ClaudeStart {
         claude_path: &claude_path,
         agents: &agents,
-        auto_model: placeholder.is_some() && !host.has_model,
+        auto_model: placeholder.is_some() && !host.has_model && !saves_cursor_route,
         rest: &host.rest,
         inherited_placeholder: login_inputs.inherited_placeholder(),
         token: &token,

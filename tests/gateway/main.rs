@@ -9,6 +9,7 @@
 // `#[test]` functions); a panic is the failure report.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod bash_mode;
 mod catalog_recheck;
 mod claude_cursor_answer;
 mod compaction_bounded;

@@ -1,5 +1,6 @@
 //! Without an Anthropic login, Claude Code is given a placeholder credential (never a real
-//! one) and starts on `multi/cursor/default` unless the user chose a model.
+//! one) and starts on `multi/cursor/default` unless the user chose a model, on the command line
+//! or saved in `/model` (a Cursor route in the settings' `model`).
 
 use multi_cursor_test_support::launcher;
 
@@ -43,6 +44,33 @@ fn a_chosen_model_is_kept() {
     assert_eq!(
         launch.claude_option("--model").as_deref(),
         Some("multi/cursor/composer-2.5")
+    );
+}
+
+#[test]
+fn a_saved_cursor_route_is_where_a_signed_out_session_starts() {
+    let launch = Launch::scripted().env_remove("ANTHROPIC_API_KEY");
+    std::fs::create_dir_all(launch.home.join(".claude")).unwrap();
+    std::fs::write(
+        launch.home.join(".claude/settings.json"),
+        r#"{"model": "multi/cursor/composer-2.5"}"#,
+    )
+    .unwrap();
+    let mut launch = launch.args(["-p", "hi"]);
+    assert_eq!(launch.run().status, Some(0));
+    let argv = launch.claude_argv().unwrap();
+    assert!(!argv.iter().any(|a| a == "--model"), "{argv:?}");
+
+    // A saved Claude model cannot answer without a login: Auto, as before.
+    std::fs::write(
+        launch.home.join(".claude/settings.json"),
+        r#"{"model": "claude-sonnet-4-6"}"#,
+    )
+    .unwrap();
+    assert_eq!(launch.run().status, Some(0));
+    assert_eq!(
+        launch.claude_option("--model").as_deref(),
+        Some("multi/cursor/default")
     );
 }
 

@@ -19,6 +19,7 @@ mod doctor_not_cursor_agent;
 mod doctor_old_claude;
 mod doctor_session_lock;
 mod doctor_state_folder;
+mod first_contact_tui;
 mod launch_agents_clash;
 mod launch_claude_env;
 mod launch_cursor_answer;
