@@ -195,6 +195,21 @@ pub struct TurnDisplay {
     plans_shown: HashSet<String>,
     touched: Vec<PathBuf>,
     touched_seen: HashSet<PathBuf>,
+    /// The last row or plan left with its line's newline ([`Ending::Ended`]); the next piece
+    /// starts with one newline less, so the answer's text is what it would be without.
+    newline_sent: bool,
+}
+
+/// How a row, progress line or plan leaves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ending {
+    /// With the newline that ends its line: Claude Code's TUI shows a streamed line only
+    /// once its newline has arrived (measured on 2.1.328: a row sent as `\n\n⎿ read …` stayed
+    /// off screen until Cursor's next words, 6 s later; with its newline it showed at once).
+    /// Every row while Cursor works.
+    Ended,
+    /// Without it: the closing summary and the tokens, the last lines of the answer.
+    Open,
 }
 
 impl TurnDisplay {
@@ -213,6 +228,7 @@ impl TurnDisplay {
             untracked: 0,
             notes: notes::Notes::default(),
             plans_shown: HashSet::new(),
+            newline_sent: false,
             touched: Vec::new(),
             touched_seen: HashSet::new(),
         }
@@ -332,14 +348,14 @@ impl TurnDisplay {
             .collect();
         for index in unshown {
             let action = self.actions[index].clone();
-            out.push_str(&self.plan_block(&action.call_id, &action.args, now));
+            out.push_str(&self.plan_block(&action.call_id, &action.args, Ending::Open, now));
         }
         for (index, line) in self.summary_lines().into_iter().enumerate() {
             if index == 0 && self.tail == Tail::Block {
                 // The summary is a paragraph of its own, also after a row.
                 self.tail = Tail::Prose(0);
             }
-            out.push_str(&self.block_line(&line, now));
+            out.push_str(&self.last_line(&line, now));
         }
         out
     }
@@ -470,7 +486,28 @@ impl TurnDisplay {
         }
         out.push_str(text);
         self.note_prose_tail(&out, now);
-        out
+        self.after_newline(out)
+    }
+
+    /// `text` as it leaves after a piece that already sent its line's newline: one newline
+    /// less at its start.
+    fn after_newline(&mut self, mut text: String) -> String {
+        if self.newline_sent && !text.is_empty() {
+            if text.starts_with('\n') {
+                text.remove(0);
+            }
+            self.newline_sent = false;
+        }
+        text
+    }
+
+    /// Ends a row's or plan's text with its newline when `ending` says so.
+    fn ended(&mut self, mut text: String, ending: Ending) -> String {
+        if ending == Ending::Ended && !text.is_empty() {
+            text.push('\n');
+            self.newline_sent = true;
+        }
+        text
     }
 
     fn note_prose_tail(&mut self, text: &str, now: Instant) {
@@ -488,6 +525,16 @@ impl TurnDisplay {
 
     /// A line in a paragraph of rows: after prose, a blank line first; after a row, a newline.
     fn block_line(&mut self, line: &str, now: Instant) -> String {
+        self.line_ending(line, Ending::Ended, now)
+    }
+
+    /// [`TurnDisplay::block_line`] for the answer's last lines (the summary and the tokens),
+    /// which leave without a newline.
+    fn last_line(&mut self, line: &str, now: Instant) -> String {
+        self.line_ending(line, Ending::Open, now)
+    }
+
+    fn line_ending(&mut self, line: &str, ending: Ending, now: Instant) -> String {
         let lead = match self.tail {
             Tail::Empty | Tail::Prose(2) => "",
             Tail::Prose(1) | Tail::Block => "\n",
@@ -495,7 +542,8 @@ impl TurnDisplay {
         };
         self.tail = Tail::Block;
         self.visible(now);
-        format!("{lead}{}", sanitize(line))
+        let text = self.after_newline(format!("{lead}{}", sanitize(line)));
+        self.ended(text, ending)
     }
 
     fn visible(&mut self, now: Instant) {
@@ -556,7 +604,7 @@ impl TurnDisplay {
         if kind == ActionKind::Plan {
             self.actions[index].state = State::Done;
             let call_id = self.actions[index].call_id.clone();
-            let block = self.plan_block(&call_id, &args, now);
+            let block = self.plan_block(&call_id, &args, Ending::Ended, now);
             self.actions[index].args = args;
             return block;
         }
@@ -671,7 +719,7 @@ impl TurnDisplay {
         }
     }
 
-    fn plan_block(&mut self, call_id: &str, args: &Value, now: Instant) -> String {
+    fn plan_block(&mut self, call_id: &str, args: &Value, ending: Ending, now: Instant) -> String {
         if !self.plans_shown.insert(call_id.to_string()) {
             return String::new();
         }
@@ -686,7 +734,8 @@ impl TurnDisplay {
         };
         self.tail = Tail::Block;
         self.visible(now);
-        format!("{lead}{plan}")
+        let text = self.after_newline(format!("{lead}{plan}"));
+        self.ended(text, ending)
     }
 }
 

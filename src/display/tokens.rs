@@ -32,25 +32,16 @@ pub fn turn_tokens(usage: &AnswerUsage, source: &UsageSource) -> TokenFigures {
 }
 
 impl TurnDisplay {
-    /// `tail` — what [`TurnDisplay::finish`] returned — ending with the turn's tokens: its last
-    /// summary line without the full stop, then ` · 29.8k in / 178 out`; or, when no native
-    /// action ran, a `[Cursor] 29.8k in / 178 out` line in a paragraph of its own.
+    /// `tail` — what [`TurnDisplay::finish`] returned — ending with the turn's tokens on a line
+    /// of their own, `[Cursor] 29.8k in / 178 out`: the closing summary's last line when
+    /// native actions ran, else a paragraph of its own.
     pub fn with_tokens(&mut self, mut tail: String, tokens: &TokenFigures, now: Instant) -> String {
         let figures = tokens.in_out();
-        if self.tail == Tail::Block && !self.summary_lines().is_empty() {
-            // `finish` ended with the summary: the tokens end its last line.
-            if tail.ends_with('.') {
-                tail.pop();
-            }
-            tail.push_str(" · ");
-            tail.push_str(&figures);
-            return tail;
-        }
-        if self.tail == Tail::Block {
+        if self.tail == Tail::Block && self.summary_lines().is_empty() {
             // A paragraph of its own, also after a row or a plan.
             self.tail = Tail::Prose(0);
         }
-        let line = self.block_line(&format!("{SUMMARY_PREFIX} {figures}"), now);
+        let line = self.last_line(&format!("{SUMMARY_PREFIX} {figures}"), now);
         tail.push_str(&line);
         tail
     }

@@ -28,11 +28,12 @@ fn a_long_action_is_shown_when_it_starts_to_take_long() {
     assert_eq!(display.next_wake(), t0 + LONG_ACTION);
     assert_eq!(display.tick(t0 + Duration::from_secs(1)), "");
     let at = t0 + LONG_ACTION + Duration::from_millis(1);
-    assert_eq!(display.tick(at), "⎿ shell `cargo build` · running…");
+    // A row leaves with its newline: Claude Code's TUI shows a line only once it has one.
+    assert_eq!(display.tick(at), "⎿ shell `cargo build` · running…\n");
     assert_eq!(display.tick(at + Duration::from_secs(1)), "", "shown once");
     assert_eq!(
         display.event(&events[1], t0 + Duration::from_secs(7)),
-        "\n⎿ shell `cargo build` · exit 0 · 7.0 s · Finished"
+        "⎿ shell `cargo build` · exit 0 · 7.0 s · Finished\n"
     );
 }
 
@@ -52,7 +53,7 @@ fn a_quick_action_has_only_its_completion_row() {
     assert_eq!(display.event(&events[0], t0), "");
     assert_eq!(
         display.event(&events[1], t0 + Duration::from_millis(200)),
-        "⎿ ls `src`"
+        "⎿ ls `src`\n"
     );
     assert_eq!(display.tick(t0 + LONG_ACTION * 2), "");
 }
@@ -97,9 +98,9 @@ fn a_real_turn_shows_the_running_row_while_the_action_runs() {
     assert_eq!(
         deltas,
         [
-            "⎿ shell `sleep 8` · running…",
-            "\n⎿ shell `sleep 8` · exit 0 · 8.0 s",
-            "\n\n[Cursor] 1 native action: 1 shell · 1 in / 27 out (est.)"
+            "⎿ shell `sleep 8` · running…\n",
+            "⎿ shell `sleep 8` · exit 0 · 8.0 s\n",
+            "\n[Cursor] 1 native action: 1 shell.\n[Cursor] 1 in / 27 out (est.)"
         ]
     );
 }

@@ -155,3 +155,33 @@ fn plain_claude_refuses_a_switch_to_a_cursor_model() {
     tmux.type_line("/model claude-opus-4-8");
     tmux.wait_for("the switch", WAIT, |pane| pane.contains("Set model to"));
 }
+
+#[test]
+fn a_finished_actions_row_shows_while_cursor_works_on() {
+    let launch = Launch::real()
+        .env(
+            "FAKE_AGENT_SCENARIO",
+            repo_root().join("tests/fake-agent/scenarios/pause-after-action.scenario"),
+        )
+        .args([
+            "--model",
+            "multi/cursor/composer-2.5",
+            "--permission-mode",
+            "acceptEdits",
+        ]);
+    let tmux = Tmux::start(launch.dir.path(), &launch.script());
+    tmux.wait_for("the prompt", WAIT, |pane| pane.contains("accept edits on"));
+    tmux.type_line("read it");
+    tmux.wait_for("Cursor's first words", WAIT, |pane| {
+        pane.contains("Checking the files.")
+    });
+    // Cursor is silent for 15 s after the read: its row must not wait for the next words.
+    let pane = tmux.wait_for("the read's row", Duration::from_secs(10), |pane| {
+        pane.contains("read a.txt")
+    });
+    assert!(
+        !pane.contains("All read."),
+        "the row came with the next text: {pane}"
+    );
+    tmux.wait_for("the answer's end", WAIT, |pane| pane.contains("All read."));
+}

@@ -24,9 +24,11 @@ fn silence_shows_a_progress_line() {
     assert_eq!(display.event(&events[1], t0 + Duration::from_secs(1)), "");
     assert_eq!(display.next_wake(), t0 + PROGRESS_EVERY);
     assert_eq!(display.tick(t0 + Duration::from_secs(29)), "");
+    // Each line leaves with its newline (Claude Code shows a line only once it has one); the
+    // next piece then starts with one newline less.
     assert_eq!(
         display.tick(t0 + PROGRESS_EVERY),
-        "\n\n[Cursor] Still working (30 s): thinking."
+        "\n\n[Cursor] Still working (30 s): thinking.\n"
     );
     // An action that runs long gets its row; a period of silence after it, the progress
     // line names it.
@@ -34,11 +36,11 @@ fn silence_shows_a_progress_line() {
     assert_eq!(display.event(&events[2], started), "");
     let long = started + LONG_ACTION;
     assert_eq!(display.next_wake(), long);
-    assert_eq!(display.tick(long), "\n⎿ shell `make check` · running…");
+    assert_eq!(display.tick(long), "⎿ shell `make check` · running…\n");
     assert_eq!(display.next_wake(), long + PROGRESS_EVERY);
     assert_eq!(
         display.tick(long + PROGRESS_EVERY),
-        "\n[Cursor] Still working (1 min 6 s): shell `make check` is running, and Cursor prints nothing until it ends."
+        "[Cursor] Still working (1 min 6 s): shell `make check` is running, and Cursor prints nothing until it ends.\n"
     );
 }
 
