@@ -47,10 +47,7 @@ impl Crashing {
     /// "recovered"), sends it the request and waits until the turn's chat id is recorded.
     pub fn start(first_turn: &[&str]) -> Crashing {
         let root = tempfile::tempdir().unwrap();
-        let dir = root.path().join("turns");
-        std::fs::create_dir(&dir).unwrap();
-        scenario::write(&dir, "01-crashing.scenario", first_turn);
-        scenario::reply(&dir, "02-ok.scenario", "recovered");
+        let dir = turns(root.path(), first_turn);
         let workspace = root.path().join("workspace");
         std::fs::create_dir(&workspace).unwrap();
         let options = GatewayOptions {
@@ -105,6 +102,16 @@ impl Crashing {
             client.join().unwrap();
         }
     }
+}
+
+/// `<root>/turns`, the scenario folder of the crashing session: the first turn replays
+/// `first_turn`, the second answers "recovered".
+pub fn turns(root: &std::path::Path, first_turn: &[&str]) -> std::path::PathBuf {
+    let dir = root.join("turns");
+    std::fs::create_dir(&dir).unwrap();
+    scenario::write(&dir, "01-crashing.scenario", first_turn);
+    scenario::reply(&dir, "02-ok.scenario", "recovered");
+    dir
 }
 
 /// The request the crash interrupted.
