@@ -126,7 +126,7 @@ fn killed_mid_turn(spawn: fn(&mut Launch) -> Child) {
             .header("content-type", "application/json")
             .body(body)
             .send()
-            .and_then(|r| r.text());
+            .and_then(reqwest::blocking::Response::text);
     });
     let lingerer = pid_in(&lingerer_file);
     let agent = launch.turns()[0]["pid"].as_u64().unwrap() as u32;

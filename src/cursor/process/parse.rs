@@ -15,7 +15,7 @@ pub fn stat_start_time(stat: &str) -> Option<u64> {
 pub fn stat_start_time_bytes(stat: &[u8]) -> Option<u64> {
     let close = stat.iter().rposition(|b| *b == b')')?;
     let field = stat[close + 1..]
-        .split(|b| b.is_ascii_whitespace())
+        .split(u8::is_ascii_whitespace)
         .filter(|word| !word.is_empty())
         .nth(19)?;
     std::str::from_utf8(field).ok()?.parse().ok()

@@ -13,8 +13,9 @@
 //! SIGTERM, then SIGKILL after [`Target::grace`] while anything of it is left — and exits.
 //! Dropped after the target ended normally, it finds the leader gone and exits at once.
 //!
-//! The helper runs between `fork` and `_exit` only: it allocates nothing, takes no lock and makes
-//! only system calls (`setsid`, `sigaction`, `dup2`, `close`, `read`, `open`, `kill`,
+//! On Linux the helper is named `mc-watchdog` ([`WATCHDOG_NAME`]) in `ps`. It runs between
+//! `fork` and `_exit` only: it allocates nothing, takes no lock and makes
+//! only system calls (`setsid`, `prctl`, `sigaction`, `dup2`, `close`, `read`, `open`, `kill`,
 //! `nanosleep`), so forking from a multi-threaded runtime is safe.
 //!
 //! A group is signalled as a whole once its leader was proven ours, also after the leader has
@@ -41,6 +42,9 @@ pub const GROUP_GRACE: Duration = Duration::from_secs(2);
 /// How long Claude Code has between SIGTERM and SIGKILL after its launcher or wrapper died
 /// (it saves its session on SIGTERM).
 pub const CLAUDE_GRACE: Duration = Duration::from_secs(4);
+
+/// The helper's process name on Linux (`ps`, `/proc/<pid>/comm`), NUL-terminated.
+pub const WATCHDOG_NAME: &[u8] = b"mc-watchdog\0";
 
 /// How often the helper looks whether its target is gone.
 const POLL: Duration = Duration::from_millis(25);
@@ -181,6 +185,9 @@ unsafe fn helper(read_fd: RawFd, target: Target) -> ! {
     // SAFETY: each call is an async-signal-safe system call on values of our own.
     unsafe {
         libc::setsid();
+        // `mc-watchdog` in `ps` and `/proc/<pid>/comm`, not a copy of our command name.
+        #[cfg(target_os = "linux")]
+        libc::prctl(libc::PR_SET_NAME, WATCHDOG_NAME.as_ptr());
         // Default dispositions (the runtime's handlers were inherited) and nothing blocked: a
         // SIGTERM sent on purpose still ends the helper.
         for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP, libc::SIGCHLD] {

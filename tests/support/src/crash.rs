@@ -30,7 +30,8 @@ pub struct Crashing {
 
 impl Crashing {
     /// [`Crashing::start`] with a first turn that streamed "halfway" and then hangs, SIGKILLs
-    /// that gateway mid-turn and returns the Cursor process it left running (the orphan).
+    /// that gateway and its watchdogs mid-turn and returns the Cursor process it left running
+    /// (the orphan).
     pub fn killed_halfway() -> (Crashing, u32) {
         let mut crashing = Crashing::start(&[
             scenario::INIT,
@@ -95,8 +96,10 @@ impl Crashing {
         self.gateway.turns()[0]["pid"].as_u64().unwrap() as u32
     }
 
-    /// SIGKILLs the gateway: nothing of ours runs after this.
+    /// SIGKILLs the gateway and the watchdogs of its Cursor runs (as if they died with it:
+    /// a restarted gateway must then end the orphan itself): nothing of ours runs after this.
     pub fn kill_gateway(&mut self) {
+        crate::process::kill_watchdogs_of(self.gateway.pid);
         self.gateway.kill();
         if let Some(client) = self.client.take() {
             client.join().unwrap();
