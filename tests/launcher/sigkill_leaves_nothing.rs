@@ -10,9 +10,11 @@ use std::time::Duration;
 use std::time::Instant;
 
 use multi_cursor_test_support::crash;
+use multi_cursor_test_support::gateway;
 use multi_cursor_test_support::gateway::GatewayOptions;
 use multi_cursor_test_support::launcher;
 use multi_cursor_test_support::scenario;
+use multi_cursor_test_support::tmux::Tmux;
 use multi_cursor_test_support::wrapper;
 
 use launcher::Launch;
@@ -60,10 +62,15 @@ fn pid_in(path: &Path) -> u32 {
         .unwrap()
 }
 
-/// SIGKILLs `door` and returns how long each of `pids` took to be gone (panics past [`LIMIT`]).
+/// SIGKILLs `door` and waits until each of `pids` is gone (panics past [`LIMIT`]).
 fn kill_and_await(door: &mut Child, pids: &[(&str, u32)]) {
     door.kill().unwrap();
     door.wait().unwrap();
+    await_gone(pids);
+}
+
+/// Waits until each of `pids` is gone, saying after how long (panics past [`LIMIT`]).
+fn await_gone(pids: &[(&str, u32)]) {
     let killed = Instant::now();
     for (what, pid) in pids {
         assert!(
@@ -131,6 +138,12 @@ fn killed_mid_turn(spawn: fn(&mut Launch) -> Child) {
     let lingerer = pid_in(&lingerer_file);
     let agent = launch.turns()[0]["pid"].as_u64().unwrap() as u32;
     assert!(!scenario::process_gone(agent) && !scenario::process_gone(lingerer));
+    // The turn's chat is recorded (what the next gateway resumes).
+    let record = gateway::record_file(&launch.state, &launch.project, crash::SESSION, "main");
+    assert!(scenario::wait_for(10, || std::fs::read(&record)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .is_some_and(|r| r["chatId"] == crash::CHAT)));
 
     kill_and_await(
         &mut door,
@@ -173,6 +186,18 @@ fn a_killed_wrapper_leaves_nothing_and_the_turn_is_recovered() {
     killed_mid_turn(Launch::spawn_wrapper);
 }
 
+/// The pid of the child of `parent` that is not the fake agent (Claude Code).
+fn claude_of(parent: u32) -> u32 {
+    wrapper::children_of(parent as i32)
+        .into_iter()
+        .map(|pid| pid as u32)
+        .find(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|line| !String::from_utf8_lossy(&line).contains("fake-agent"))
+        })
+        .expect("Claude Code runs")
+}
+
 /// The user's case: the real Claude Code in print mode (`claude -p`) behind the launcher, in
 /// a Cursor turn whose agent started a tool; the launcher SIGKILLed.
 #[test]
@@ -194,15 +219,7 @@ fn a_killed_launcher_ends_the_real_claude_code_in_print_mode() {
     let mut door = launch.spawn();
     let lingerer = pid_in(&lingerer_file);
     let agent = launch.turns()[0]["pid"].as_u64().unwrap() as u32;
-    let claude = wrapper::children_of(door.id() as i32)
-        .into_iter()
-        .map(|pid| pid as u32)
-        .find(|pid| {
-            *pid != agent
-                && std::fs::read(format!("/proc/{pid}/cmdline"))
-                    .is_ok_and(|line| !String::from_utf8_lossy(&line).contains("fake-agent"))
-        })
-        .expect("Claude Code runs");
+    let claude = claude_of(door.id());
     kill_and_await(
         &mut door,
         &[
@@ -211,4 +228,88 @@ fn a_killed_launcher_ends_the_real_claude_code_in_print_mode() {
             ("the agent's tool", lingerer),
         ],
     );
+}
+
+/// The user's case in a terminal: the real Claude Code TUI behind the launcher, started from
+/// an interactive shell, in a Cursor turn whose agent started a tool; the launcher SIGKILLed.
+/// The shell gets the terminal back and takes commands; no Claude Code is left drawing.
+#[test]
+fn a_killed_launcher_gives_the_terminal_back_to_the_shell() {
+    let root = tempfile::tempdir().unwrap();
+    let lingerer_file = root.path().join("lingerer.pid");
+    let turns = crashing_turn(root.path());
+    let launch = Launch::real()
+        .env("FAKE_AGENT_SCENARIO", &turns)
+        .env("FAKE_AGENT_LINGERER_PIDFILE", &lingerer_file)
+        .args([
+            "--model",
+            "multi/cursor/composer-2.5",
+            "--permission-mode",
+            "bypassPermissions",
+        ]);
+    let script = launch.script();
+    let shell = launch.dir.path().join("shell.sh");
+    std::fs::write(
+        &shell,
+        "#!/bin/sh\nexec env -i PATH=\"$PATH\" TERM=xterm-256color PS1='shell-ready$ ' bash --norc --noprofile -i\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&shell, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let tmux = Tmux::start(launch.dir.path(), &shell);
+    tmux.wait_for("the shell", Duration::from_secs(10), |pane| {
+        pane.contains("shell-ready$")
+    });
+    tmux.send(&[script.to_str().unwrap(), "Enter"]);
+    let pane = tmux.wait_for("Claude Code", Duration::from_secs(60), |pane| {
+        pane.contains("Yes, I accept") || pane.contains("bypass permissions on")
+    });
+    if pane.contains("Yes, I accept") {
+        // Claude Code asks once to confirm bypassPermissions (the mode Cursor turns run in).
+        tmux.send(&["Down"]);
+        tmux.send(&["Enter"]);
+        tmux.wait_for("the prompt", Duration::from_secs(60), |pane| {
+            pane.contains("bypass permissions on")
+        });
+    }
+    tmux.send(&["migrate the database"]);
+    std::thread::sleep(Duration::from_millis(500));
+    tmux.send(&["Enter"]);
+    let lingerer = pid_in(&lingerer_file);
+    let agent = launch.turns()[0]["pid"].as_u64().unwrap() as u32;
+    let launcher = wrapper::children_of(tmux.pane_pid())
+        .into_iter()
+        .map(|pid| pid as u32)
+        .find(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|line| String::from_utf8_lossy(&line).contains("multi-cursor"))
+        })
+        .expect("the launcher runs under the shell");
+    let claude = claude_of(launcher);
+
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(launcher as i32),
+        nix::sys::signal::Signal::SIGKILL,
+    )
+    .unwrap();
+    await_gone(&[
+        ("Claude Code", claude),
+        ("the Cursor agent", agent),
+        ("the agent's tool", lingerer),
+    ]);
+    tmux.send(&["echo back-$((40+2))", "Enter"]);
+    let pane = tmux.wait_for("the shell", Duration::from_secs(10), |pane| {
+        pane.contains("back-42")
+    });
+    eprintln!("{pane}");
+    // Nothing started for this launch runs any more (its settings live in its TMPDIR).
+    let tmp = launch.tmp.display().to_string();
+    let left: Vec<String> = std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| !scenario::process_gone(*pid))
+        .filter_map(|pid| std::fs::read(format!("/proc/{pid}/cmdline")).ok())
+        .map(|line| String::from_utf8_lossy(&line).replace('\0', " "))
+        .filter(|line| line.contains(&tmp))
+        .collect();
+    assert!(left.is_empty(), "still running: {left:?}");
 }

@@ -2,85 +2,12 @@
 //! terminal and chains the user's own line; after a Cursor answer the line ends with the
 //! session's Cursor spend (`Cursor composer-2.5 · 1 run · … in / … out`).
 
-use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
-use std::time::Instant;
 
 use multi_cursor_test_support::launcher;
+use multi_cursor_test_support::tmux::Tmux;
 
 use launcher::Launch;
-
-/// A tmux server of the test's own (its socket in the test's folder), killed when dropped.
-struct Tmux {
-    socket: std::path::PathBuf,
-}
-
-impl Tmux {
-    /// Starts `script` in a detached 160×40 session.
-    fn start(dir: &Path, script: &Path) -> Tmux {
-        let tmux = Tmux {
-            socket: dir.join("tmux.sock"),
-        };
-        let status = tmux
-            .command()
-            .args(["new-session", "-d", "-s", "mc", "-x", "160", "-y", "40"])
-            .arg(script)
-            .status()
-            .expect("tmux is installed");
-        assert!(status.success());
-        tmux
-    }
-
-    fn command(&self) -> Command {
-        let mut command = Command::new("tmux");
-        command.arg("-S").arg(&self.socket);
-        command
-    }
-
-    /// The visible pane's text.
-    fn pane(&self) -> String {
-        let output = self
-            .command()
-            .args(["capture-pane", "-p", "-t", "mc"])
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&output.stdout).into_owned()
-    }
-
-    fn send(&self, keys: &[&str]) {
-        let status = self
-            .command()
-            .args(["send-keys", "-t", "mc"])
-            .args(keys)
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
-
-    /// Waits until the pane shows something `seen` accepts; panics with the pane after
-    /// `timeout`.
-    fn wait_for(&self, what: &str, timeout: Duration, seen: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + timeout;
-        loop {
-            let pane = self.pane();
-            if seen(&pane) {
-                return pane;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "waited {timeout:?} for {what}; the pane:\n{pane}"
-            );
-            std::thread::sleep(Duration::from_millis(250));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.command().arg("kill-server").status();
-    }
-}
 
 /// The launcher in tmux on a Cursor model, the user's own status line printing `USER-LINE`,
 /// one prompt answered by the fake agent.

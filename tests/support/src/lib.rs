@@ -29,6 +29,7 @@ pub mod rules;
 pub mod scenario;
 pub mod security;
 pub mod stream_lines;
+pub mod tmux;
 pub mod wrapper;
 
 /// The repository's root (this crate lives in `tests/support/`): where `tests/fixtures/`,
