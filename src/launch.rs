@@ -472,7 +472,9 @@ impl ClaudeFlags {
 }
 
 /// `multi-cursor [--] [claude args…]`: starts Claude Code through a private gateway and
-/// returns its exit code. Used by `main.rs` when no subcommand is given.
+/// returns its exit code. Used by `main.rs` when no subcommand is given. Must be polled on the
+/// main thread (`Runtime::block_on` in `main`), which spawns `claude` and so carries its
+/// parent-death signal (see `launch::child`).
 pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let user = args::split(&user_args)?;

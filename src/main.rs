@@ -32,6 +32,8 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // block_on polls the launcher on this (main) thread, which spawns Claude Code: its
+    // parent-death signal is tied to this thread, which lives as long as the launcher.
     match runtime.block_on(dispatch(cli)) {
         Ok(code) => code,
         Err(error) => {

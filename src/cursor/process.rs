@@ -15,7 +15,9 @@
 //!
 //! - [`identity`]: start times, command lines and the marker check, per platform
 //!   (`linux`'s `/proc`, `macos`'s `proc_pidinfo` and `sysctl`);
-//! - [`parse`]: the pure parsers of what those platforms return.
+//! - [`parse`]: the pure parsers of what those platforms return;
+//! - [`watchdog`]: a helper process that ends the group if this process dies (SIGKILL
+//!   included) while the run goes on.
 
 use std::path::Path;
 use std::path::PathBuf;
@@ -48,6 +50,8 @@ use super::spawn::signal_group;
 use super::stream::StreamError;
 use super::stream::StreamItem;
 use super::stream::StreamParser;
+use watchdog::Target;
+use watchdog::Watchdog;
 
 pub mod identity;
 #[cfg(target_os = "linux")]
@@ -55,6 +59,7 @@ pub mod linux;
 #[cfg(target_os = "macos")]
 pub mod macos;
 pub mod parse;
+pub mod watchdog;
 
 #[cfg(target_os = "linux")]
 use linux as os;
@@ -247,6 +252,12 @@ pub fn spawn_turn_held(
     };
     let pgid = child.id().and_then(|p| i32::try_from(p).ok()).unwrap_or(0);
     let process_start = process_start_time(pgid);
+    // Before the prompt goes out: whatever ends this process from here on, the group ends too.
+    let watchdog = process_start.and_then(|start| {
+        Watchdog::guard(Target::group(pgid, start))
+            .inspect_err(|error| tracing::warn!(%error, pgid, "no watchdog for a Cursor run"))
+            .ok()
+    });
     let (gate_tx, gate_rx) = oneshot::channel::<()>();
     if let Some(mut stdin) = child.stdin.take() {
         let prompt = spec.prompt.clone().into_bytes();
@@ -273,6 +284,7 @@ pub fn spawn_turn_held(
         requested_chat: spec.chat_id.clone(),
         tx,
         after_end,
+        _watchdog: watchdog,
     };
     tokio::spawn(supervisor.run(cancel_rx));
     Ok(CursorRun {
@@ -294,6 +306,8 @@ struct Supervisor {
     /// Done after the group has ended, before the run's channel closes (so a caller awaiting
     /// [`CursorRun::ended`] finds it done).
     after_end: Option<AfterEnd>,
+    /// Ends the group if this process dies first; dropped (harmlessly) once the group ended.
+    _watchdog: Option<Watchdog>,
 }
 
 /// Ends the group when the supervising task is dropped without finishing (runtime shutdown).

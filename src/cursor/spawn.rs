@@ -4,7 +4,8 @@
 //! gateway credential), the descriptor limit we started with, and one of three policies:
 //!
 //! - [`Kind::Captured`]: its own process group, output piped and read with bounds, the group
-//!   ended on timeout or when the caller drops it (turns, probes, `status`, `--list-models`);
+//!   ended on timeout or when the caller drops it (turns, probes, `status`, `--list-models`),
+//!   and by a [watchdog](super::process::watchdog) if this process dies first;
 //! - [`Kind::Interactive`]: the user's terminal, in the terminal's process group, so Ctrl-C and
 //!   the browser prompt work (`agent login` from `--cursor-login`);
 //! - [`Kind::Detached`]: its own process group, not ended when we exit (the background
@@ -32,6 +33,7 @@ use tokio::io::AsyncRead;
 use tokio::io::AsyncReadExt;
 
 use super::child_env::agent_env;
+use super::process::watchdog::Watchdog;
 
 /// How a child is attached to us; see the module documentation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -172,6 +174,8 @@ impl AgentCommand {
             source,
         })?;
         let mut group = GroupGuard::new(child.id());
+        // Ends the group if this process dies before the child does.
+        let _watchdog = Watchdog::for_child(child.id(), true);
         let stdout = child.stdout.take();
         let stderr = child.stderr.take();
         let finished = tokio::time::timeout(limits.timeout, async {

@@ -1,8 +1,17 @@
 //! Claude Code as the child of the launcher (`multi-cursor`) or the wrapper
 //! (`multi-cursor-claude`): its command line and environment behind an [`InProcessGateway`],
 //! the signals passed on while it runs, and the gateway stopped after it. Both doors start it
-//! the same way; they differ only in what a SIGINT means ([`Interrupt`]) and in the wrapper's
-//! parent-death signal, which it adds to the command.
+//! the same way; they differ only in what a SIGINT means ([`Interrupt`]).
+//!
+//! Nothing outlives either door, whatever ends it (SIGKILL included): Claude Code gets SIGTERM
+//! at once — on Linux from the kernel (a parent-death signal, set between fork and exec), and
+//! on every system from a [`Watchdog`] that sends SIGTERM, then SIGKILL after
+//! [`CLAUDE_GRACE`](crate::cursor::process::watchdog::CLAUDE_GRACE) if the same process still
+//! runs. Linux's parent-death signal follows the *thread* that spawned the child, so `claude`
+//! is spawned on the main thread (the binaries' `block_on` polls the launcher's and the
+//! wrapper's future there), which lives as long as the process; never from a blocking-pool
+//! thread, which tokio retires when idle. The gateway lives in this process, and each of its
+//! Cursor runs has a watchdog of its own ([`crate::cursor::process`]).
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -24,6 +33,7 @@ use super::refresh_catalog;
 use super::sweep_stale_temps;
 use super::upstream::Routing;
 use crate::cursor::catalog::AUTO_ROUTE;
+use crate::cursor::process::watchdog::Watchdog;
 
 /// What Claude Code is started with, besides the gateway's settings file.
 pub(crate) struct ClaudeStart<'a> {
@@ -73,6 +83,7 @@ impl InProcessGateway {
         }
         command.args(start.rest);
         crate::cursor::spawn::restore_descriptor_limit(command.as_std_mut());
+        die_with_parent(&mut command);
         if start.inherited_placeholder {
             command.env_remove("ANTHROPIC_AUTH_TOKEN");
         }
@@ -94,8 +105,8 @@ impl InProcessGateway {
     /// SIGTERM and SIGHUP on (and SIGINT as `interrupt` says); then stops the gateway and
     /// removes the private folder. Returns Claude Code's exit code as a shell reports it.
     /// `refresh` (state folder, agent) refreshes the catalog cache in the background.
-    /// Must be awaited on the thread that should spawn `claude` (see `wrap`'s parent-death
-    /// signal).
+    /// Must be awaited on the main thread, which spawns `claude` and so carries its
+    /// parent-death signal (see the module docs).
     pub(crate) async fn run_claude(
         self,
         mut command: tokio::process::Command,
@@ -117,6 +128,8 @@ impl InProcessGateway {
             elapsed_ms = started.elapsed().as_secs_f64() * 1000.0,
             "claude spawned"
         );
+        // Sends Claude Code SIGTERM if this process dies while it runs.
+        let _watchdog = Watchdog::for_child(child.id(), false);
         let pid = child
             .id()
             .and_then(|p| i32::try_from(p).ok())
@@ -159,3 +172,25 @@ impl InProcessGateway {
         Ok(ExitCode::from(exit_code(status)))
     }
 }
+
+/// The child's `pre_exec` on Linux: SIGTERM when the spawning thread (the main thread) ends,
+/// and at once if this process is already gone.
+#[cfg(target_os = "linux")]
+fn die_with_parent(command: &mut tokio::process::Command) {
+    let parent = nix::unistd::getpid();
+    // SAFETY: the closure only makes async-signal-safe system calls (prctl, getppid, kill).
+    unsafe {
+        command.pre_exec(move || {
+            nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGTERM)
+                .map_err(std::io::Error::from)?;
+            if nix::unistd::getppid() != parent {
+                let _ = nix::sys::signal::raise(nix::sys::signal::Signal::SIGTERM);
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Elsewhere there is no parent-death signal: the [`Watchdog`] alone sends the SIGTERM.
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_command: &mut tokio::process::Command) {}

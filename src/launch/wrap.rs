@@ -22,12 +22,11 @@
 //!    `claude` starts (its logs are off unless `MULTI_CURSOR_LOG` asks for them). SIGTERM,
 //!    SIGINT and SIGHUP are passed on; the wrapper exits with `claude`'s code (128 + the
 //!    signal when a signal ended it) after stopping the gateway and removing its folder.
-//! 5. A SIGKILLed wrapper leaves no `claude` behind: on Linux the child is spawned with a
-//!    parent-death signal (SIGTERM). That signal follows the *thread* that spawned the child,
-//!    so the spawn happens on the main thread (the one `block_on` polls the wrapper's future
-//!    on), which lives as long as the wrapper — never on a blocking-pool thread, which tokio
-//!    retires when idle. The gateway lives in the wrapper's process and dies with it. On other
-//!    systems a killed wrapper's `claude` ends when the host closes its stdin.
+//! 5. A SIGKILLed wrapper leaves nothing behind: Claude Code gets SIGTERM at once and every
+//!    Cursor run of its gateway ends with its process group, as for the launcher (see
+//!    `launch::child` and [`crate::cursor::process::watchdog`]). The spawn happens on the
+//!    main thread (the one `block_on` polls the wrapper's future on), which lives as long as
+//!    the wrapper and so carries Linux's parent-death signal.
 //!
 //! The gateway runs with [`Surface::Wrapper`](crate::policy::Surface): a Cursor turn refused
 //! for Claude's permission mode names the VS Code panel's mode menu and settings, not Shift+Tab.
@@ -260,27 +259,6 @@ async fn quiet_catalog(state_dir: &Path) -> (Option<Catalog>, Option<PathBuf>) {
     }
 }
 
-/// The child's `pre_exec`: SIGTERM when the spawning thread (the wrapper's main thread) ends,
-/// and at once if the wrapper is already gone.
-#[cfg(target_os = "linux")]
-fn die_with_parent(command: &mut tokio::process::Command) {
-    let parent = nix::unistd::getpid();
-    // SAFETY: the closure only makes async-signal-safe system calls (prctl, getppid, kill).
-    unsafe {
-        command.pre_exec(move || {
-            nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGTERM)
-                .map_err(std::io::Error::from)?;
-            if nix::unistd::getppid() != parent {
-                let _ = nix::sys::signal::raise(nix::sys::signal::Signal::SIGTERM);
-            }
-            Ok(())
-        });
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn die_with_parent(_command: &mut tokio::process::Command) {}
-
 /// `multi-cursor-claude [<path-to-claude>] <claude args…>`: see the module docs. Must be
 /// polled on the main thread (`Runtime::block_on` in the binary's `main`), which spawns
 /// `claude` and so carries its parent-death signal.
@@ -323,7 +301,7 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
         .extend(crate::policy::settings::disallowed_tools(&host.rest));
     let token = config.token.clone();
     let gateway = InProcessGateway::start(config, catalog, settings, &routing).await?;
-    let mut command = gateway.claude_command(&ClaudeStart {
+    let command = gateway.claude_command(&ClaudeStart {
         claude_path: &claude_path,
         agents: &agents,
         auto_model: placeholder.is_some() && !host.has_model && !saves_cursor_route,
@@ -333,7 +311,6 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
         routing: &routing,
         placeholder: placeholder.as_deref(),
     });
-    die_with_parent(&mut command);
     let refresh = refresh_from.map(|agent| (state_dir, agent));
     gateway
         .run_claude(command, &claude_path, Interrupt::PassedOn, refresh, started)

@@ -39,4 +39,5 @@ mod process_plain_text_failures;
 mod process_resume;
 mod process_sigkill_only;
 mod process_stall_before_result;
+mod process_watchdog;
 mod summary_tokens;

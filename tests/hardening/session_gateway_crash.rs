@@ -1,4 +1,5 @@
-//! A gateway killed mid-turn (SIGKILL: nothing of ours runs) leaves Cursor's process group
+//! A gateway killed mid-turn together with its watchdogs (SIGKILL: nothing of ours runs;
+//! the watchdog alone is `launcher::sigkill_leaves_nothing`) leaves Cursor's process group
 //! running and the record `interrupted` with `pendingRun`. The restarted gateway ends that
 //! group (its leader's start time still matches), refuses to run the interrupted request a
 //! second time, and on the next message streams the interruption notice, prepends it to

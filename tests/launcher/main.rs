@@ -52,6 +52,7 @@ mod plugin_saved_cursor_model;
 mod plugin_session_start_message;
 mod plugin_shim;
 mod plugin_validate_strict;
+mod sigkill_leaves_nothing;
 mod skills_links;
 mod statusline_budget;
 mod statusline_command;

@@ -7,8 +7,18 @@
 /// (field 2) is parenthesised and may hold spaces or parentheses, so fields are counted after
 /// the last `)`; field 22 is then the 20th.
 pub fn stat_start_time(stat: &str) -> Option<u64> {
-    let rest = &stat[stat.rfind(')')? + 1..];
-    rest.split_whitespace().nth(19)?.parse().ok()
+    stat_start_time_bytes(stat.as_bytes())
+}
+
+/// [`stat_start_time`] on the raw bytes (the command name need not be UTF-8); allocates
+/// nothing.
+pub fn stat_start_time_bytes(stat: &[u8]) -> Option<u64> {
+    let close = stat.iter().rposition(|b| *b == b')')?;
+    let field = stat[close + 1..]
+        .split(u8::is_ascii_whitespace)
+        .filter(|word| !word.is_empty())
+        .nth(19)?;
+    std::str::from_utf8(field).ok()?.parse().ok()
 }
 
 /// A macOS start time (`proc_bsdinfo`'s `pbi_start_tvsec` and `pbi_start_tvusec`) as one
@@ -178,6 +188,10 @@ mod tests {
         assert_eq!(stat_start_time(stat), Some(987_654));
         assert_eq!(stat_start_time("4242 (agent) S 1"), None);
         assert_eq!(stat_start_time("no parenthesis"), None);
+        // A command name that is not UTF-8 (the kernel copies it as given).
+        let mut raw = b"4242 (a\xff\xfe) S".to_vec();
+        raw.extend_from_slice(&stat.as_bytes()[stat.rfind(')').unwrap() + 3..]);
+        assert_eq!(stat_start_time_bytes(&raw), Some(987_654));
     }
 
     #[test]

@@ -30,7 +30,8 @@ pub struct Crashing {
 
 impl Crashing {
     /// [`Crashing::start`] with a first turn that streamed "halfway" and then hangs, SIGKILLs
-    /// that gateway mid-turn and returns the Cursor process it left running (the orphan).
+    /// that gateway and its watchdogs mid-turn and returns the Cursor process it left running
+    /// (the orphan).
     pub fn killed_halfway() -> (Crashing, u32) {
         let mut crashing = Crashing::start(&[
             scenario::INIT,
@@ -47,10 +48,7 @@ impl Crashing {
     /// "recovered"), sends it the request and waits until the turn's chat id is recorded.
     pub fn start(first_turn: &[&str]) -> Crashing {
         let root = tempfile::tempdir().unwrap();
-        let dir = root.path().join("turns");
-        std::fs::create_dir(&dir).unwrap();
-        scenario::write(&dir, "01-crashing.scenario", first_turn);
-        scenario::reply(&dir, "02-ok.scenario", "recovered");
+        let dir = turns(root.path(), first_turn);
         let workspace = root.path().join("workspace");
         std::fs::create_dir(&workspace).unwrap();
         let options = GatewayOptions {
@@ -98,13 +96,25 @@ impl Crashing {
         self.gateway.turns()[0]["pid"].as_u64().unwrap() as u32
     }
 
-    /// SIGKILLs the gateway: nothing of ours runs after this.
+    /// SIGKILLs the gateway and the watchdogs of its Cursor runs (as if they died with it:
+    /// a restarted gateway must then end the orphan itself): nothing of ours runs after this.
     pub fn kill_gateway(&mut self) {
+        crate::process::kill_watchdogs_of(self.gateway.pid);
         self.gateway.kill();
         if let Some(client) = self.client.take() {
             client.join().unwrap();
         }
     }
+}
+
+/// `<root>/turns`, the scenario folder of the crashing session: the first turn replays
+/// `first_turn`, the second answers "recovered".
+pub fn turns(root: &std::path::Path, first_turn: &[&str]) -> std::path::PathBuf {
+    let dir = root.join("turns");
+    std::fs::create_dir(&dir).unwrap();
+    scenario::write(&dir, "01-crashing.scenario", first_turn);
+    scenario::reply(&dir, "02-ok.scenario", "recovered");
+    dir
 }
 
 /// The request the crash interrupted.

@@ -1,6 +1,7 @@
 //! Starts `multi-cursor serve` for a test, with the fake agent as Cursor, an isolated state
 //! folder and HOME, and helpers to call it.
 
+use std::path::Path;
 use std::path::PathBuf;
 use std::process::Child;
 use std::process::Command;
@@ -223,12 +224,7 @@ impl TestGateway {
 
     /// The record file of (workspace, session, worker), as the test sees it.
     pub fn record_path(&self, session: &str, worker: &str) -> PathBuf {
-        use sha2::Digest;
-        let key = serde_json::json!([self.workspace(), session, worker]).to_string();
-        let digest = hex::encode(sha2::Sha256::digest(key.as_bytes()));
-        self.state_view
-            .join("sessions")
-            .join(format!("{digest}.v3.json"))
+        record_file(&self.state_view, &self.workspace(), session, worker)
     }
 
     /// The record of (session, worker) as JSON.
@@ -334,6 +330,15 @@ impl Drop for TestGateway {
             eprintln!("--- gateway log ---\n{log}");
         }
     }
+}
+
+/// The record file of (workspace, session, worker) in the state folder `state`; `workspace`
+/// as the gateway sees it (canonical).
+pub fn record_file(state: &Path, workspace: &Path, session: &str, worker: &str) -> PathBuf {
+    use sha2::Digest;
+    let key = serde_json::json!([workspace, session, worker]).to_string();
+    let digest = hex::encode(sha2::Sha256::digest(key.as_bytes()));
+    state.join("sessions").join(format!("{digest}.v3.json"))
 }
 
 /// A minimal Messages request for a Cursor model.

@@ -174,7 +174,17 @@ impl Launch {
 
     /// Starts the launcher and returns the running child (stdout/stderr piped).
     pub fn spawn(&mut self) -> Child {
-        let mut command = Command::new(crate::multi_cursor_bin());
+        self.spawn_program(&crate::multi_cursor_bin())
+    }
+
+    /// Starts the wrapper (`multi-cursor-claude`, which finds `claude` through
+    /// `MULTI_CURSOR_CLAUDE`) with this launch's folders, environment and arguments.
+    pub fn spawn_wrapper(&mut self) -> Child {
+        self.spawn_program(&crate::wrapper::wrapper_bin())
+    }
+
+    fn spawn_program(&mut self, program: &Path) -> Child {
+        let mut command = Command::new(program);
         command
             .current_dir(&self.project)
             .env_clear()
@@ -183,7 +193,9 @@ impl Launch {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        command.spawn().expect("spawn multi-cursor")
+        command
+            .spawn()
+            .unwrap_or_else(|e| panic!("spawn {}: {e}", program.display()))
     }
 
     /// A shell script that runs this launch (its environment only, in the project folder, with

@@ -270,3 +270,40 @@ pub fn spawn(agent: &Path, spec: &TurnSpec, limits: RunLimits) -> Result<CursorR
         }
     }
 }
+
+/// The watchdogs (`mc-watchdog`, see `multi_cursor::cursor::process::watchdog`) whose pipe
+/// `pid` holds the other end of: each reads, on its stdin, a pipe that is open in `pid`.
+pub fn watchdogs_of(pid: u32) -> Vec<i32> {
+    let pipes_of = |pid: &str| -> Vec<String> {
+        std::fs::read_dir(format!("/proc/{pid}/fd"))
+            .map(|fds| {
+                fds.filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok())
+                    .map(|link| link.display().to_string())
+                    .filter(|link| link.starts_with("pipe:"))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let held = pipes_of(&pid.to_string());
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|other| {
+            std::fs::read_to_string(format!("/proc/{other}/comm"))
+                .is_ok_and(|comm| comm.trim_end() == "mc-watchdog")
+        })
+        .filter(|other| {
+            std::fs::read_link(format!("/proc/{other}/fd/0"))
+                .is_ok_and(|link| held.contains(&link.display().to_string()))
+        })
+        .collect()
+}
+
+/// SIGKILLs the watchdogs of `pid` ([`watchdogs_of`]): for a test of what a restarted gateway
+/// cleans up itself when they died too.
+pub fn kill_watchdogs_of(pid: u32) {
+    for watchdog in watchdogs_of(pid) {
+        let _ = nix::sys::signal::kill(Pid::from_raw(watchdog), nix::sys::signal::Signal::SIGKILL);
+    }
+}

@@ -28,7 +28,7 @@ impl Tmux {
         tmux
     }
 
-    fn command(&self) -> Command {
+    pub fn command(&self) -> Command {
         let mut command = Command::new("tmux");
         command.arg("-S").arg(&self.socket);
         command
@@ -69,6 +69,19 @@ impl Tmux {
             );
             std::thread::sleep(Duration::from_millis(250));
         }
+    }
+
+    /// The pid of the program the pane started.
+    pub fn pane_pid(&self) -> i32 {
+        let output = self
+            .command()
+            .args(["display-message", "-p", "-t", "mc", "#{pane_pid}"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&output.stdout)
+            .trim()
+            .parse()
+            .unwrap()
     }
 }
 
