@@ -253,7 +253,13 @@ fn ledger_entry(
         duration,
         exit_code: None,
         outcome,
-        tokens: run_tokens(usage, conversation::estimate_tokens(request), text),
+        // The summary run is a new read-only chat given the conversation.
+        tokens: run_tokens(
+            usage,
+            conversation::estimate_tokens(request),
+            crate::spend::ledger::EstimateBasis::NewChat,
+            text,
+        ),
     }
 }
 

@@ -43,6 +43,7 @@ use crate::rules::FiredRule;
 use crate::rules::Rulebook;
 use crate::rules::StreamWatch;
 use crate::rules::render_interruption;
+use crate::spend::ledger::EstimateBasis;
 use crate::spend::ledger::Purpose;
 use crate::spend::ledger::RunEnded;
 use crate::spend::ledger::RunOutcome;
@@ -63,7 +64,8 @@ pub struct TurnInput {
     pub fresh_prompt: Option<String>,
     /// The model id as Claude Code sent it, echoed in `message_start`.
     pub requested_model: String,
-    /// Local estimate of the prompt's input tokens, used when Cursor reports none.
+    /// Local estimate of the input tokens of the prompt Cursor is given (`spec.prompt`), used
+    /// when Cursor reports none.
     pub input_estimate: u64,
     /// Notices streamed before Cursor's own text (e.g. "[Cursor] Outer history changed; …").
     pub notices: Vec<String>,
@@ -227,6 +229,9 @@ struct RunClock {
     purpose: Purpose,
     started: Instant,
     answer_mark: usize,
+    /// The prompt this run was given, estimated (4 bytes a token), and which prompt it is.
+    prompt_estimate: u64,
+    basis: EstimateBasis,
 }
 
 /// Why pumping a run stopped early.
@@ -299,6 +304,12 @@ impl Translator {
                 purpose,
                 started: Instant::now(),
                 answer_mark: self.answer.len(),
+                prompt_estimate: (spec.prompt.len() as u64).div_ceil(4),
+                basis: if spec.chat_id.is_some() {
+                    EstimateBasis::NewestTurn
+                } else {
+                    EstimateBasis::NewChat
+                },
             });
             let stop = tokio::select! {
                 outcome = self.pump(&mut run, &mut watch) => outcome,
@@ -637,9 +648,10 @@ impl Translator {
             return Ok(());
         };
         let text = self.answer.get(clock.answer_mark..).unwrap_or_default();
-        // A run that said nothing (Cursor refused the chat) read no prompt worth counting.
+        // A run that said nothing (Cursor refused the chat) read no prompt worth counting; any
+        // other run is estimated from the prompt it was given, never the whole transcript.
         let estimate = if self.agent_started {
-            self.input.input_estimate
+            clock.prompt_estimate
         } else {
             0
         };
@@ -648,7 +660,7 @@ impl Translator {
             duration: clock.started.elapsed(),
             exit_code,
             outcome,
-            tokens: run_tokens(usage, estimate, text),
+            tokens: run_tokens(usage, estimate, clock.basis, text),
         };
         self.emit(TurnItem::RunEnded(ended)).await
     }

@@ -43,19 +43,22 @@ pub fn usage_source(usage: Option<Usage>, cursor_model: &str) -> UsageSource {
 pub fn run_tokens(
     usage: Option<Usage>,
     input_estimate: u64,
+    basis: crate::spend::ledger::EstimateBasis,
     answer: &str,
 ) -> crate::spend::ledger::RunTokens {
     let counted = usage_json(usage, input_estimate, answer);
+    let reported = reported_in_full(usage);
     crate::spend::ledger::RunTokens {
         input_tokens: counted.input_tokens,
         output_tokens: counted.output_tokens,
         cache_read_tokens: counted.cache_read_input_tokens,
         cache_write_tokens: counted.cache_creation_input_tokens,
-        source: if reported_in_full(usage) {
+        source: if reported {
             crate::spend::ledger::TokenSource::Provider
         } else {
             crate::spend::ledger::TokenSource::Estimate
         },
+        estimated_from: (!reported).then_some(basis),
     }
 }
 

@@ -1,5 +1,5 @@
 //! A `multi/cursor/*` request read once: the parsed Messages request with everything the way
-//! down needs from it (whose it is, its digest, its token estimate, its model effort), and the
+//! down needs from it (whose it is, its digest, its model effort), and the
 //! prompts it gives Cursor for a chat's first turn or for a chat that continues.
 //!
 //! The gateway builds a [`CursorRequest`] from the body and headers, then carries it down to the
@@ -28,8 +28,6 @@ pub struct CursorRequest {
     pub worker: Option<String>,
     /// The canonical digest of the body without `stream` (part of the exchange key).
     pub digest: [u8; 32],
-    /// The local estimate of the prompt's input tokens.
-    pub estimate: u64,
 }
 
 /// What Cursor is given for a turn.
@@ -62,13 +60,11 @@ impl CursorRequest {
             .map(str::to_string)
             .or_else(|| conversation::session_id_from_metadata(&request))
             .unwrap_or_else(|| default_session.to_string());
-        let estimate = conversation::estimate_tokens(&request);
         Ok(CursorRequest {
             request,
             session,
             worker: worker_header.map(str::to_string),
             digest,
-            estimate,
         })
     }
 

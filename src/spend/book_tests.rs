@@ -32,6 +32,7 @@ fn ended(input: u64, output: u64) -> RunEnded {
             cache_read_tokens: None,
             cache_write_tokens: None,
             source: TokenSource::Provider,
+            estimated_from: None,
         },
     }
 }

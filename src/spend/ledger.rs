@@ -97,6 +97,20 @@ pub struct RunTokens {
     pub cache_write_tokens: Option<u64>,
     /// [`TokenSource::Provider`] or [`TokenSource::Estimate`].
     pub source: TokenSource,
+    /// For an estimate, which prompt its input counts.
+    pub estimated_from: Option<EstimateBasis>,
+}
+
+/// What an estimated input count ([`TokenSource::Estimate`]) counts: always the prompt Cursor
+/// was given for that run, never Claude Code's whole transcript.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EstimateBasis {
+    /// A resumed chat's prompt: what happened since Cursor's last answer (Cursor keeps the
+    /// rest itself).
+    NewestTurn,
+    /// A new chat's prompt: the bounded transcript and the newest turn.
+    NewChat,
 }
 
 /// What a turn reports when one of its Cursor runs is over (`turn::TurnItem::RunEnded`).
@@ -181,6 +195,9 @@ pub struct LedgerLine {
     #[serde(default)]
     pub cache_write_tokens: Option<u64>,
     pub token_source: TokenSource,
+    /// Which prompt an estimated input count counts (absent when Cursor reported its tokens).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated_from: Option<EstimateBasis>,
 }
 
 impl LedgerLine {
@@ -193,6 +210,7 @@ impl LedgerLine {
         line.cache_read_tokens = ended.tokens.cache_read_tokens;
         line.cache_write_tokens = ended.tokens.cache_write_tokens;
         line.token_source = ended.tokens.source;
+        line.estimated_from = ended.tokens.estimated_from;
         line
     }
 
@@ -239,6 +257,7 @@ impl LedgerLine {
             cache_read_tokens: None,
             cache_write_tokens: None,
             token_source: TokenSource::Unknown,
+            estimated_from: None,
         }
     }
 

@@ -26,6 +26,7 @@ fn ended() -> RunEnded {
             cache_read_tokens: Some(5),
             cache_write_tokens: None,
             source: TokenSource::Provider,
+            estimated_from: None,
         },
     }
 }

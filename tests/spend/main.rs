@@ -12,6 +12,7 @@
 mod budget_refusals;
 mod claude_ledger;
 mod common;
+mod estimate_basis;
 mod interrupted_line;
 mod ledger_lines;
 mod live_run;
