@@ -132,7 +132,8 @@ impl SpendLimits {
 #[derive(Debug, Clone, Error, PartialEq, Eq)]
 pub enum SpendRefusal {
     #[error(
-        "this gateway's Cursor turn budget is used up: {BUDGET_TURNS_ENV} is {limit} and {used} turns were started; nothing was run. Raise or unset {BUDGET_TURNS_ENV} and start multi-cursor again"
+        "this gateway's Cursor turn budget is used up: {BUDGET_TURNS_ENV} is {limit} and {used} {} started; nothing was run. Raise or unset {BUDGET_TURNS_ENV} and start multi-cursor again",
+        if *used == 1 { "turn was" } else { "turns were" }
     )]
     Turns { limit: u64, used: u64 },
     #[error(

@@ -189,7 +189,13 @@ fn use_part(spend: &SessionSpend) -> Option<String> {
             shown(&live.model),
             running(live.running_secs)
         );
-        let action = live.last_action.as_deref().map(shown).unwrap_or_default();
+        // The row's words without its Markdown: the status line is plain text, where a row's
+        // backticks would show as such (`read `a.txt`` → `read a.txt`).
+        let action = live
+            .last_action
+            .as_deref()
+            .map(|row| shown(&row.replace('`', "")))
+            .unwrap_or_default();
         if !action.is_empty() {
             line.push_str(" · ");
             line.push_str(&action);

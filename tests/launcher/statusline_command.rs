@@ -110,13 +110,14 @@ fn a_live_run_shows_its_time_and_last_action() {
     live.live = Some(LiveSpend {
         model: "auto".into(),
         running_secs: 42,
-        last_action: Some("Read src/lib.rs".into()),
+        // A row as the answer shows it, Markdown and all: plain words on the status line.
+        last_action: Some("read `src/lib.rs`".into()),
     });
     let server = SpendServer::start(&live);
     let env = [("MULTI_CURSOR_GATEWAY_URL", server.url.as_str())];
     let (code, out) = run_statusline(&[], &input(), &env);
     assert_eq!(code, Some(0));
-    assert_eq!(out, "Cursor auto · running 42 s · Read src/lib.rs\n");
+    assert_eq!(out, "Cursor auto · running 42 s · read src/lib.rs\n");
 }
 
 #[test]

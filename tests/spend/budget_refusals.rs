@@ -27,7 +27,7 @@ fn the_turn_budget_refuses_the_next_turn_only() {
     assert_eq!(body["error"]["type"], "rate_limit_error");
     let message = body["error"]["message"].as_str().unwrap();
     assert!(
-        message.contains("MULTI_CURSOR_BUDGET_TURNS is 1 and 1 turns were started"),
+        message.contains("MULTI_CURSOR_BUDGET_TURNS is 1 and 1 turn was started"),
         "{message}"
     );
     assert_eq!(
