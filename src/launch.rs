@@ -76,12 +76,12 @@ pub enum LaunchError {
     #[error("{0} needs a value")]
     MissingValue(String),
     /// A `--settings`/`--agents` file could not be read.
-    #[error("{option} {}: {source}", .path.display())]
+    #[error("{option} {} cannot be used: {source}", .path.display())]
     ReadArg {
         option: String,
         path: PathBuf,
         #[source]
-        source: std::io::Error,
+        source: crate::state::ReadError,
     },
     /// A `--settings`/`--agents` value is not what Claude Code expects.
     #[error("{option} ({origin}): {reason}")]

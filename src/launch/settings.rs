@@ -123,6 +123,9 @@ pub fn our_agents(picker: &Picker) -> Value {
     json!({WORKER_TYPE: {"description": description, "prompt": WORKER_PROMPT, "model": AUTO_ROUTE}})
 }
 
+/// Largest `--settings` or `--agents` file read, in bytes (as for a settings layer).
+const MAX_ARG_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
 /// Reads one `--settings` or `--agents` value: inline JSON when it starts with `{`, else a
 /// file (relative to the working directory, as Claude Code reads it). Must be a JSON object.
 pub fn read_json_arg(option: &str, value: &OsStr) -> Result<Map<String, Value>, LaunchError> {
@@ -134,11 +137,16 @@ pub fn read_json_arg(option: &str, value: &OsStr) -> Result<Map<String, Value>, 
         )
     } else {
         let path = Path::new(value);
-        let bytes = std::fs::read(path).map_err(|source| LaunchError::ReadArg {
-            option: option.to_string(),
-            path: path.to_path_buf(),
-            source,
-        })?;
+        // Read like a repository's settings file: `--settings /dev/stdin` or a FIFO would hang
+        // the launch, `/dev/zero` would never end.
+        let bytes =
+            crate::state::read_regular_file(path, MAX_ARG_FILE_BYTES).map_err(|source| {
+                LaunchError::ReadArg {
+                    option: option.to_string(),
+                    path: path.to_path_buf(),
+                    source,
+                }
+            })?;
         (
             path.display().to_string(),
             serde_json::from_slice::<Value>(&bytes),

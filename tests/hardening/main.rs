@@ -20,6 +20,7 @@ mod security_log_credentials;
 mod security_loopback_only;
 mod security_origin_and_host;
 mod security_request_size;
+mod security_settings_links;
 mod security_state_folder;
 mod security_state_tampering;
 mod security_status_redaction;
