@@ -69,7 +69,7 @@ fn the_launcher_starts_claude_past_a_project_settings_fifo() {
 
 #[test]
 fn a_settings_argument_that_is_a_fifo_is_refused_by_name() {
-    let mut launch = Launch::scripted();
+    let launch = Launch::scripted();
     let settings = launch.project.join("settings-pipe.json");
     fifo(&settings);
     let mut launch = launch
