@@ -12,6 +12,7 @@
 mod budget_refusals;
 mod claude_ledger;
 mod common;
+mod compaction_limits;
 mod interrupted_line;
 mod ledger_lines;
 mod live_run;
