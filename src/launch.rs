@@ -350,6 +350,7 @@ impl InProcessGateway {
         let temp = PrivateTemp::create()?;
         let settings_path = temp.path().join("settings.json");
         upstream::put_routing_env(&mut settings, routing, &url, &token);
+        settings::put_client_env(&mut settings, &url, &token);
         let bytes = serde_json::to_vec_pretty(&settings).context("encoding the settings")?;
         crate::state::write_private_atomic(&settings_path, &bytes)
             .context("writing Claude Code's settings file")?;

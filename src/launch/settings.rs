@@ -20,6 +20,8 @@ use crate::cursor::catalog::AUTO_ROUTE;
 use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::Picker;
 use crate::cursor::catalog::Route;
+use crate::gateway::client::GATEWAY_TOKEN_ENV;
+use crate::gateway::client::GATEWAY_URL_ENV;
 use crate::policy::settings::Layer;
 use crate::policy::settings::Scope;
 
@@ -125,6 +127,28 @@ pub fn our_agents(picker: &Picker) -> Value {
 
 /// Largest `--settings` or `--agents` file read, in bytes (as for a settings layer).
 const MAX_ARG_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Puts the gateway's address and token for our own hooks and `multi-cursor status`
+/// (`MULTI_CURSOR_GATEWAY_URL`, `MULTI_CURSOR_GATEWAY_TOKEN`) in `settings`'s `env`. Claude Code
+/// applies settings `env` over its process environment, and the `--settings` layer outranks
+/// the project's and the user's, so a cloned repository's `.claude/settings.json` cannot point
+/// our hooks elsewhere. The file is 0600 in the launcher's 0700 temporary folder, removed at
+/// exit; the token never goes in argv.
+pub fn put_client_env(settings: &mut Value, url: &str, token: &str) {
+    let Value::Object(settings) = settings else {
+        return;
+    };
+    let env = settings
+        .entry("env")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if !env.is_object() {
+        *env = Value::Object(Map::new());
+    }
+    if let Value::Object(env) = env {
+        env.insert(GATEWAY_URL_ENV.to_string(), Value::from(url));
+        env.insert(GATEWAY_TOKEN_ENV.to_string(), Value::from(token));
+    }
+}
 
 /// Reads one `--settings` or `--agents` value: inline JSON when it starts with `{`, else a
 /// file (relative to the working directory, as Claude Code reads it). Must be a JSON object.

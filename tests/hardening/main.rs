@@ -15,6 +15,7 @@ mod security_control_sequences;
 mod security_error_body_credentials;
 mod security_file_credentials;
 mod security_file_modes;
+mod security_gateway_client;
 mod security_http_connections;
 mod security_log_credentials;
 mod security_loopback_only;
