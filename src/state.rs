@@ -50,6 +50,10 @@ pub enum StateError {
     )]
     ForeignFile { path: PathBuf, owner: u32, me: u32 },
     #[error(
+        "{path} has {links} names (hard links); multi-cursor never writes a state file that another name shares. Move it out of the state folder"
+    )]
+    Linked { path: PathBuf, links: u64 },
+    #[error(
         "{path} is {size} bytes, more than the {limit} bytes multi-cursor reads from such a file; it was left untouched. Move it out of the state folder"
     )]
     TooLarge {
@@ -152,6 +156,23 @@ pub fn open_state_file(path: &Path, options: &mut fs::OpenOptions) -> Result<fs:
             path: path.to_path_buf(),
             owner: meta.uid(),
             me,
+        });
+    }
+    Ok(file)
+}
+
+/// [`open_state_file`] for a file we write in place (a lock, the ledger): also refused when it
+/// has another name (a hard link), whose file the write would change too.
+pub fn open_state_file_to_write(
+    path: &Path,
+    options: &mut fs::OpenOptions,
+) -> Result<fs::File, StateError> {
+    let file = open_state_file(path, options)?;
+    let links = file.metadata().map_err(io_err(path))?.nlink();
+    if links > 1 {
+        return Err(StateError::Linked {
+            path: path.to_path_buf(),
+            links,
         });
     }
     Ok(file)

@@ -240,16 +240,18 @@ pub enum RecordError {
     },
 }
 
-/// Reads a file that may not exist.
+/// Largest record read, in bytes: a larger one is refused with its path and size (and never
+/// overwritten). Parsing holds the bytes and the JSON tree at once, about three times this.
+pub const MAX_RECORD_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads a record that may not exist: opened once without following a link, checked on that
+/// descriptor (a regular file of this user, at most [`MAX_RECORD_BYTES`]) and read from it, so a
+/// link swapped in after any earlier check is never followed.
 fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, RecordError> {
-    match std::fs::read(path) {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(error) => Err(RecordError::Corrupted {
-            path: path.to_path_buf(),
-            detail: error.to_string(),
-        }),
-    }
+    crate::state::read_state_file(path, MAX_RECORD_BYTES).map_err(|error| RecordError::Corrupted {
+        path: path.to_path_buf(),
+        detail: error.to_string(),
+    })
 }
 
 fn corrupted(path: &Path, detail: impl Into<String>) -> RecordError {
@@ -377,6 +379,22 @@ pub fn ambiguous(current: &Record, legacy: &LegacyRecord, legacy_path: &Path) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_symlinked_record_is_not_loaded() {
+        let dir = tempfile::tempdir().unwrap();
+        let identity = serde_json::json!(["/w", "s", "main"]);
+        let elsewhere = dir.path().join("elsewhere.json");
+        std::fs::write(
+            &elsewhere,
+            serde_json::to_vec(&Record::new(identity.clone())).unwrap(),
+        )
+        .unwrap();
+        let path = dir.path().join("r.v3.json");
+        std::os::unix::fs::symlink(&elsewhere, &path).unwrap();
+        let error = load(&path, &identity).unwrap_err();
+        assert!(error.to_string().contains("symlink"), "{error}");
+    }
 
     #[test]
     fn unknown_fields_survive_a_round_trip() {

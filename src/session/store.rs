@@ -37,7 +37,7 @@ pub const DEFAULT_CAPACITY: usize = 32;
 pub const CAPACITY_ENV: &str = "MULTI_CURSOR_MAX_SESSIONS";
 /// Largest session record read (64 MiB); a larger one is refused with its path and size
 /// before it is read into memory.
-pub const MAX_RECORD_BYTES: u64 = 64 * 1024 * 1024;
+pub const MAX_RECORD_BYTES: u64 = super::record::MAX_RECORD_BYTES;
 /// Finished exchanges remembered per identity (beyond the record's replay).
 const REMEMBERED_EXCHANGES: usize = 16;
 

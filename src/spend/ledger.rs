@@ -326,7 +326,7 @@ impl Ledger {
         let bytes = line.encode()?;
         crate::state::ensure_private_dir(&self.dir).map_err(LedgerError::Folder)?;
         let path = self.month_file(&jiff::ZonedDateTime::now());
-        let mut file = crate::state::open_state_file(
+        let mut file = crate::state::open_state_file_to_write(
             &path,
             std::fs::OpenOptions::new()
                 .append(true)

@@ -23,6 +23,7 @@ mod security_origin_and_host;
 mod security_request_size;
 mod security_settings_links;
 mod security_state_folder;
+mod security_state_links;
 mod security_state_tampering;
 mod security_status_redaction;
 mod security_token_refused;
