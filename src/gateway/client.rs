@@ -223,7 +223,7 @@ pub fn fetch_status() -> Result<serde_json::Value, ClientError> {
     if status != 200 {
         return Err(ClientError::Status {
             status,
-            body: String::from_utf8_lossy(&body).into_owned(),
+            body: crate::cursor::sanitize::sanitize(&String::from_utf8_lossy(&body)),
         });
     }
     serde_json::from_slice(&body).map_err(|e| ClientError::Io {
@@ -280,7 +280,9 @@ pub fn render_status(status: &serde_json::Value) -> String {
         ));
     }
     out.push_str(&super::spend::render_figures(&status["spend"]));
-    out
+    // Session ids, workspaces and models are what hooks and records reported: no control
+    // sequence of theirs reaches the terminal.
+    crate::cursor::sanitize::sanitize(&out)
 }
 
 #[cfg(test)]

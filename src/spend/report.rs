@@ -418,7 +418,12 @@ pub fn run(args: &crate::cli::UsageArgs) -> anyhow::Result<std::process::ExitCod
             serde_json::to_string_pretty(&report).context("encoding the report")?
         );
     } else {
-        print!("{}", report.render(ledger.dir()));
+        // Model names, sessions and workspaces are the ledger's: no control sequence of a
+        // damaged or forged line reaches the terminal.
+        print!(
+            "{}",
+            crate::cursor::sanitize::sanitize(&report.render(ledger.dir()))
+        );
     }
     Ok(std::process::ExitCode::SUCCESS)
 }

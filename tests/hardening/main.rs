@@ -11,6 +11,7 @@
 
 mod security_agent_environment;
 mod security_argv_credentials;
+mod security_cli_output;
 mod security_control_sequences;
 mod security_error_body_credentials;
 mod security_file_credentials;
