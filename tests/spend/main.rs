@@ -14,6 +14,7 @@ mod claude_ledger;
 mod common;
 mod compaction_limits;
 mod interrupted_line;
+mod ledger_edges;
 mod ledger_lines;
 mod live_run;
 mod loop_guard;
