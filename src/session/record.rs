@@ -163,7 +163,7 @@ impl Record {
             chat_id: self.chat_id.clone(),
             interrupted: self.interrupted,
             pending_run: self.pending_run.clone(),
-            last_outcome: self.last_outcome.clone(),
+            last_outcome: self.last_outcome,
             response: self.response.clone(),
             replay: self.replay.clone(),
             policy: self.policy.clone(),
