@@ -186,3 +186,30 @@ fn the_launchers_settings_env_points_our_hooks_at_its_gateway() {
         "the token is in argv"
     );
 }
+
+#[test]
+fn the_wrappers_settings_env_points_our_hooks_at_its_gateway() {
+    let launch = Launch::scripted();
+    let script = launch.dir.path().join("bin/claude");
+    let output = multi_cursor_test_support::wrapper::command(
+        &launch,
+        &multi_cursor_test_support::wrapper::wrapper_bin(),
+    )
+    .env("FAKE_CLAUDE_DUMP", &launch.dump)
+    .arg(&script)
+    .args(["-p", "hi"])
+    .stdin(Stdio::null())
+    .output()
+    .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let env = &launch.claude_settings()["env"];
+    let process = launch.claude_env();
+    assert_eq!(
+        env["MULTI_CURSOR_GATEWAY_URL"],
+        process["MULTI_CURSOR_GATEWAY_URL"].as_str()
+    );
+    assert_eq!(
+        env["MULTI_CURSOR_GATEWAY_TOKEN"],
+        process["MULTI_CURSOR_GATEWAY_TOKEN"].as_str()
+    );
+}
