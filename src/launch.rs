@@ -76,12 +76,12 @@ pub enum LaunchError {
     #[error("{0} needs a value")]
     MissingValue(String),
     /// A `--settings`/`--agents` file could not be read.
-    #[error("{option} {}: {source}", .path.display())]
+    #[error("{option} {} cannot be used: {source}", .path.display())]
     ReadArg {
         option: String,
         path: PathBuf,
         #[source]
-        source: std::io::Error,
+        source: crate::state::ReadError,
     },
     /// A `--settings`/`--agents` value is not what Claude Code expects.
     #[error("{option} ({origin}): {reason}")]
@@ -361,6 +361,7 @@ impl InProcessGateway {
         let temp = PrivateTemp::create()?;
         let settings_path = temp.path().join("settings.json");
         upstream::put_routing_env(&mut settings, routing, &url, &token);
+        settings::put_client_env(&mut settings, &url, &token);
         let bytes = serde_json::to_vec_pretty(&settings).context("encoding the settings")?;
         crate::state::write_private_atomic(&settings_path, &bytes)
             .context("writing Claude Code's settings file")?;

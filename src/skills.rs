@@ -272,6 +272,21 @@ pub fn sync(workspace: &Path) -> Result<SkillSync, SkillsError> {
     Ok(report)
 }
 
+/// Largest `.git` pointer, `commondir` or `info/exclude` read, in bytes.
+const MAX_GIT_FILE: u64 = 1024 * 1024;
+
+/// A small text file of the repository's git folder, read like a rule file
+/// ([`crate::state::read_regular_file`]): a FIFO or device there (a repository unpacked from
+/// an archive decides what its `.git` holds) cannot hang or exhaust the gateway.
+fn read_git_text(path: &Path) -> std::io::Result<String> {
+    let bytes =
+        crate::state::read_regular_file(path, MAX_GIT_FILE).map_err(|error| match error {
+            crate::state::ReadError::Io(error) => error,
+            refused => std::io::Error::new(ErrorKind::InvalidData, refused.to_string()),
+        })?;
+    String::from_utf8(bytes).map_err(|error| std::io::Error::new(ErrorKind::InvalidData, error))
+}
+
 /// `info/exclude` of the repository at `root` (through a worktree's `.git` file and
 /// `commondir` when needed).
 fn exclude_file(root: &Path) -> Result<PathBuf, SkillsError> {
@@ -279,7 +294,7 @@ fn exclude_file(root: &Path) -> Result<PathBuf, SkillsError> {
     let git_dir = if dot_git.is_dir() {
         dot_git
     } else {
-        let text = std::fs::read_to_string(&dot_git).map_err(io_err(&dot_git))?;
+        let text = read_git_text(&dot_git).map_err(io_err(&dot_git))?;
         let pointer = text
             .lines()
             .find_map(|l| l.strip_prefix("gitdir:"))
@@ -287,7 +302,7 @@ fn exclude_file(root: &Path) -> Result<PathBuf, SkillsError> {
             .unwrap_or_default();
         root.join(pointer)
     };
-    let common = match std::fs::read_to_string(git_dir.join("commondir")) {
+    let common = match read_git_text(&git_dir.join("commondir")) {
         Ok(text) => git_dir.join(text.trim()),
         Err(_) => git_dir,
     };
@@ -297,7 +312,7 @@ fn exclude_file(root: &Path) -> Result<PathBuf, SkillsError> {
 /// Rewrites our block of `path` to hold its old entries plus `keep`, minus `drop`; writes only
 /// when that changes the file.
 fn update_exclude(path: &Path, keep: &[String], drop: &[String]) -> Result<(), SkillsError> {
-    let old = match std::fs::read_to_string(path) {
+    let old = match read_git_text(path) {
         Ok(text) => normalize_text(&text),
         Err(error) if error.kind() == ErrorKind::NotFound => String::new(),
         Err(error) => return Err(io_err(path)(error)),
@@ -351,6 +366,18 @@ fn update_exclude(path: &Path, keep: &[String], drop: &[String]) -> Result<(), S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_git_pointer_that_is_a_fifo_is_refused_not_waited_on() {
+        let dir = tempfile::tempdir().unwrap();
+        nix::unistd::mkfifo(
+            &dir.path().join(".git"),
+            nix::sys::stat::Mode::from_bits_truncate(0o600),
+        )
+        .unwrap();
+        let error = exclude_file(dir.path()).unwrap_err();
+        assert!(error.to_string().contains("not a regular file"), "{error}");
+    }
 
     #[test]
     fn exclude_block_keeps_user_lines() {

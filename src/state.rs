@@ -50,6 +50,10 @@ pub enum StateError {
     )]
     ForeignFile { path: PathBuf, owner: u32, me: u32 },
     #[error(
+        "{path} has {links} names (hard links); multi-cursor never writes a state file that another name shares. Move it out of the state folder"
+    )]
+    Linked { path: PathBuf, links: u64 },
+    #[error(
         "{path} is {size} bytes, more than the {limit} bytes multi-cursor reads from such a file; it was left untouched. Move it out of the state folder"
     )]
     TooLarge {
@@ -157,6 +161,23 @@ pub fn open_state_file(path: &Path, options: &mut fs::OpenOptions) -> Result<fs:
     Ok(file)
 }
 
+/// [`open_state_file`] for a file we write in place (a lock, the ledger): also refused when it
+/// has another name (a hard link), whose file the write would change too.
+pub fn open_state_file_to_write(
+    path: &Path,
+    options: &mut fs::OpenOptions,
+) -> Result<fs::File, StateError> {
+    let file = open_state_file(path, options)?;
+    let links = file.metadata().map_err(io_err(path))?.nlink();
+    if links > 1 {
+        return Err(StateError::Linked {
+            path: path.to_path_buf(),
+            links,
+        });
+    }
+    Ok(file)
+}
+
 /// Checks, without following a link, that the state file `path` is a regular file of this
 /// user of at most `limit` bytes; `Ok(None)` when there is none, else its size.
 pub fn check_state_file(path: &Path, limit: u64) -> Result<Option<u64>, StateError> {
@@ -209,6 +230,53 @@ pub fn read_state_file(path: &Path, limit: u64) -> Result<Option<Vec<u8>>, State
         });
     }
     Ok(Some(bytes))
+}
+
+/// Why a file named by a repository or the user (a rule, a settings layer, a `--settings`
+/// file) was not read. The messages complete "… cannot be used: ".
+#[derive(Debug, Error)]
+pub enum ReadError {
+    /// A FIFO, socket, device (`/dev/zero`, `/dev/stdin`) or folder: reading it could block
+    /// forever or never end.
+    #[error("it is not a regular file")]
+    NotRegular,
+    /// Over the reader's limit.
+    #[error("it is larger than {} KiB", .limit / 1024)]
+    TooLarge {
+        /// The limit, in bytes.
+        limit: u64,
+    },
+    /// The operating system refused.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Reads `path` (links followed: a settings file may be a dotfile link) when it is a regular
+/// file of at most `limit` bytes. The file is opened non-blocking (a FIFO's open would
+/// otherwise wait for a writer) and never as a controlling terminal, checked on the open
+/// descriptor (so what was checked is what is read), and the read stops one byte past the
+/// limit (a file that grows while being read). The one reader for every file whose name a
+/// repository or the user decides.
+pub fn read_regular_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    use std::io::Read;
+    let flags = nix::fcntl::OFlag::O_NONBLOCK | nix::fcntl::OFlag::O_NOCTTY;
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(flags.bits())
+        .open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(ReadError::NotRegular);
+    }
+    if meta.len() > limit {
+        return Err(ReadError::TooLarge { limit });
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge { limit });
+    }
+    Ok(bytes)
 }
 
 /// Writes `bytes` to `path` atomically with mode 0600: temp file in the same folder, fsync,

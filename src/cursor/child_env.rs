@@ -8,7 +8,9 @@
 //! - Anthropic credentials: every `ANTHROPIC_*` name holding `KEY`, `TOKEN`, `SECRET`,
 //!   `PASSWORD`, `CREDENTIAL` or `HEADER` (`ANTHROPIC_API_KEY`, `ANTHROPIC_AUTH_TOKEN`,
 //!   `ANTHROPIC_CUSTOM_HEADERS` — which carries our gateway token —,
-//!   `ANTHROPIC_FOUNDRY_API_KEY`, …); `ANTHROPIC_BASE_URL` or `ANTHROPIC_MODEL` stay.
+//!   `ANTHROPIC_FOUNDRY_API_KEY`, …); `ANTHROPIC_MODEL` stays.
+//! - Where Claude models go: `ANTHROPIC_BASE_URL` and `MULTI_CURSOR_UPSTREAM`. Either may hold
+//!   `user:password@` (the status route hides it), and Cursor has no use for them.
 //! - Claude Code credentials: every `CLAUDE_CODE_*` name holding one of those words
 //!   (`CLAUDE_CODE_OAUTH_TOKEN`, `CLAUDE_CODE_OAUTH_REFRESH_TOKEN`,
 //!   `CLAUDE_CODE_SESSION_ACCESS_TOKEN`, …).
@@ -31,6 +33,9 @@ pub const RUN_MARKER_ENV: &str = "MULTI_CURSOR_RUN_MARKER";
 
 /// Names removed whatever their shape.
 const DENIED_NAMES: &[&str] = &[
+    "ANTHROPIC_BASE_URL",
+    // `gateway::passthrough::UPSTREAM_ENV`, spelled here: `cursor` sits below `gateway`.
+    "MULTI_CURSOR_UPSTREAM",
     "AWS_BEARER_TOKEN_BEDROCK",
     "OPENAI_API_KEY",
     "XAI_API_KEY",
@@ -109,6 +114,8 @@ mod tests {
             "ANTHROPIC_VERTEX_SECRET",
             "anthropic_api_key",
             "MULTI_CURSOR_GATEWAY_URL",
+            "ANTHROPIC_BASE_URL",
+            "MULTI_CURSOR_UPSTREAM",
             RUN_MARKER_ENV,
         ] {
             assert!(is_denied(OsStr::new(name)), "{name}");
@@ -127,7 +134,6 @@ mod tests {
             "DISPLAY",
             "WAYLAND_DISPLAY",
             "NO_OPEN_BROWSER",
-            "ANTHROPIC_BASE_URL",
             "ANTHROPIC_MODEL",
             "CLAUDE_CODE_USE_BEDROCK",
             "CLAUDE_CONFIG_DIR",

@@ -1,12 +1,19 @@
 //! The command-line ends of the gateway's routes: `multi-cursor hook` and `multi-cursor
 //! status`. A tiny HTTP/1.1 client over a loopback socket keeps the hook fast: it must print
 //! nothing and exit within 50 ms even when no gateway is running.
+//!
+//! It sends the gateway token and every prompt, so it talks only to a loopback IP literal
+//! (`http://127.0.0.1:<port>`, `http://[::1]:<port>`; no name is ever resolved: a project's
+//! settings `env` could otherwise point `MULTI_CURSOR_GATEWAY_URL` anywhere), each exchange has
+//! one deadline of at most [`MAX_EXCHANGE`] from connect to the last byte, and an answer is read
+//! to at most [`MAX_RESPONSE`] bytes.
 
 use std::io::Read;
 use std::io::Write;
+use std::net::SocketAddr;
 use std::net::TcpStream;
-use std::net::ToSocketAddrs;
 use std::time::Duration;
+use std::time::Instant;
 
 use thiserror::Error;
 
@@ -17,6 +24,13 @@ pub const GATEWAY_TOKEN_ENV: &str = "MULTI_CURSOR_GATEWAY_TOKEN";
 /// Largest hook payload forwarded.
 const MAX_PAYLOAD: u64 = 1024 * 1024;
 
+/// Longest one exchange with the gateway may take, connect to last byte (a caller may ask for
+/// less).
+pub const MAX_EXCHANGE: Duration = Duration::from_secs(2);
+
+/// Largest answer read from the gateway, in bytes (the status JSON is a few KiB).
+pub const MAX_RESPONSE: u64 = 4 * 1024 * 1024;
+
 /// Why a call to the gateway failed.
 #[derive(Debug, Error)]
 pub enum ClientError {
@@ -24,7 +38,9 @@ pub enum ClientError {
         "no multi-cursor gateway in this environment ({GATEWAY_URL_ENV} is not set); start Claude Code with `multi-cursor` and run this inside it"
     )]
     NotLaunched,
-    #[error("{GATEWAY_URL_ENV}={0} is not an http://127.0.0.1:<port> URL")]
+    #[error(
+        "{GATEWAY_URL_ENV}={0} is not an http://127.0.0.1:<port> URL; multi-cursor sends its token only to a loopback address. Start Claude Code with `multi-cursor`, and remove {GATEWAY_URL_ENV} from any settings `env`"
+    )]
     BadUrl(String),
     #[error("the gateway at {url} did not answer: {source}")]
     Io {
@@ -54,16 +70,21 @@ impl GatewayAddress {
         Ok(GatewayAddress { url, token })
     }
 
-    fn host_port(&self) -> Result<&str, ClientError> {
-        let rest = self
-            .url
-            .strip_prefix("http://")
-            .ok_or_else(|| ClientError::BadUrl(self.url.clone()))?;
-        Ok(rest.trim_end_matches('/'))
+    /// The gateway's socket address: `http://` and a loopback IP literal with its port (a
+    /// trailing `/` allowed), never a name.
+    pub fn socket_addr(&self) -> Result<SocketAddr, ClientError> {
+        let bad = || ClientError::BadUrl(crate::cursor::sanitize::sanitize(&self.url));
+        let rest = self.url.strip_prefix("http://").ok_or_else(bad)?;
+        let addr: SocketAddr = rest.trim_end_matches('/').parse().map_err(|_| bad())?;
+        if !addr.ip().is_loopback() {
+            return Err(bad());
+        }
+        Ok(addr)
     }
 }
 
-/// Sends one request and returns (status, body).
+/// Sends one request and returns (status, body), all within `timeout` (at most
+/// [`MAX_EXCHANGE`]); an answer over [`MAX_RESPONSE`] bytes is an error.
 pub fn request(
     address: &GatewayAddress,
     method: &str,
@@ -71,28 +92,63 @@ pub fn request(
     body: &[u8],
     timeout: Duration,
 ) -> Result<(u16, Vec<u8>), ClientError> {
-    let host = address.host_port()?;
+    let addr = address.socket_addr()?;
+    let deadline = Instant::now() + timeout.min(MAX_EXCHANGE);
     let io = |source| ClientError::Io {
         url: address.url.clone(),
         source,
     };
-    let addr = host
-        .to_socket_addrs()
-        .map_err(io)?
-        .next()
-        .ok_or_else(|| ClientError::BadUrl(address.url.clone()))?;
-    let mut stream = TcpStream::connect_timeout(&addr, timeout).map_err(io)?;
-    stream.set_read_timeout(Some(timeout)).map_err(io)?;
-    stream.set_write_timeout(Some(timeout)).map_err(io)?;
+    let left = || {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            Err(io(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                format!(
+                    "no answer within {} ms",
+                    timeout.min(MAX_EXCHANGE).as_millis()
+                ),
+            )))
+        } else {
+            Ok(left)
+        }
+    };
+    let mut stream = TcpStream::connect_timeout(&addr, left()?).map_err(io)?;
     let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nx-multi-cursor-token: {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nx-multi-cursor-token: {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
         address.token,
         body.len()
     );
-    stream.write_all(head.as_bytes()).map_err(io)?;
-    stream.write_all(body).map_err(io)?;
+    let mut out = head.into_bytes();
+    out.extend_from_slice(body);
+    let mut written = 0;
+    while written < out.len() {
+        stream.set_write_timeout(Some(left()?)).map_err(io)?;
+        match stream.write(&out[written..]) {
+            Ok(0) => return Err(io(std::io::ErrorKind::WriteZero.into())),
+            Ok(n) => written += n,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(io(error)),
+        }
+    }
     let mut response = Vec::new();
-    stream.read_to_end(&mut response).map_err(io)?;
+    let mut chunk = [0u8; 16 * 1024];
+    loop {
+        stream.set_read_timeout(Some(left()?)).map_err(io)?;
+        match stream.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => {
+                response.extend_from_slice(&chunk[..n]);
+                if response.len() as u64 > MAX_RESPONSE {
+                    return Err(io(std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        format!("answer larger than {} MiB", MAX_RESPONSE / (1024 * 1024)),
+                    )));
+                }
+            }
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(io(error)),
+        }
+    }
     parse_response(&response).ok_or_else(|| {
         io(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
@@ -163,17 +219,11 @@ pub fn forward_hook() {
 /// `multi-cursor status`: the gateway's JSON.
 pub fn fetch_status() -> Result<serde_json::Value, ClientError> {
     let address = GatewayAddress::from_env()?;
-    let (status, body) = request(
-        &address,
-        "GET",
-        "/multi-cursor/status",
-        b"",
-        Duration::from_secs(20),
-    )?;
+    let (status, body) = request(&address, "GET", "/multi-cursor/status", b"", MAX_EXCHANGE)?;
     if status != 200 {
         return Err(ClientError::Status {
             status,
-            body: String::from_utf8_lossy(&body).into_owned(),
+            body: crate::cursor::sanitize::sanitize(&String::from_utf8_lossy(&body)),
         });
     }
     serde_json::from_slice(&body).map_err(|e| ClientError::Io {
@@ -230,7 +280,9 @@ pub fn render_status(status: &serde_json::Value) -> String {
         ));
     }
     out.push_str(&super::spend::render_figures(&status["spend"]));
-    out
+    // Session ids, workspaces and models are what hooks and records reported: no control
+    // sequence of theirs reaches the terminal.
+    crate::cursor::sanitize::sanitize(&out)
 }
 
 #[cfg(test)]
@@ -243,5 +295,36 @@ mod tests {
         assert_eq!(parse_response(plain), Some((200, b"{}".to_vec())));
         let chunked = b"HTTP/1.1 401 Unauthorized\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n";
         assert_eq!(parse_response(chunked), Some((401, b"abcde".to_vec())));
+    }
+
+    #[test]
+    fn only_a_loopback_ip_literal_is_an_address() {
+        let at = |url: &str| {
+            GatewayAddress {
+                url: url.into(),
+                token: String::new(),
+            }
+            .socket_addr()
+            .ok()
+        };
+        assert_eq!(
+            at("http://127.0.0.1:8080/"),
+            Some(([127, 0, 0, 1], 8080).into())
+        );
+        assert!(at("http://[::1]:9").is_some());
+        assert!(at("http://127.9.9.9:9").is_some());
+        for bad in [
+            "http://localhost:9",
+            "http://evil.example:9",
+            "http://10.0.0.1:9",
+            "http://[::]:9",
+            "http://0.0.0.0:9",
+            "http://user@127.0.0.1:9",
+            "https://127.0.0.1:9",
+            "http://127.0.0.1",
+            "http://127.0.0.1:9/path",
+        ] {
+            assert_eq!(at(bad), None, "{bad}");
+        }
     }
 }

@@ -20,6 +20,8 @@ use crate::cursor::catalog::AUTO_ROUTE;
 use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::Picker;
 use crate::cursor::catalog::Route;
+use crate::gateway::client::GATEWAY_TOKEN_ENV;
+use crate::gateway::client::GATEWAY_URL_ENV;
 use crate::policy::settings::Layer;
 use crate::policy::settings::Scope;
 
@@ -138,6 +140,31 @@ pub fn our_agents(picker: &Picker) -> Value {
     json!({WORKER_TYPE: {"description": description, "prompt": WORKER_PROMPT, "model": AUTO_ROUTE}})
 }
 
+/// Largest `--settings` or `--agents` file read, in bytes (as for a settings layer).
+const MAX_ARG_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Puts the gateway's address and token for our own hooks and `multi-cursor status`
+/// (`MULTI_CURSOR_GATEWAY_URL`, `MULTI_CURSOR_GATEWAY_TOKEN`) in `settings`'s `env`. Claude Code
+/// applies settings `env` over its process environment, and the `--settings` layer outranks
+/// the project's and the user's, so a cloned repository's `.claude/settings.json` cannot point
+/// our hooks elsewhere. The file is 0600 in the launcher's 0700 temporary folder, removed at
+/// exit; the token never goes in argv.
+pub fn put_client_env(settings: &mut Value, url: &str, token: &str) {
+    let Value::Object(settings) = settings else {
+        return;
+    };
+    let env = settings
+        .entry("env")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if !env.is_object() {
+        *env = Value::Object(Map::new());
+    }
+    if let Value::Object(env) = env {
+        env.insert(GATEWAY_URL_ENV.to_string(), Value::from(url));
+        env.insert(GATEWAY_TOKEN_ENV.to_string(), Value::from(token));
+    }
+}
+
 /// Reads one `--settings` or `--agents` value: inline JSON when it starts with `{`, else a
 /// file (relative to the working directory, as Claude Code reads it). Must be a JSON object.
 pub fn read_json_arg(option: &str, value: &OsStr) -> Result<Map<String, Value>, LaunchError> {
@@ -149,11 +176,16 @@ pub fn read_json_arg(option: &str, value: &OsStr) -> Result<Map<String, Value>, 
         )
     } else {
         let path = Path::new(value);
-        let bytes = std::fs::read(path).map_err(|source| LaunchError::ReadArg {
-            option: option.to_string(),
-            path: path.to_path_buf(),
-            source,
-        })?;
+        // Read like a repository's settings file: `--settings /dev/stdin` or a FIFO would hang
+        // the launch, `/dev/zero` would never end.
+        let bytes =
+            crate::state::read_regular_file(path, MAX_ARG_FILE_BYTES).map_err(|source| {
+                LaunchError::ReadArg {
+                    option: option.to_string(),
+                    path: path.to_path_buf(),
+                    source,
+                }
+            })?;
         (
             path.display().to_string(),
             serde_json::from_slice::<Value>(&bytes),

@@ -212,6 +212,25 @@ async fn compact<C: TurnContext>(
 ) -> Result<Outcome, Refusal<C::CatalogUnavailable>> {
     let settings = context.settings();
     let identity = parsed.identity(cleared.workspace.clone());
+    // A compaction run is a Cursor run: it holds its identity open for the whole run, so it
+    // counts against MULTI_CURSOR_MAX_SESSIONS like a turn (its record is only read), and
+    // goes through the rate guard and the budgets (`SpendBook::admit_compaction`).
+    let open = context
+        .store()
+        .open(&identity)
+        .await
+        .map_err(Refusal::Store)?;
+    let held = open.lock().await;
+    if held.is_busy() {
+        return Err(Refusal::Busy);
+    }
+    context
+        .spend()
+        .admit_compaction(
+            &identity.session,
+            crate::spend::book::history_digest(&parsed.request),
+        )
+        .map_err(Refusal::Spend)?;
     // The summary run is read-only (`ask`); its ledger line names the model the route runs.
     let model = catalog
         .resolve(&parsed.request.model, parsed.effort())
@@ -227,7 +246,9 @@ async fn compact<C: TurnContext>(
         spend: Some(context.spend().tap(place)),
         cursor_config: crate::policy::cursor_config::default_model_file(settings.policy),
     };
-    match crate::compaction::answer(&parsed.request, catalog, setup).await {
+    let answer = crate::compaction::answer(&parsed.request, catalog, setup).await;
+    drop(held);
+    match answer {
         Ok(events) => Ok(Outcome::Events(events)),
         Err(error) => {
             tracing::warn!(%error, "compaction failed");

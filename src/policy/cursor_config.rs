@@ -148,15 +148,16 @@ fn read_once(path: &Path) -> Result<Option<CursorConfig>, Unreadable> {
             reason,
         })
     };
-    let metadata = match std::fs::metadata(path) {
-        Ok(metadata) => metadata,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(error) => return Err(broken(error.to_string())),
+    // Checked on the descriptor that is read: a link swapped in after a path check (a FIFO, a
+    // device) is never read.
+    let bytes = match crate::state::read_regular_file(path, MAX_CONFIG_BYTES) {
+        Ok(bytes) => bytes,
+        Err(crate::state::ReadError::Io(error)) if error.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(None);
+        }
+        Err(crate::state::ReadError::Io(error)) => return Err(broken(error.to_string())),
+        Err(_) => return Err(broken("it is not a regular file of JSON".to_string())),
     };
-    if !metadata.is_file() || metadata.len() > MAX_CONFIG_BYTES {
-        return Err(broken("it is not a regular file of JSON".to_string()));
-    }
-    let bytes = std::fs::read(path).map_err(|e| broken(e.to_string()))?;
     // Parsed as plain JSON first: serde_json's syntax errors name a position, never content.
     let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
         Unreadable::Invalid(BrokenConfig {

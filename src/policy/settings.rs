@@ -352,7 +352,8 @@ pub(crate) fn read_layers(
 
 /// Whether `path` holds nothing but white space.
 fn is_blank(path: &Path) -> bool {
-    std::fs::read(path).is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace))
+    crate::state::read_regular_file(path, MAX_SETTINGS_BYTES)
+        .is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace))
 }
 
 /// The settings of a cached server-managed file (`{"settings": {…}}` or the settings
@@ -367,28 +368,18 @@ fn unwrap_remote(path: &Path, mut settings: Map<String, Value>) -> Map<String, V
 }
 
 /// A JSON object from `path`: `Ok(None)` when there is no such file, `Err` (the reason) when it
-/// exists but cannot be used.
+/// exists but cannot be used. A repository decides what its `.claude/settings.json` is, so it
+/// is read like a rule file ([`crate::state::read_regular_file`]): a link to `/dev/zero` or a
+/// FIFO is refused, not read until memory runs out or forever.
 pub(crate) fn read_object(
     path: &Path,
     max_bytes: u64,
 ) -> Result<Option<Map<String, Value>>, String> {
-    let metadata = match std::fs::metadata(path) {
-        Ok(metadata) => metadata,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(error) => return Err(error.to_string()),
-    };
-    if metadata.is_dir() {
-        return Err("it is a folder, not a file".to_string());
-    }
-    if metadata.len() > max_bytes {
-        return Err(format!(
-            "it is larger than {} MiB",
-            max_bytes / (1024 * 1024)
-        ));
-    }
-    let bytes = match std::fs::read(path) {
+    let bytes = match crate::state::read_regular_file(path, max_bytes) {
         Ok(bytes) => bytes,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(crate::state::ReadError::Io(error)) if error.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(None);
+        }
         Err(error) => return Err(error.to_string()),
     };
     match serde_json::from_slice::<Value>(&bytes) {

@@ -56,47 +56,15 @@ pub(crate) struct Found {
 /// not read, so a file that never ends cannot exhaust the gateway's memory.
 pub const MAX_RULE_FILE: u64 = 1024 * 1024;
 
-/// Why a rule or memory file was not read.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum ReadError {
-    /// A FIFO, socket, device (`/dev/zero`) or folder under a rule's name or behind an `@path`
-    /// import: reading it could block forever or never end.
-    #[error("it is not a regular file")]
-    NotRegular,
-    /// Over [`MAX_RULE_FILE`].
-    #[error("it is larger than {} KiB", MAX_RULE_FILE / 1024)]
-    TooLarge,
-    /// The operating system refused.
-    #[error("{0}")]
-    Io(#[from] std::io::Error),
-}
+/// Why a rule or memory file was not read (the reader is the one every file a repository
+/// names goes through: [`crate::state::read_regular_file`]).
+pub(crate) use crate::state::ReadError;
 
 /// Reads a rule file or a memory import: a regular file of at most [`MAX_RULE_FILE`] bytes.
 /// Used for every file the rulebook reads, since a repository decides what its rule names and
-/// `@path` imports point at. The file is opened non-blocking (a FIFO's open would otherwise
-/// wait for a writer) and never as a controlling terminal, then checked on the open handle, and
-/// the read stops one byte past the limit (a file that grows while being read).
+/// `@path` imports point at.
 pub(crate) fn read_rule_file(path: &Path) -> Result<Vec<u8>, ReadError> {
-    use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let flags = nix::fcntl::OFlag::O_NONBLOCK | nix::fcntl::OFlag::O_NOCTTY;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(flags.bits())
-        .open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(ReadError::NotRegular);
-    }
-    if meta.len() > MAX_RULE_FILE {
-        return Err(ReadError::TooLarge);
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.take(MAX_RULE_FILE + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_RULE_FILE {
-        return Err(ReadError::TooLarge);
-    }
-    Ok(bytes)
+    crate::state::read_regular_file(path, MAX_RULE_FILE)
 }
 
 /// The nearest folder at or above `start` holding `.git` (a folder, or a file for worktrees).

@@ -45,7 +45,9 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<ExitCode> {
     let text = if args.json {
         format!("{:#}\n", to_json(&book, &files))
     } else {
-        to_text(&book, &files, args.explain)
+        // Rule names, descriptions, paths and diagnostics come from files a repository wrote:
+        // no control sequence of theirs reaches the terminal (JSON escapes them itself).
+        crate::cursor::sanitize::sanitize(&to_text(&book, &files, args.explain))
     };
     let mut stdout = std::io::stdout().lock();
     match stdout

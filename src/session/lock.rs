@@ -2,7 +2,8 @@
 //! operating system drops it when the process dies, so there is no stale-lock cleanup; the
 //! file holds the owner's pid, for the message another gateway shows. The file is opened
 //! without following a link and must be a regular file of this user: a lock that is a
-//! symlink is refused, and its target is never written.
+//! symlink is refused, and its target is never written; so is one with a second name (a hard
+//! link), whose other name the pid write would change.
 
 use std::fs::File;
 use std::fs::OpenOptions;
@@ -14,6 +15,9 @@ use std::path::Path;
 use std::path::PathBuf;
 
 use thiserror::Error;
+
+/// Most bytes of a lock file read for its owner's pid (we write 21).
+const MAX_LOCK_READ: u64 = 256;
 
 /// Why a lock could not be taken.
 #[derive(Debug, Error)]
@@ -28,7 +32,7 @@ pub enum LockError {
         #[source]
         source: std::io::Error,
     },
-    /// The lock file is a symlink, not a regular file, or another user's.
+    /// The lock file is a symlink, not a regular file, another user's, or has another name.
     #[error("the session lock cannot be used: {0}")]
     Refused(#[source] crate::state::StateError),
 }
@@ -47,7 +51,7 @@ impl RecordLock {
             path: path.to_path_buf(),
             source,
         };
-        let mut file = crate::state::open_state_file(
+        let mut file = crate::state::open_state_file_to_write(
             path,
             OpenOptions::new()
                 .read(true)
@@ -64,7 +68,7 @@ impl RecordLock {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
                 let mut pid = String::new();
-                let _ = file.read_to_string(&mut pid);
+                let _ = (&mut file).take(MAX_LOCK_READ).read_to_string(&mut pid);
                 let pid = pid.trim();
                 return Err(LockError::Held {
                     path: path.to_path_buf(),
@@ -132,7 +136,7 @@ pub fn holder(path: &Path) -> std::io::Result<Option<Holder>> {
         }
         Err(TryLockError::WouldBlock) => {
             let mut text = String::new();
-            let _ = file.read_to_string(&mut text);
+            let _ = (&mut file).take(MAX_LOCK_READ).read_to_string(&mut text);
             Ok(Some(Holder {
                 pid: first_number(&text),
             }))

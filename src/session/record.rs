@@ -151,6 +151,37 @@ impl Record {
         )
     }
 
+    /// A copy to roll back to after a failed write, without the unknown fields ([`Record::extra`]),
+    /// which no turn changes and which may be most of a large record: [`Record::roll_back`]
+    /// keeps the current ones. Saves holding a large record three times during a write.
+    pub fn snapshot(&self) -> Record {
+        let extra = Map::new();
+        Record {
+            version: self.version,
+            provider: self.provider.clone(),
+            identity: self.identity.clone(),
+            chat_id: self.chat_id.clone(),
+            interrupted: self.interrupted,
+            pending_run: self.pending_run.clone(),
+            last_outcome: self.last_outcome,
+            response: self.response.clone(),
+            replay: self.replay.clone(),
+            policy: self.policy.clone(),
+            attached_rules: self.attached_rules.clone(),
+            fired_rules: self.fired_rules.clone(),
+            pending_rules: self.pending_rules.clone(),
+            rulebook_digest: self.rulebook_digest.clone(),
+            migrated_from: self.migrated_from.clone(),
+            extra,
+        }
+    }
+
+    /// Goes back to `snapshot` ([`Record::snapshot`]), keeping the unknown fields.
+    pub fn roll_back(&mut self, mut snapshot: Record) {
+        snapshot.extra = std::mem::take(&mut self.extra);
+        *self = snapshot;
+    }
+
     /// The chat's rule state (what the rulebook has delivered to this Cursor chat).
     pub fn chat_rules(&self) -> ChatRules {
         ChatRules {
@@ -240,16 +271,18 @@ pub enum RecordError {
     },
 }
 
-/// Reads a file that may not exist.
+/// Largest record read, in bytes: a larger one is refused with its path and size (and never
+/// overwritten). Parsing holds the bytes and the JSON tree at once, about three times this.
+pub const MAX_RECORD_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads a record that may not exist: opened once without following a link, checked on that
+/// descriptor (a regular file of this user, at most [`MAX_RECORD_BYTES`]) and read from it, so a
+/// link swapped in after any earlier check is never followed.
 fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, RecordError> {
-    match std::fs::read(path) {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(error) => Err(RecordError::Corrupted {
-            path: path.to_path_buf(),
-            detail: error.to_string(),
-        }),
-    }
+    crate::state::read_state_file(path, MAX_RECORD_BYTES).map_err(|error| RecordError::Corrupted {
+        path: path.to_path_buf(),
+        detail: error.to_string(),
+    })
 }
 
 fn corrupted(path: &Path, detail: impl Into<String>) -> RecordError {
@@ -257,6 +290,24 @@ fn corrupted(path: &Path, detail: impl Into<String>) -> RecordError {
         path: path.to_path_buf(),
         detail: detail.into(),
     }
+}
+
+/// A record's `version`, read without building the rest of the document (the other fields
+/// are skipped, not kept), so a large record is not held twice while it is checked.
+#[derive(Deserialize)]
+struct VersionProbe {
+    version: Option<Value>,
+}
+
+/// The `version` of a record's JSON `bytes`, checked before its shape.
+fn check_version(path: &Path, bytes: &[u8], expected: u64) -> Result<(), RecordError> {
+    let probe: VersionProbe =
+        serde_json::from_slice(bytes).map_err(|e| corrupted(path, e.to_string()))?;
+    let mut value = Map::new();
+    if let Some(version) = probe.version {
+        value.insert("version".to_string(), version);
+    }
+    version_of(path, &Value::Object(value), expected)
 }
 
 /// The `version` of a record's JSON, checked before its shape.
@@ -310,11 +361,12 @@ pub fn load(path: &Path, identity: &Value) -> Result<Option<Record>, RecordError
     let Some(bytes) = read_optional(path)? else {
         return Ok(None);
     };
-    let value: Value =
-        serde_json::from_slice(&bytes).map_err(|e| corrupted(path, e.to_string()))?;
-    version_of(path, &value, RECORD_VERSION)?;
+    // Parsed straight into the record (no intermediate JSON tree), the bytes dropped at once:
+    // a record near the cap costs about twice its size while loading, not three times.
+    check_version(path, &bytes, RECORD_VERSION)?;
     let record: Record =
-        serde_json::from_value(value).map_err(|e| corrupted(path, e.to_string()))?;
+        serde_json::from_slice(&bytes).map_err(|e| corrupted(path, e.to_string()))?;
+    drop(bytes);
     if record.provider != PROVIDER {
         return Err(corrupted(
             path,
@@ -377,6 +429,39 @@ pub fn ambiguous(current: &Record, legacy: &LegacyRecord, legacy_path: &Path) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_roll_back_restores_the_fields_and_keeps_the_unknown_ones() {
+        let mut record = Record::new(serde_json::json!(["/w", "s", "main"]));
+        record.extra.insert("bulk".into(), serde_json::json!("x"));
+        let snapshot = record.snapshot();
+        assert!(
+            snapshot.extra.is_empty(),
+            "the unknown fields are not copied"
+        );
+        record.interrupted = true;
+        record.chat_id = Some("c".into());
+        record.roll_back(snapshot);
+        assert!(!record.interrupted);
+        assert_eq!(record.chat_id, None);
+        assert_eq!(record.extra["bulk"], "x");
+    }
+
+    #[test]
+    fn a_symlinked_record_is_not_loaded() {
+        let dir = tempfile::tempdir().unwrap();
+        let identity = serde_json::json!(["/w", "s", "main"]);
+        let elsewhere = dir.path().join("elsewhere.json");
+        std::fs::write(
+            &elsewhere,
+            serde_json::to_vec(&Record::new(identity.clone())).unwrap(),
+        )
+        .unwrap();
+        let path = dir.path().join("r.v3.json");
+        std::os::unix::fs::symlink(&elsewhere, &path).unwrap();
+        let error = load(&path, &identity).unwrap_err();
+        assert!(error.to_string().contains("symlink"), "{error}");
+    }
 
     #[test]
     fn unknown_fields_survive_a_round_trip() {

@@ -37,7 +37,7 @@ pub const DEFAULT_CAPACITY: usize = 32;
 pub const CAPACITY_ENV: &str = "MULTI_CURSOR_MAX_SESSIONS";
 /// Largest session record read (64 MiB); a larger one is refused with its path and size
 /// before it is read into memory.
-pub const MAX_RECORD_BYTES: u64 = 64 * 1024 * 1024;
+pub const MAX_RECORD_BYTES: u64 = super::record::MAX_RECORD_BYTES;
 /// Finished exchanges remembered per identity (beyond the record's replay).
 const REMEMBERED_EXCHANGES: usize = 16;
 
@@ -509,7 +509,7 @@ pub async fn keep_turn(
             } => {
                 on_spawn(pgid);
                 let mut s = session.lock().await;
-                let before = s.record.clone();
+                let before = s.record.snapshot();
                 s.record.interrupted = true;
                 s.record.pending_run = Some(PendingRun {
                     key: plan.key.clone(),
@@ -522,7 +522,7 @@ pub async fn keep_turn(
                 let saved = s.persist().await;
                 if let Err(error) = &saved {
                     tracing::error!(%error, "could not record the turn before starting it");
-                    s.record = before;
+                    s.record.roll_back(before);
                 }
                 drop(s);
                 let ok = saved.is_ok();
@@ -556,7 +556,7 @@ pub async fn keep_turn(
                 let mut events = exchange.events();
                 events.extend(closing.iter().cloned());
                 let mut s = session.lock().await;
-                let before = s.record.clone();
+                let before = s.record.snapshot();
                 s.note_delivered(&plan.rules, chat_id, &touched, &fired);
                 s.record.response = Some(crate::turn::fold_message(&events));
                 s.record.replay = Some(Replay {
@@ -579,7 +579,7 @@ pub async fn keep_turn(
                         break Ending::Completed;
                     }
                     Err(error) => {
-                        s.record = before;
+                        s.record.roll_back(before);
                         s.record.pending_run = None;
                         tracing::error!(%error, "could not record Cursor's answer");
                         break Ending::Failed {

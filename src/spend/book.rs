@@ -7,6 +7,7 @@
 //! when `MULTI_CURSOR_BUDGET_DAILY_TOKENS` is set or the status is asked for.
 
 use std::collections::HashMap;
+use std::collections::HashSet;
 use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::Arc;
@@ -38,6 +39,10 @@ use crate::anthropic::request::Role;
 /// Most Claude sessions whose figures one gateway keeps; beyond it the quietest is dropped.
 pub const MAX_SESSIONS: usize = 1024;
 
+/// Most compactions one gateway lets through past a spent budget (one per session and
+/// history); beyond it every compaction is held to the budgets.
+pub const MAX_COMPACTION_EXEMPTIONS: usize = 4096;
+
 /// Most bytes of a live run's last action kept for the status line.
 pub const MAX_ACTION: usize = 200;
 
@@ -63,6 +68,29 @@ struct BookState {
     live: HashMap<u64, LiveEntry>,
     next_live: u64,
     daily: DailyTally,
+    /// (session, history digest) pairs that used their compaction past a spent budget.
+    compactions: HashSet<(String, [u8; 32])>,
+}
+
+/// The rate guard: the turns admitted in the last [`RATE_WINDOW`] against the limit.
+fn check_rate(
+    state: &mut BookState,
+    limits: SpendLimits,
+    now: Instant,
+) -> Result<(), SpendRefusal> {
+    while state
+        .recent
+        .front()
+        .is_some_and(|at| now.duration_since(*at) >= RATE_WINDOW)
+    {
+        state.recent.pop_front();
+    }
+    if limits.turns_per_minute > 0 && state.recent.len() as u64 >= limits.turns_per_minute {
+        return Err(SpendRefusal::Rate {
+            limit: limits.turns_per_minute,
+        });
+    }
+    Ok(())
 }
 
 #[derive(Debug, Default, Clone)]
@@ -108,6 +136,29 @@ pub fn task_digest(request: &MessagesRequest) -> [u8; 32] {
                 }
             }
         }
+    }
+    hasher.finalize().into()
+}
+
+/// The digest of a request's conversation before its newest user message (role and text
+/// blocks of each), which tells one history being compacted from another.
+pub fn history_digest(request: &MessagesRequest) -> [u8; 32] {
+    let mut hasher = sha2::Sha256::new();
+    let before = request.messages.len().saturating_sub(1);
+    for message in &request.messages[..before] {
+        hasher.update(format!("{:?}", message.role).as_bytes());
+        match &message.content {
+            Content::Text(text) => hasher.update(text.as_bytes()),
+            Content::Blocks(blocks) => {
+                for block in blocks {
+                    if let ContentBlock::Text { text } = block {
+                        hasher.update(text.as_bytes());
+                        hasher.update([0]);
+                    }
+                }
+            }
+        }
+        hasher.update([1]);
     }
     hasher.finalize().into()
 }
@@ -158,18 +209,7 @@ impl SpendBook {
         let now = Instant::now();
         let limits = self.limits;
         let mut state = self.lock();
-        while state
-            .recent
-            .front()
-            .is_some_and(|at| now.duration_since(*at) >= RATE_WINDOW)
-        {
-            state.recent.pop_front();
-        }
-        if limits.turns_per_minute > 0 && state.recent.len() as u64 >= limits.turns_per_minute {
-            return Err(SpendRefusal::Rate {
-                limit: limits.turns_per_minute,
-            });
-        }
+        check_rate(&mut state, limits, now)?;
         state.starts.retain(|_, at| {
             at.retain(|t| now.duration_since(*t) < LOOP_WINDOW);
             !at.is_empty()
@@ -187,6 +227,42 @@ impl SpendBook {
                 });
             }
         }
+        self.check_budgets(&mut state)?;
+        state.turns += 1;
+        state.recent.push_back(now);
+        if let Some(key) = task {
+            state.starts.entry(key).or_default().push_back(now);
+        }
+        Ok(())
+    }
+
+    /// Admits a `/compact` summary run of `session` (counting it as a turn) or refuses it. It is
+    /// a Cursor run like any other: the rate guard always applies. When a budget is used up,
+    /// one compaction per session and conversation ([`history_digest`]) is still let through, so
+    /// a user whose budget ran out can compact what they have; only for a session this gateway
+    /// already ran Cursor for, and never twice for the same history.
+    pub fn admit_compaction(&self, session: &str, history: [u8; 32]) -> Result<(), SpendRefusal> {
+        let now = Instant::now();
+        let mut state = self.lock();
+        check_rate(&mut state, self.limits, now)?;
+        if let Err(refusal) = self.check_budgets(&mut state) {
+            let ran_here = state.sessions.get(session).is_some_and(|t| t.runs > 0);
+            let key = (session.to_string(), history);
+            if !ran_here
+                || state.compactions.len() >= MAX_COMPACTION_EXEMPTIONS
+                || !state.compactions.insert(key)
+            {
+                return Err(refusal);
+            }
+        }
+        state.turns += 1;
+        state.recent.push_back(now);
+        Ok(())
+    }
+
+    /// The budgets (turns, tokens, daily tokens) in that order.
+    fn check_budgets(&self, state: &mut BookState) -> Result<(), SpendRefusal> {
+        let limits = self.limits;
         if let Some(limit) = limits.turns
             && state.turns >= limit
         {
@@ -208,11 +284,6 @@ impl SpendBook {
             if used >= limit {
                 return Err(SpendRefusal::DailyTokens { limit, used });
             }
-        }
-        state.turns += 1;
-        state.recent.push_back(now);
-        if let Some(key) = task {
-            state.starts.entry(key).or_default().push_back(now);
         }
         Ok(())
     }

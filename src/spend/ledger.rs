@@ -345,14 +345,16 @@ impl Ledger {
         let bytes = line.encode()?;
         crate::state::ensure_private_dir(&self.dir).map_err(LedgerError::Folder)?;
         let path = self.month_file(&jiff::ZonedDateTime::now());
-        let mut file = crate::state::open_state_file(
+        let mut file = crate::state::open_state_file_to_write(
             &path,
             std::fs::OpenOptions::new()
+                .read(true)
                 .append(true)
                 .create(true)
                 .mode(0o600),
         )
         .map_err(LedgerError::File)?;
+        let bytes = on_a_fresh_line(&file, bytes);
         // One write: O_APPEND places it at the end as a whole (see the module's comment).
         let written = file.write(&bytes).map_err(|source| LedgerError::Write {
             path: path.clone(),
@@ -365,6 +367,33 @@ impl Ledger {
             });
         }
         Ok(())
+    }
+}
+
+/// `line` to append to `file`, with a newline in front when the file ends inside a line (a
+/// crash or a short write on a full disk cut the last one): the cut line stays damaged, and
+/// this run's line is whole, so `usage` and the daily budget still count it. A line appended by
+/// another gateway between the check and the write at worst leaves an empty line, which
+/// readers skip.
+fn on_a_fresh_line(file: &std::fs::File, line: Vec<u8>) -> Vec<u8> {
+    use std::os::unix::fs::FileExt;
+    let Some(last) = file
+        .metadata()
+        .ok()
+        .map(|m| m.len())
+        .and_then(|len| len.checked_sub(1))
+    else {
+        return line;
+    };
+    let mut byte = [0u8; 1];
+    match file.read_at(&mut byte, last) {
+        Ok(1) if byte[0] != b'\n' => {
+            let mut fresh = Vec::with_capacity(line.len() + 1);
+            fresh.push(b'\n');
+            fresh.extend_from_slice(&line);
+            fresh
+        }
+        _ => line,
     }
 }
 

@@ -237,6 +237,8 @@ impl Accumulator {
         Some(day)
     }
 
+    /// Counts `line`. Sums saturate: a damaged or forged line with huge figures shows the
+    /// largest number, never a small wrapped one.
     fn add(&mut self, line: &LineView<'_>, day: jiff::civil::Date) {
         if line.purpose == Purpose::Replay {
             self.totals.replays += 1;
@@ -254,27 +256,31 @@ impl Accumulator {
             RunOutcome::Failed | RunOutcome::Interrupted
         ));
         t.estimated_runs += u64::from(estimated);
-        t.input_tokens += input;
-        t.output_tokens += output;
-        t.cache_read_tokens += line.cache_read_tokens.unwrap_or(0);
-        t.cache_write_tokens += line.cache_write_tokens.unwrap_or(0);
-        t.duration_ms += line.duration_ms;
+        t.input_tokens = t.input_tokens.saturating_add(input);
+        t.output_tokens = t.output_tokens.saturating_add(output);
+        t.cache_read_tokens = t
+            .cache_read_tokens
+            .saturating_add(line.cache_read_tokens.unwrap_or(0));
+        t.cache_write_tokens = t
+            .cache_write_tokens
+            .saturating_add(line.cache_write_tokens.unwrap_or(0));
+        t.duration_ms = t.duration_ms.saturating_add(line.duration_ms);
         with_row(&mut self.models, &line.model, |model: &mut ModelRow| {
             model.runs += 1;
-            model.input_tokens += input;
-            model.output_tokens += output;
+            model.input_tokens = model.input_tokens.saturating_add(input);
+            model.output_tokens = model.output_tokens.saturating_add(output);
             model.estimated |= estimated;
         });
         let row_of_day = self.days.entry(day).or_default();
         row_of_day.runs += 1;
-        row_of_day.input_tokens += input;
-        row_of_day.output_tokens += output;
+        row_of_day.input_tokens = row_of_day.input_tokens.saturating_add(input);
+        row_of_day.output_tokens = row_of_day.output_tokens.saturating_add(output);
         row_of_day.estimated |= estimated;
         with_row(&mut self.sessions, &line.session, |workspaces| {
             with_row(workspaces, &line.workspace, |session: &mut SessionRow| {
                 session.runs += 1;
-                session.input_tokens += input;
-                session.output_tokens += output;
+                session.input_tokens = session.input_tokens.saturating_add(input);
+                session.output_tokens = session.output_tokens.saturating_add(output);
             });
         });
     }
@@ -308,7 +314,8 @@ impl Accumulator {
             })
             .collect();
         by_session.sort_by(|a, b| {
-            (b.input_tokens + b.output_tokens).cmp(&(a.input_tokens + a.output_tokens))
+            (b.input_tokens.saturating_add(b.output_tokens))
+                .cmp(&a.input_tokens.saturating_add(a.output_tokens))
         });
         UsageReport {
             since: since.to_string(),
@@ -418,7 +425,12 @@ pub fn run(args: &crate::cli::UsageArgs) -> anyhow::Result<std::process::ExitCod
             serde_json::to_string_pretty(&report).context("encoding the report")?
         );
     } else {
-        print!("{}", report.render(ledger.dir()));
+        // Model names, sessions and workspaces are the ledger's: no control sequence of a
+        // damaged or forged line reaches the terminal.
+        print!(
+            "{}",
+            crate::cursor::sanitize::sanitize(&report.render(ledger.dir()))
+        );
     }
     Ok(std::process::ExitCode::SUCCESS)
 }

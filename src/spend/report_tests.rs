@@ -30,6 +30,7 @@ fn run(source: TokenSource, outcome: RunOutcome) -> RunEnded {
             cache_read_tokens: Some(7),
             cache_write_tokens: None,
             source,
+            estimated_from: None,
         },
     }
 }

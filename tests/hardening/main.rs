@@ -11,16 +11,20 @@
 
 mod security_agent_environment;
 mod security_argv_credentials;
+mod security_cli_output;
 mod security_control_sequences;
 mod security_error_body_credentials;
 mod security_file_credentials;
 mod security_file_modes;
+mod security_gateway_client;
 mod security_http_connections;
 mod security_log_credentials;
 mod security_loopback_only;
 mod security_origin_and_host;
 mod security_request_size;
+mod security_settings_links;
 mod security_state_folder;
+mod security_state_links;
 mod security_state_tampering;
 mod security_status_redaction;
 mod security_token_refused;

@@ -110,6 +110,36 @@ fn the_gateway_gives_its_agent_children_no_credential() {
     );
 }
 
+/// A password in the upstream URL (`user:password@` in `ANTHROPIC_BASE_URL` or
+/// `MULTI_CURSOR_UPSTREAM`) never reaches Cursor: neither variable does.
+#[test]
+fn the_upstream_urls_do_not_reach_the_agent() {
+    let gw = TestGateway::start(GatewayOptions {
+        permission_mode: Some("bypassPermissions".into()),
+        upstream: Some("http://user:UPSTREAM-PASS@127.0.0.1:9/".into()),
+        env: vec![(
+            "ANTHROPIC_BASE_URL".into(),
+            "http://user:BASE-PASS@127.0.0.1:9/".into(),
+        )],
+        ..GatewayOptions::default()
+    });
+    let (status, body) = gw.ask(
+        "s-upstream-env",
+        &cursor_request("multi/cursor/composer-2.5", "hi", false),
+    );
+    assert_eq!(status, 200, "{body}");
+    let calls = invocations(&gw.agent_log);
+    assert!(calls.iter().any(|(k, _)| k == "turn"), "{calls:?}");
+    for (kind, keys) in calls {
+        for name in ["ANTHROPIC_BASE_URL", "MULTI_CURSOR_UPSTREAM"] {
+            assert!(
+                !keys.iter().any(|k| k == name),
+                "{name} reached `agent {kind}`: {keys:?}"
+            );
+        }
+    }
+}
+
 /// `--list-models` gets no credential either.
 #[test]
 fn the_model_listing_gets_no_credential() {

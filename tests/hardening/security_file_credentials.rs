@@ -7,6 +7,11 @@
 //! the gateway token. (`multi-cursor serve` writes its token to the ready file, 0600, on
 //! purpose: that file is how a caller learns it.)
 //!
+//! One exception: the `--settings` file holds the gateway token as `MULTI_CURSOR_GATEWAY_TOKEN`
+//! in its `env`, for our own hooks and status line (that layer outranks a project's, which
+//! could otherwise point them elsewhere); the file is 0600 in the launcher's 0700 temporary
+//! folder and removed at exit.
+//!
 //! That is the promise when no settings layer sets `ANTHROPIC_BASE_URL` or
 //! `ANTHROPIC_CUSTOM_HEADERS`, as here. When one does (a user of another gateway), the launcher
 //! must put the gateway's URL and token header in its `--settings` `env` to outrank it: the
@@ -70,14 +75,31 @@ fn no_credential_in_state_or_settings_files() {
     let record = std::fs::read_to_string(&records[0]).unwrap();
     assert!(record.contains("fake agent reply"), "{record}");
 
-    let temp = scan(&session.launch.tmp, &secrets);
+    // The --settings file carries the gateway token once, for our own hooks, as
+    // MULTI_CURSOR_GATEWAY_TOKEN in its `env` (so a project's settings cannot point them
+    // elsewhere); nothing else in the temporary folder holds any secret.
+    let temp = scan(&session.launch.tmp, &secrets[..3]);
     assert!(
         temp >= 1,
         "the settings file is in the launcher's temporary folder"
     );
     scan(&state, &secrets);
     let settings = std::fs::read(session.launch.dump.with_extension("settings.json")).unwrap();
-    assert_no_secret("the --settings file", &settings, &secrets);
+    let mut parsed: serde_json::Value = serde_json::from_slice(&settings).unwrap();
+    assert_eq!(parsed["env"]["MULTI_CURSOR_GATEWAY_TOKEN"], token.as_str());
+    parsed["env"]
+        .as_object_mut()
+        .unwrap()
+        .remove("MULTI_CURSOR_GATEWAY_TOKEN");
+    assert_no_secret(
+        "the --settings file (but our hooks' token)",
+        parsed.to_string().as_bytes(),
+        &secrets,
+    );
+    assert_eq!(
+        session.launch.dumped("settings.mode").unwrap().trim(),
+        "600"
+    );
     let agents = session.launch.claude_option("--agents").unwrap();
     assert_no_secret("the --agents JSON", agents.as_bytes(), &secrets);
 

@@ -12,8 +12,10 @@
 mod budget_refusals;
 mod claude_ledger;
 mod common;
+mod compaction_limits;
 mod estimate_basis;
 mod interrupted_line;
+mod ledger_edges;
 mod ledger_lines;
 mod live_run;
 mod loop_guard;

@@ -20,6 +20,9 @@ const CACHE_FILE: &str = "catalog.json";
 /// Version of the cache file format; a cache with another version is ignored.
 const CACHE_VERSION: u32 = 1;
 
+/// Largest cache read, in bytes (a real one is a few KiB); a larger one is ignored and rebuilt.
+const MAX_CACHE_BYTES: u64 = 4 * 1024 * 1024;
+
 /// The cache file as stored: `{"version":1,"fetchedAtMs":…,"agent":"…","models":[…]}`.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -60,9 +63,10 @@ pub fn cache_path(state_dir: &Path) -> PathBuf {
 /// fetch).
 pub fn load_cached_from(state_dir: &Path) -> Option<CachedCatalog> {
     let path = cache_path(state_dir);
-    let bytes = match std::fs::read(&path) {
-        Ok(bytes) => bytes,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return None,
+    // Never through a link (a FIFO there would hang `serve` at start), and bounded.
+    let bytes = match crate::state::read_state_file(&path, MAX_CACHE_BYTES) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return None,
         Err(error) => {
             tracing::warn!(path = %path.display(), %error, "ignoring the model catalog cache: it cannot be read");
             return None;

@@ -11,8 +11,10 @@
 //!   parsed and compared with the intended value, and nothing is written when they differ.
 //! - Never someone else's choice: the file must still hold one of our runs' model ids with
 //!   `hasChangedDefaultModel: true`; anything else (the user picked a model meanwhile, Cursor
-//!   wrote another id) is left alone. The file is read again just before the rename and
-//!   nothing is written when it changed.
+//!   wrote another id) is left alone. The file is read again just before it is replaced and
+//!   nothing is written when it changed; on Linux the replacement is an atomic exchange, and
+//!   when what it displaced is not what was read (Cursor wrote in between) the other writer's
+//!   bytes are exchanged back ([`swap_in`]).
 //! - Runs of this gateway that overlap share one "before" (taken when the first began) and
 //!   the put-back waits for the last, so one run never restores another run's model as the
 //!   user's.
@@ -266,6 +268,17 @@ fn restored_text(text: &str, before: &Before, ours: &BTreeSet<String>) -> Option
 /// Writes `edited` over `path` by temp file, fsync and rename (same permissions), unless the
 /// file no longer reads `expected` just before the rename. `Ok(false)`: it changed.
 fn replace_if_unchanged(path: &Path, expected: &str, edited: &str) -> std::io::Result<bool> {
+    replace_if_unchanged_racing(path, expected, edited, || {})
+}
+
+/// [`replace_if_unchanged`], with `race` run at the last moment before the file is replaced
+/// (tests write the file there, as Cursor could).
+fn replace_if_unchanged_racing(
+    path: &Path,
+    expected: &str,
+    edited: &str,
+    race: impl FnOnce(),
+) -> std::io::Result<bool> {
     let dir = path.parent().unwrap_or_else(|| Path::new("."));
     let mode = {
         use std::os::unix::fs::PermissionsExt;
@@ -292,13 +305,58 @@ fn replace_if_unchanged(path: &Path, expected: &str, edited: &str) -> std::io::R
         if std::fs::read(path)? != expected.as_bytes() {
             return Ok(false);
         }
-        std::fs::rename(&temp, path)?;
-        Ok(true)
+        race();
+        swap_in(&temp, path, expected, edited)
     });
-    if !matches!(done, Ok(true)) {
-        let _ = std::fs::remove_file(&temp);
-    }
+    // Gone after a rename; after an exchange it holds the displaced bytes.
+    let _ = std::fs::remove_file(&temp);
     done
+}
+
+/// Puts `temp` (holding `edited`) at `path` when `path` still holds `expected`; `Ok(false)`
+/// when another writer got there first, whose bytes are then kept.
+///
+/// On Linux the two are exchanged atomically (`renameat2(RENAME_EXCHANGE)`), so what was
+/// displaced can be checked: when it is not `expected`, Cursor wrote the file between our last
+/// read and the exchange, and it is exchanged back (once more if yet another write landed in
+/// between). Readers may see our bytes for the microseconds between the two exchanges. Where
+/// the exchange is unavailable (another OS, a file system without it) it is a plain rename
+/// after the last read: a write landing in that gap (microseconds) is lost.
+fn swap_in(temp: &Path, path: &Path, expected: &str, edited: &str) -> std::io::Result<bool> {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if exchange(temp, path)?.is_some() {
+        let displaced_is = |bytes: &str| plain_bytes(temp).is_some_and(|b| b == bytes.as_bytes());
+        if displaced_is(expected) {
+            return Ok(true);
+        }
+        // Another writer's bytes were displaced: put them back.
+        exchange(temp, path)?;
+        if !displaced_is(edited) {
+            // A newer write replaced ours in between and was just displaced: it goes back.
+            exchange(temp, path)?;
+        }
+        return Ok(false);
+    }
+    std::fs::rename(temp, path)?;
+    Ok(true)
+}
+
+/// Exchanges `a` and `b` atomically; `Ok(None)` when the file system cannot.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn exchange(a: &Path, b: &Path) -> std::io::Result<Option<()>> {
+    use nix::fcntl::AT_FDCWD;
+    use nix::fcntl::RenameFlags;
+    match nix::fcntl::renameat2(AT_FDCWD, a, AT_FDCWD, b, RenameFlags::RENAME_EXCHANGE) {
+        Ok(()) => Ok(Some(())),
+        Err(nix::errno::Errno::EINVAL | nix::errno::Errno::ENOSYS) => Ok(None),
+        Err(errno) => Err(std::io::Error::from(errno)),
+    }
+}
+
+/// The bytes of `path` when it is a regular file (not a link) within the size cap.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn plain_bytes(path: &Path) -> Option<Vec<u8>> {
+    read_plain(path).ok().flatten()
 }
 
 #[cfg(test)]

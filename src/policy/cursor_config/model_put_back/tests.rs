@@ -182,3 +182,36 @@ fn the_edit_is_refused_when_the_text_does_not_hold_our_model() {
         "{\"model\": {\"modelId\": \"x\", \"modelId\": \"b\"}, \"hasChangedDefaultModel\": true}";
     assert_eq!(restored_text(repeated, &before, &ours), None);
 }
+
+#[test]
+fn a_write_landing_just_before_the_replace_is_kept() {
+    let ours = after_run(USER, "composer-2.5");
+    let (_dir, path) = config(&ours);
+    let other = r#"{"model": {"modelId": "picked-meanwhile"}, "hasChangedDefaultModel": true}"#;
+    let write_other = || {
+        // Cursor stages its write and renames it over the file.
+        let staged = path.with_extension("staged");
+        std::fs::write(&staged, other).unwrap();
+        std::fs::rename(&staged, &path).unwrap();
+    };
+    let replaced = replace_if_unchanged_racing(&path, &ours, USER, write_other).unwrap();
+    assert!(!replaced, "reported as replaced");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), other);
+    let leftovers: Vec<_> = std::fs::read_dir(path.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(leftovers.len(), 1, "{leftovers:?}");
+}
+
+#[test]
+fn without_a_race_the_replace_happens() {
+    let ours = after_run(USER, "composer-2.5");
+    let (_dir, path) = config(&ours);
+    assert!(replace_if_unchanged_racing(&path, &ours, USER, || {}).unwrap());
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), USER);
+    assert_eq!(
+        std::fs::read_dir(path.parent().unwrap()).unwrap().count(),
+        1
+    );
+}
