@@ -69,6 +69,7 @@ fn ended(n: u64) -> RunEnded {
             cache_read_tokens: Some(n % 20_000),
             cache_write_tokens: None,
             source: TokenSource::Provider,
+            estimated_from: None,
         },
     }
 }
