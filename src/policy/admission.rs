@@ -120,7 +120,7 @@ impl fmt::Display for Unenforced {
             }
             Unenforced::ModeDisabled { mode, key, file } => write!(
                 f,
-                "`{key}: \"disable\"` in {file} turns off {mode} mode, which this request would run in"
+                "`{key}: \"disable\"` in {file} turns off {mode}, which this request would run in"
             ),
         }
     }
@@ -418,7 +418,7 @@ fn mode_disabled(mode: ClaudeMode, layers: &[Layer]) -> Option<Unenforced> {
         };
         if let Some(key) = hit {
             return Some(Unenforced::ModeDisabled {
-                mode: mode.as_str(),
+                mode: mode.label(),
                 key,
                 file: layer.file.clone(),
             });

@@ -35,7 +35,7 @@ fn disabled_modes_are_refused() {
     let message = policy::refusal(run(&gw, "default-mode"));
     assert!(
         message.contains(&format!(
-            "`permissions.disableBypassPermissionsMode: \"disable\"` in {} turns off bypassPermissions mode",
+            "`permissions.disableBypassPermissionsMode: \"disable\"` in {} turns off bypass permissions (bypassPermissions)",
             managed.display()
         )),
         "{message}"
