@@ -1,7 +1,8 @@
 //! Who may talk to the gateway: the token in `x-multi-cursor-token` (compared in constant
 //! time), no browser `Origin`, and a loopback `Host` (a DNS-rebinding page cannot reach us).
-//! `HEAD /api/hello` (Claude Code's preconnect, sent without auth headers) is the only route
-//! that needs no token. A refusal (401, 403) closes its connection; a request that presents the
+//! `HEAD /api/hello` and `GET /api/hello` (Claude Code's preconnect, and `claude doctor`'s
+//! connectivity check since 2.1.331, both sent without auth headers) are the only requests that
+//! need no token; they answer an empty 200 and reach nothing else. A refusal (401, 403) closes its connection; a request that presents the
 //! token marks its connection authenticated (see `server`: it may then stay idle longer and is
 //! shed last).
 
@@ -69,7 +70,8 @@ pub async fn check(State(gateway): State<Gateway>, request: Request, next: Next)
             "the Host header does not name this machine's loopback address; use the URL the launcher gave Claude Code",
         ));
     }
-    let preconnect = request.method() == Method::HEAD && request.uri().path() == "/api/hello";
+    let preconnect = matches!(*request.method(), Method::HEAD | Method::GET)
+        && request.uri().path() == "/api/hello";
     if !preconnect {
         let presented = request
             .headers()

@@ -34,7 +34,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::response::Response;
-use axum::routing::head;
+use axum::routing::get;
 use axum::routing::post;
 use serde::Serialize;
 use tokio::net::TcpListener;
@@ -329,12 +329,13 @@ pub fn router(gateway: Gateway) -> Router {
     Router::new()
         .route("/v1/messages", post(messages::messages))
         .route("/v1/messages/count_tokens", post(messages::count_tokens))
-        .route("/api/hello", head(|| async { StatusCode::OK }))
+        // HEAD (the preconnect) and GET (`claude doctor`): an empty 200.
+        .route("/api/hello", get(|| async { StatusCode::OK }))
         .route("/multi-cursor/hook", post(status::hook))
-        .route("/multi-cursor/status", axum::routing::get(status::status))
+        .route("/multi-cursor/status", get(status::status))
         .route(
             &format!("{}/{{session}}", crate::spend::SPEND_ROUTE),
-            axum::routing::get(spend::session_spend),
+            get(spend::session_spend),
         )
         .fallback(|request: Request| async move {
             ApiError::not_found(format!(

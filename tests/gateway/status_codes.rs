@@ -170,10 +170,14 @@ fn guard_and_request_rows() {
         "{message}"
     );
 
-    // The preconnect needs no token.
+    // The preconnect needs no token, and neither does `claude doctor`'s GET (2.1.331+), which
+    // gets the same empty 200.
     let hello = client.head(format!("{}/api/hello", gw.url)).send().unwrap();
     assert_eq!(hello.status(), 200);
     assert!(hello.headers().get("x-should-retry").is_none());
+    let doctor = client.get(format!("{}/api/hello", gw.url)).send().unwrap();
+    assert_eq!(doctor.status(), 200);
+    assert_eq!(doctor.text().unwrap(), "");
 
     assert!(gw.turns().is_empty(), "no row above ran a turn");
 }

@@ -1,4 +1,4 @@
-//! Every route but Claude Code's preconnect (`HEAD /api/hello`) refuses a request without the
+//! Every route but Claude Code's preconnect and doctor check (`HEAD`/`GET /api/hello`) refuses a request without the
 //! gateway token, or with any other value — a token differing only in its first or only in its
 //! last byte, one byte short or long, another case, or the right token in another header — with
 //! 401, `x-should-retry: false` and an Anthropic error that echoes neither token. Nothing runs:
@@ -82,7 +82,7 @@ fn missing_and_wrong_tokens_are_refused_on_every_route() {
         ("POST", "/v1/messages/count_tokens", body.as_str()),
         ("POST", "/multi-cursor/hook", hook.as_str()),
         ("GET", "/multi-cursor/status", ""),
-        ("GET", "/api/hello", ""),
+        ("POST", "/api/hello", ""),
         ("POST", "/no/such/route", body.as_str()),
     ];
 
