@@ -79,3 +79,45 @@ fn plain_sessions_are_told_and_launched_ones_are_not() {
         launched[0]
     );
 }
+
+/// Cursor's agent (2026.10) runs Claude Code's plugin hooks itself, with `CURSOR_PLUGIN_ROOT`
+/// set (and `CURSOR_AGENT=1` in its shell): there the plugin's hooks say nothing, so a Cursor
+/// worker is never told to start Claude Code with multi-cursor, nor refused a model.
+#[test]
+fn the_plugins_hooks_are_silent_inside_cursor() {
+    let hooks = multi_cursor_test_support::repo_root().join("plugin/hooks");
+    let payloads = [
+        (
+            "session-start",
+            r#"{"hook_event_name":"SessionStart","source":"startup","session_id":"s"}"#,
+        ),
+        (
+            "model-switch",
+            r#"{"hook_event_name":"PreModelSwitch","to_model":"multi/cursor/composer-2.5","requested_model":"multi/cursor/composer-2.5","source":"command"}"#,
+        ),
+    ];
+    for (hook, payload) in payloads {
+        let run = |inside: Option<(&str, &str)>| {
+            let mut command = std::process::Command::new(hooks.join(hook));
+            command
+                .env_clear()
+                .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+                .env("HOME", std::env::temp_dir())
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped());
+            if let Some((key, value)) = inside {
+                command.env(key, value);
+            }
+            let mut child = command.spawn().unwrap();
+            std::io::Write::write_all(&mut child.stdin.take().unwrap(), payload.as_bytes())
+                .unwrap();
+            let output = child.wait_with_output().unwrap();
+            assert!(output.status.success(), "{hook}: {output:?}");
+            String::from_utf8(output.stdout).unwrap()
+        };
+        assert!(!run(None).is_empty(), "{hook} speaks in a plain session");
+        for inside in [("CURSOR_PLUGIN_ROOT", "/p"), ("CURSOR_AGENT", "1")] {
+            assert_eq!(run(Some(inside)), "", "{hook} with {inside:?}");
+        }
+    }
+}
