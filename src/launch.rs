@@ -262,8 +262,10 @@ pub fn new_placeholder() -> String {
 
 /// The catalog for this launch and the agent to refresh it from in the background (when it
 /// came from the cache). Never fails: without Cursor the session starts without its rows.
-async fn launch_catalog(state_dir: &Path) -> (Option<Catalog>, Option<PathBuf>) {
-    let agent = locate::find_agent_path();
+async fn launch_catalog(
+    state_dir: &Path,
+    agent: Result<PathBuf, locate::LocateError>,
+) -> (Option<Catalog>, Option<PathBuf>) {
     let cached = catalog::load_cached_from(state_dir);
     match (cached, agent) {
         (Some(cached), Ok(agent)) if cached.agent == agent => (Some(cached.catalog), Some(agent)),
@@ -292,15 +294,6 @@ async fn launch_catalog(state_dir: &Path) -> (Option<Catalog>, Option<PathBuf>) 
             (None, None)
         }
     }
-}
-
-/// Whether the installed Cursor CLI offers its auto review (`--auto-review`), which Claude's
-/// auto mode runs as: the picker rows are then auto-capable (`settings::behaves_as`). Its
-/// answer is kept for the in-process gateway (`locate::identify` probes once per process).
-pub(crate) async fn offers_auto_review() -> bool {
-    locate::locate_agent()
-        .await
-        .is_ok_and(|agent| agent.supports_auto_review)
 }
 
 /// Fetches the catalog again and stores it for the next launch.
@@ -491,8 +484,11 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
 
     let flags = ClaudeFlags::read(&user.settings, &user.agents, &user.rest)?;
     let saves_cursor_route = flags.saves_cursor_route();
-    let ((catalog, refresh_from), auto_review) =
-        tokio::join!(launch_catalog(&state_dir), offers_auto_review());
+    // The first candidate that is Cursor's CLI (another vendor's `agent` is skipped); whether it
+    // offers auto review decides the picker rows' profile (`settings::behaves_as`).
+    let agent = locate::locate_agent().await;
+    let auto_review = agent.as_ref().is_ok_and(|info| info.supports_auto_review);
+    let (catalog, refresh_from) = launch_catalog(&state_dir, agent.map(|info| info.path)).await;
     let exe = std::env::current_exe().context("finding the multi-cursor executable for hooks")?;
     let status_line = settings::status_line(&flags.layers, &exe, statusline::enabled());
     let Merged {

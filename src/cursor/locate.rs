@@ -1,6 +1,8 @@
-//! Finding Cursor's agent executable (`MULTI_CURSOR_AGENT`, else `agent` or `cursor-agent` on
-//! PATH, else `~/.local/bin/agent`) and making sure it really is Cursor's: xAI's Grok CLI
-//! installs a binary named `agent` too.
+//! Finding Cursor's agent executable (`MULTI_CURSOR_AGENT`, else `cursor-agent` then `agent`
+//! on PATH, else `~/.local/bin/cursor-agent` and `~/.local/bin/agent`) and making sure it really
+//! is Cursor's: xAI's Grok Build installs a command named `agent` too (on macOS and Windows), so
+//! `cursor-agent`, which only Cursor installs, is looked for first, and an `agent` that is not
+//! Cursor's is skipped for the next candidate, and named.
 //!
 //! The identity check runs `--version` and `--help` once per executable per process; later
 //! lookups reuse the answer.
@@ -60,10 +62,11 @@ pub struct AgentInfo {
     pub version: String,
     /// `--help` lists `--auto-review` (needed for Claude's auto mode).
     pub supports_auto_review: bool,
+    /// Candidates tried before it that are other programs (another vendor's `agent`).
+    pub skipped: Vec<PathBuf>,
 }
 
-/// Finds the agent executable without running it: `$MULTI_CURSOR_AGENT`, else `agent` then
-/// `cursor-agent` on PATH, else `~/.local/bin/agent`.
+/// Finds the agent executable without running it: the first of [`agent_candidates`].
 pub fn find_agent_path() -> Result<PathBuf, LocateError> {
     find_agent_path_in(
         std::env::var_os(AGENT_ENV).as_deref(),
@@ -78,23 +81,52 @@ pub fn find_agent_path_in(
     path_var: Option<&OsStr>,
     home: Option<&OsStr>,
 ) -> Result<PathBuf, LocateError> {
+    agent_candidates(configured, path_var, home)?
+        .into_iter()
+        .next()
+        .ok_or_else(not_found)
+}
+
+/// Where Cursor's agent may be, in the order they are tried: `$MULTI_CURSOR_AGENT` alone when
+/// set; else `cursor-agent` then `agent` on PATH, then `~/.local/bin/cursor-agent` and
+/// `~/.local/bin/agent` (each once).
+pub fn agent_candidates(
+    configured: Option<&OsStr>,
+    path_var: Option<&OsStr>,
+    home: Option<&OsStr>,
+) -> Result<Vec<PathBuf>, LocateError> {
     if let Some(configured) = configured.filter(|v| !v.is_empty()) {
-        return resolve_configured(configured, path_var).ok_or_else(|| LocateError::NotFound {
-            tried: format!("{AGENT_ENV}={}", Path::new(configured).display()),
-        });
+        return resolve_configured(configured, path_var)
+            .map(|found| vec![found])
+            .ok_or_else(|| LocateError::NotFound {
+                tried: format!("{AGENT_ENV}={}", Path::new(configured).display()),
+            });
     }
-    for name in ["agent", "cursor-agent"] {
-        if let Some(found) = search_path(OsStr::new(name), path_var) {
-            return Ok(found);
+    let mut found: Vec<PathBuf> = Vec::new();
+    for name in ["cursor-agent", "agent"] {
+        found.extend(search_path(OsStr::new(name), path_var));
+    }
+    if let Some(home) = home {
+        for name in ["cursor-agent", "agent"] {
+            let local = Path::new(home).join(".local/bin").join(name);
+            if is_executable(&local) {
+                found.push(local);
+            }
         }
     }
-    let local = home.map(|h| Path::new(h).join(".local/bin/agent"));
-    if let Some(local) = local.filter(|p| is_executable(p)) {
-        return Ok(local);
+    let mut unique = Vec::new();
+    for path in found {
+        if !unique.contains(&path) {
+            unique.push(path);
+        }
     }
-    Err(LocateError::NotFound {
-        tried: "`agent` and `cursor-agent` on PATH and ~/.local/bin/agent".to_string(),
-    })
+    Ok(unique)
+}
+
+fn not_found() -> LocateError {
+    LocateError::NotFound {
+        tried: "`cursor-agent` and `agent` on PATH and in ~/.local/bin".to_string(),
+    }
 }
 
 type ProbeCache = Mutex<HashMap<PathBuf, Result<AgentInfo, LocateError>>>;
@@ -104,10 +136,49 @@ fn probe_cache() -> &'static ProbeCache {
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
-/// Finds the agent and checks, once per process, that it is Cursor's.
+/// Finds the agent and checks, once per process, that it is Cursor's: the first of
+/// [`agent_candidates`] that answers like Cursor's CLI. A candidate that is another program is
+/// skipped; when none is Cursor's, the error names each one skipped.
 pub async fn locate_agent() -> Result<AgentInfo, LocateError> {
-    let path = find_agent_path()?;
-    identify(&path).await
+    let candidates = agent_candidates(
+        std::env::var_os(AGENT_ENV).as_deref(),
+        std::env::var_os("PATH").as_deref(),
+        std::env::var_os("HOME").as_deref(),
+    )?;
+    let mut skipped: Vec<LocateError> = Vec::new();
+    for candidate in candidates {
+        match identify(&candidate).await {
+            Ok(mut info) => {
+                info.skipped = skipped
+                    .iter()
+                    .filter_map(|e| match e {
+                        LocateError::NotCursor { path, .. } => Some(path.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                return Ok(info);
+            }
+            Err(error @ LocateError::NotCursor { .. }) => skipped.push(error),
+            Err(error) => return Err(error),
+        }
+    }
+    match skipped.len() {
+        0 => Err(not_found()),
+        1 => Err(skipped.remove(0)),
+        _ => Err(LocateError::NotCursor {
+            path: PathBuf::from(
+                skipped
+                    .iter()
+                    .filter_map(|e| match e {
+                        LocateError::NotCursor { path, .. } => Some(path.display().to_string()),
+                        _ => None,
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            looks_like: "other programs".to_string(),
+        }),
+    }
 }
 
 /// Checks (once per executable per process) that `path` is Cursor's agent CLI.
@@ -164,6 +235,7 @@ pub fn classify(path: &Path, version: &str, help: &str) -> Result<AgentInfo, Loc
         path: path.to_path_buf(),
         version: first_line(version).to_string(),
         supports_auto_review: help.contains("--auto-review"),
+        skipped: Vec::new(),
     })
 }
 
@@ -244,6 +316,36 @@ mod tests {
         .unwrap();
         assert!(info.supports_auto_review);
         assert_eq!(info.version, "2026.09.18-9a7762b");
+    }
+
+    #[test]
+    fn cursor_agent_comes_first_and_each_candidate_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let (bin, home) = (dir.path().join("bin"), dir.path().join("home"));
+        let local = home.join(".local/bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::create_dir_all(&local).unwrap();
+        for file in [
+            bin.join("agent"),
+            bin.join("cursor-agent"),
+            local.join("agent"),
+            local.join("cursor-agent"),
+        ] {
+            std::fs::write(&file, "#!/bin/sh\n").unwrap();
+            std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+                .unwrap();
+        }
+        let path = std::env::join_paths([&bin, &local]).unwrap();
+        let found = agent_candidates(None, Some(&path), Some(home.as_os_str())).unwrap();
+        assert_eq!(
+            found,
+            [
+                bin.join("cursor-agent"),
+                bin.join("agent"),
+                local.join("cursor-agent"),
+                local.join("agent")
+            ]
+        );
     }
 
     #[test]

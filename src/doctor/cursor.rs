@@ -21,10 +21,7 @@ pub(super) struct AgentFound {
 
 pub(super) async fn check_agent() -> AgentFound {
     const NAME: &str = "Cursor agent";
-    let found = match locate::find_agent_path() {
-        Ok(path) => locate::identify(&path).await,
-        Err(error) => Err(error),
-    };
+    let found = locate::locate_agent().await;
     match found {
         Ok(info) => {
             let mut detail = format!(
@@ -32,9 +29,15 @@ pub(super) async fn check_agent() -> AgentFound {
                 info.version,
                 info.path.display()
             );
+            for skipped in &info.skipped {
+                detail.push_str(&format!(
+                    " (skipped {}: not Cursor's CLI)",
+                    crate::cursor::sanitize::sanitize(&skipped.display().to_string())
+                ));
+            }
             if !info.supports_auto_review {
                 detail.push_str(
-                    " (no --auto-review: Claude's auto mode will be refused until `agent update`)",
+                    " (no --auto-review: Claude Code offers no auto mode on Cursor's rows until `agent update`)",
                 );
             }
             AgentFound {

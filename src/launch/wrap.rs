@@ -234,8 +234,10 @@ fn helper_beside(exe: &Path) -> Result<PathBuf, WrapError> {
 /// The catalog from the cache (refreshed in the background when `Some` agent is returned) or,
 /// without a usable cache, from the agent now. Says nothing: without Cursor the session starts
 /// without its rows.
-async fn quiet_catalog(state_dir: &Path) -> (Option<Catalog>, Option<PathBuf>) {
-    let agent = locate::find_agent_path().ok();
+async fn quiet_catalog(
+    state_dir: &Path,
+    agent: Option<PathBuf>,
+) -> (Option<Catalog>, Option<PathBuf>) {
     let cached = catalog::load_cached_from(state_dir);
     if let (Some(cached), Some(agent)) = (&cached, &agent)
         && cached.agent == *agent
@@ -277,8 +279,9 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
 
     let flags = ClaudeFlags::read(&host.settings, &host.agents, &host.rest)?;
     let saves_cursor_route = flags.saves_cursor_route();
-    let ((catalog, refresh_from), auto_review) =
-        tokio::join!(quiet_catalog(&state_dir), super::offers_auto_review());
+    let agent = locate::locate_agent().await;
+    let auto_review = agent.as_ref().is_ok_and(|info| info.supports_auto_review);
+    let (catalog, refresh_from) = quiet_catalog(&state_dir, agent.ok().map(|info| info.path)).await;
     let Merged {
         settings,
         agents,

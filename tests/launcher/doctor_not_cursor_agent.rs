@@ -23,3 +23,57 @@ fn grok_is_not_taken_for_cursor() {
     assert!(fix.contains("cursor.com/install"), "{fix}");
     assert!(fix.contains("before the other `agent` on PATH"), "{fix}");
 }
+
+/// Grok Build installs `agent` too: an `agent` on PATH that is not Cursor's is skipped for the
+/// next candidate (here Cursor's own `~/.local/bin/agent`), and `cursor-agent`, which only
+/// Cursor installs, is tried before any `agent`.
+#[test]
+fn another_vendors_agent_is_skipped_for_cursors() {
+    let check = doctor::Doctor::new();
+    let bin = check.dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    doctor::script(
+        &bin.join("agent"),
+        "case \"$1\" in --version) echo 1.4.0 ;; *) echo 'Grok Build by xAI'; echo 'Usage: agent [prompt]' ;; esac",
+    );
+    let local = check.home().join(".local/bin");
+    std::fs::create_dir_all(&local).unwrap();
+    std::os::unix::fs::symlink(
+        multi_cursor_test_support::fake_agent::fake_agent(),
+        local.join("agent"),
+    )
+    .unwrap();
+    let path = format!("{}:/usr/bin:/bin", bin.display());
+    let (output, _dir) = check
+        .env_remove("MULTI_CURSOR_AGENT")
+        .env("PATH", &path)
+        .run();
+    let agent = output.line("Cursor agent");
+    assert!(agent.starts_with("[pass]"), "{output:?}");
+    assert!(agent.contains(".local/bin/agent"), "{agent}");
+    assert!(
+        agent.contains(&format!(
+            "(skipped {}: not Cursor's CLI)",
+            bin.join("agent").display()
+        )),
+        "names what was skipped: {agent}"
+    );
+
+    // `cursor-agent` on PATH comes before both.
+    let check = doctor::Doctor::new();
+    let bin = check.dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(
+        multi_cursor_test_support::fake_agent::fake_agent(),
+        bin.join("cursor-agent"),
+    )
+    .unwrap();
+    doctor::script(&bin.join("agent"), "echo 'Grok Build by xAI'");
+    let path = format!("{}:/usr/bin:/bin", bin.display());
+    let (output, _dir) = check
+        .env_remove("MULTI_CURSOR_AGENT")
+        .env("PATH", &path)
+        .run();
+    let agent = output.line("Cursor agent");
+    assert!(agent.contains("bin/cursor-agent"), "{agent}");
+}

@@ -97,6 +97,11 @@ impl Doctor {
         self
     }
 
+    pub fn env_remove(mut self, key: &str) -> Doctor {
+        self.command.env_remove(key);
+        self
+    }
+
     pub fn run(mut self) -> (DoctorOutput, tempfile::TempDir) {
         let output = self.command.output().unwrap();
         (
