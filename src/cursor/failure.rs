@@ -253,6 +253,14 @@ pub enum RunFailure {
         .reached.sentence()
     )]
     UsageLimit { said: String, reached: Reached },
+    /// The account's plan runs only Auto (`ActionRequiredError: Named models unavailable Free
+    /// plans can only use Auto.`, 2026.10.01, after `system/init`). 403 `permission_error`:
+    /// sending the same request again fails the same way.
+    #[error(
+        "Cursor's plan on this account can only run Auto, not a named model (Cursor said: “{said}”). Choose `Auto via Cursor` in /model (`/model multi/cursor/default`), or upgrade the Cursor plan for named models.{}",
+        .reached.sentence()
+    )]
+    AutoOnly { said: String, reached: Reached },
     /// Temporary capacity trouble on Cursor's side (`resource_exhausted`, high load or demand,
     /// a rate limit). 429 `rate_limit_error`.
     #[error(
@@ -360,7 +368,9 @@ impl RunFailure {
     pub fn status(&self) -> u16 {
         match self {
             RunFailure::UsageLimit { .. } | RunFailure::Capacity { .. } => 429,
-            RunFailure::InvalidApiKey { .. } | RunFailure::LoggedOut { .. } => 403,
+            RunFailure::InvalidApiKey { .. }
+            | RunFailure::LoggedOut { .. }
+            | RunFailure::AutoOnly { .. } => 403,
             RunFailure::BadModel { .. } | RunFailure::WorkspaceTrust { .. } => 400,
             RunFailure::ChatInUse { .. } => 409,
             RunFailure::ServerRefused { .. }
@@ -394,6 +404,7 @@ impl RunFailure {
     pub fn reached(&self) -> Reached {
         match self {
             RunFailure::UsageLimit { reached, .. }
+            | RunFailure::AutoOnly { reached, .. }
             | RunFailure::Capacity { reached, .. }
             | RunFailure::InvalidApiKey { reached, .. }
             | RunFailure::LoggedOut { reached, .. }
@@ -416,7 +427,7 @@ struct Rule {
 }
 
 /// The cases, most specific first: the first rule with a matching line wins.
-const RULES: [Rule; 9] = [
+const RULES: [Rule; 10] = [
     Rule {
         words: &["workspace trust required"],
         build: |said, end| RunFailure::WorkspaceTrust {
@@ -434,6 +445,14 @@ const RULES: [Rule; 9] = [
     Rule {
         words: &["authentication required"],
         build: |said, end| RunFailure::LoggedOut {
+            said,
+            reached: end.reached,
+        },
+    },
+    Rule {
+        // Before the usage limit: it is an `ActionRequiredError` too.
+        words: &["named models unavailable", "can only use auto"],
+        build: |said, end| RunFailure::AutoOnly {
             said,
             reached: end.reached,
         },

@@ -93,6 +93,29 @@ fn action_required_is_a_usage_limit_too() {
 }
 
 #[test]
+fn a_free_plan_asked_for_a_named_model_is_403_naming_auto() {
+    // 2026.10.01: "Named models unavailable", also an ActionRequiredError, is no usage limit:
+    // the same request fails the same way until the route is Auto.
+    let gw = replaying("free-plan-named-model.scenario");
+    let (status, kind, message) = failure(&gw, "s-free");
+    assert_eq!(
+        (status, kind.as_str()),
+        (403, "permission_error"),
+        "{message}"
+    );
+    assert!(
+        message.contains(
+            "ActionRequiredError: Named models unavailable Free plans can only use Auto."
+        ),
+        "{message}"
+    );
+    assert!(message.contains("`Auto via Cursor` in /model"), "{message}");
+    assert!(!message.contains("usage limit is reached"), "{message}");
+    assert_did_not_act(&message);
+    assert_eq!(gw.turns().len(), 1, "not retried");
+}
+
+#[test]
 fn an_invalid_api_key_is_403_naming_cursor_api_key() {
     let gw = replaying("invalid-api-key.scenario");
     let (status, kind, message) = failure(&gw, "s-key");
