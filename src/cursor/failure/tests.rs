@@ -22,6 +22,7 @@ fn stderr_run(stderr: &str, reached: Reached) -> RunFailure {
 fn said(failure: &RunFailure) -> &str {
     match failure {
         RunFailure::UsageLimit { said, .. }
+        | RunFailure::AutoOnly { said, .. }
         | RunFailure::Capacity { said, .. }
         | RunFailure::InvalidApiKey { said, .. }
         | RunFailure::LoggedOut { said, .. }
@@ -36,6 +37,24 @@ fn said(failure: &RunFailure) -> &str {
 }
 
 const LEGACY_USAGE: &str = "Error: You've hit your usage limit\n  Get Cursor Pro for more Agent usage, unlimited Tab, and more.\n  fallbackModel:\n  spendLimitHit: false\n  chatMessage: *You've hit your free requests limit. [Upgrade to Pro](https://www.cursor.com/api/auth/checkoutDeepControl?tier=pro) for more usage, frontier models, Background Agents, and more. Your usage limits will reset when your monthly cycle ends on 11/17/2025.*\n  spendLimits: [50,100,200]\n";
+
+#[test]
+fn a_free_plans_named_model_refusal_is_a_403_naming_auto() {
+    let wording = "ActionRequiredError: Named models unavailable Free plans can only use Auto.";
+    let failure = stderr_run(wording, Reached::Started);
+    assert!(
+        matches!(failure, RunFailure::AutoOnly { .. }),
+        "{failure:?}"
+    );
+    assert_eq!(
+        (failure.status(), failure.error_type()),
+        (403, "permission_error")
+    );
+    assert_eq!(said(&failure), wording);
+    let message = failure.to_string();
+    assert!(message.contains("`Auto via Cursor` in /model"), "{message}");
+    assert!(message.contains("changed nothing"), "{message}");
+}
 
 #[test]
 fn every_usage_limit_wording_is_a_429_rate_limit_error() {

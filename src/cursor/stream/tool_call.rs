@@ -148,20 +148,22 @@ fn error_message(error: Value) -> String {
     match error {
         Value::String(message) => message,
         Value::Object(mut fields) => take_string(&mut fields, "error")
+            .or_else(|| take_string(&mut fields, "errorMessage"))
             .or_else(|| take_string(&mut fields, "message"))
             .unwrap_or_else(|| Value::Object(fields).to_string()),
         other => other.to_string(),
     }
 }
 
-/// The refusal's `reason` (often empty), or its `message`, or a bare string.
+/// The refusal's `reason` (often empty), its `message`, the `error` of 2026.10's
+/// `permissionDenied {command, workingDirectory, error, isReadonly}`, or a bare string.
 fn reason_of(value: &Value) -> String {
     let text = match value {
         Value::String(reason) => Some(reason.as_str()),
-        _ => value
-            .get("reason")
-            .and_then(Value::as_str)
-            .or_else(|| value.get("message").and_then(Value::as_str)),
+        _ => ["reason", "message", "error"]
+            .iter()
+            .filter_map(|key| value.get(*key).and_then(Value::as_str))
+            .find(|text| !text.trim().is_empty()),
     };
     text.unwrap_or_default().to_owned()
 }

@@ -68,3 +68,40 @@ fn a_non_zero_exit_counts_as_failed() {
          [Cursor] Not completed: shell `cargo test` (exit 101)."
     );
 }
+
+#[test]
+fn a_permission_denied_result_is_a_denied_row_in_cursors_words() {
+    // Cursor 2026.10.01's shape: `permissionDenied {command, workingDirectory, error,
+    // isReadonly}`, and `hookAdditionalContexts` on every `tool_call` event.
+    let mut started: serde_json::Value = serde_json::from_str(&lines::started(
+        "c1",
+        "shellToolCall",
+        json!({"command": "git push"}),
+    ))
+    .unwrap();
+    started["hookAdditionalContexts"] = json!([]);
+    let mut completed: serde_json::Value = serde_json::from_str(&lines::completed(
+        "c1",
+        "shellToolCall",
+        json!({"command": "git push"}),
+        json!({"permissionDenied": {"command": "git push", "workingDirectory": "/w", "error": "Shell command blocked by permissions: git push", "isReadonly": false}}),
+    ))
+    .unwrap();
+    completed["hookAdditionalContexts"] = json!(["from a Claude hook"]);
+    let stream = [
+        lines::init(),
+        started.to_string(),
+        completed.to_string(),
+        lines::whole("Not pushed."),
+        lines::result("Not pushed.", None),
+    ];
+    let rendered = display::render_lines(&stream, Path::new("/w"));
+    assert!(rendered.finished);
+    assert_eq!(
+        rendered.text,
+        "⎿ shell `git push` · denied by Cursor permissions: Shell command blocked by permissions: git push\n\n\
+         Not pushed.\n\n\
+         [Cursor] 1 native action: 1 shell.\n\
+         [Cursor] Not completed: shell `git push` (denied by Cursor permissions: Shell command blocked by permissions: git push)."
+    );
+}
