@@ -71,6 +71,7 @@ fn ended(n: u64) -> RunEnded {
             source: TokenSource::Provider,
             estimated_from: None,
         },
+        request_id: None,
     }
 }
 

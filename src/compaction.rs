@@ -260,6 +260,8 @@ fn ledger_entry(
             crate::spend::ledger::EstimateBasis::NewChat,
             text,
         ),
+        // The summary run's result is read for its text and usage only.
+        request_id: None,
     }
 }
 

@@ -328,7 +328,7 @@ impl Translator {
                     run.cancel();
                     run.ended().await;
                     if self
-                        .run_ended(RunOutcome::Restarted, None, None)
+                        .run_ended(RunOutcome::Restarted, None, None, None)
                         .await
                         .is_err()
                     {
@@ -360,7 +360,7 @@ impl Translator {
                         return self.fail(error, self.agent_started).await;
                     };
                     if self
-                        .run_ended(RunOutcome::Restarted, None, None)
+                        .run_ended(RunOutcome::Restarted, None, None, None)
                         .await
                         .is_err()
                     {
@@ -388,7 +388,7 @@ impl Translator {
 
     async fn fail(&mut self, error: TurnError, acted: bool) {
         let _ = self
-            .run_ended(RunOutcome::Failed, None, exit_code(&error))
+            .run_ended(RunOutcome::Failed, None, exit_code(&error), None)
             .await;
         let error = self.with_summary(error);
         let _ = self
@@ -405,7 +405,9 @@ impl Translator {
     }
 
     async fn fail_cancelled(&mut self, error: TurnError) {
-        let _ = self.run_ended(RunOutcome::Cancelled, None, None).await;
+        let _ = self
+            .run_ended(RunOutcome::Cancelled, None, None, None)
+            .await;
         let error = self.with_summary(error);
         let _ = self
             .tx
@@ -600,8 +602,13 @@ impl Translator {
             self.chat_id.clone_from(&result.chat_id);
         }
         if !result.success {
-            self.run_ended(RunOutcome::Failed, result.usage, None)
-                .await?;
+            self.run_ended(
+                RunOutcome::Failed,
+                result.usage,
+                None,
+                result.request_id.clone(),
+            )
+            .await?;
             self.fail(TurnError::reported(&result.text), true).await;
             return Ok(());
         }
@@ -617,8 +624,13 @@ impl Translator {
         let tail = self.display.with_tokens(tail, &tokens, now);
         self.text(tail).await?;
         self.ensure_block().await?;
-        self.run_ended(RunOutcome::Completed, result.usage, None)
-            .await?;
+        self.run_ended(
+            RunOutcome::Completed,
+            result.usage,
+            None,
+            result.request_id.clone(),
+        )
+        .await?;
         let closing = closing_events(usage, Some(source))
             .iter()
             .map(SseEvent::from)
@@ -643,6 +655,7 @@ impl Translator {
         outcome: RunOutcome,
         usage: Option<crate::cursor::events::Usage>,
         exit_code: Option<i32>,
+        request_id: Option<String>,
     ) -> Result<(), Stop> {
         let Some(clock) = self.run_clock.take() else {
             return Ok(());
@@ -661,6 +674,7 @@ impl Translator {
             exit_code,
             outcome,
             tokens: run_tokens(usage, estimate, clock.basis, text),
+            request_id,
         };
         self.emit(TurnItem::RunEnded(ended)).await
     }

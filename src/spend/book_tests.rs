@@ -34,6 +34,7 @@ fn ended(input: u64, output: u64) -> RunEnded {
             source: TokenSource::Provider,
             estimated_from: None,
         },
+        request_id: None,
     }
 }
 

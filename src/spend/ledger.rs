@@ -124,6 +124,8 @@ pub struct RunEnded {
     pub exit_code: Option<i32>,
     pub outcome: RunOutcome,
     pub tokens: RunTokens,
+    /// The `request_id` of Cursor's `result`, which Cursor's support can look up.
+    pub request_id: Option<String>,
 }
 
 /// Where a run belongs: the same for every run of one turn.
@@ -198,6 +200,9 @@ pub struct LedgerLine {
     /// Which prompt an estimated input count counts (absent when Cursor reported its tokens).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub estimated_from: Option<EstimateBasis>,
+    /// The `request_id` Cursor's `result` carried, to quote to Cursor's support.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
 }
 
 impl LedgerLine {
@@ -211,6 +216,7 @@ impl LedgerLine {
         line.cache_write_tokens = ended.tokens.cache_write_tokens;
         line.token_source = ended.tokens.source;
         line.estimated_from = ended.tokens.estimated_from;
+        line.request_id = ended.request_id.clone();
         line
     }
 
@@ -258,6 +264,7 @@ impl LedgerLine {
             cache_write_tokens: None,
             token_source: TokenSource::Unknown,
             estimated_from: None,
+            request_id: None,
         }
     }
 

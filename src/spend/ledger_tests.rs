@@ -28,6 +28,7 @@ fn ended() -> RunEnded {
             source: TokenSource::Provider,
             estimated_from: None,
         },
+        request_id: None,
     }
 }
 

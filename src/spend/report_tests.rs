@@ -32,6 +32,7 @@ fn run(source: TokenSource, outcome: RunOutcome) -> RunEnded {
             source,
             estimated_from: None,
         },
+        request_id: None,
     }
 }
 

@@ -37,6 +37,11 @@ fn a_turn_and_its_replay_are_lines() {
         ["provider", "estimate"].contains(&line["token_source"].as_str().unwrap()),
         "{line}"
     );
+    // The result's request_id, to quote to Cursor's support.
+    assert!(
+        line["request_id"].as_str().is_some_and(|id| !id.is_empty()),
+        "{line}"
+    );
     assert_eq!(
         line["workspace"],
         std::fs::canonicalize(gw.workspace())
