@@ -216,7 +216,10 @@ impl LedgerLine {
         line.cache_write_tokens = ended.tokens.cache_write_tokens;
         line.token_source = ended.tokens.source;
         line.estimated_from = ended.tokens.estimated_from;
-        line.request_id = ended.request_id.clone();
+        line.request_id = ended
+            .request_id
+            .as_deref()
+            .map(|id| crate::text::clip_bytes(id, MAX_FIELD).to_string());
         line
     }
 
@@ -281,7 +284,7 @@ impl LedgerLine {
     }
 
     /// The line as written, newline included. Fields are clipped when the line is made, so it
-    /// fits [`MAX_LINE`]: 6 fields of at most [`MAX_FIELD`] bytes and a workspace of at most
+    /// fits [`MAX_LINE`]: 7 fields of at most [`MAX_FIELD`] bytes and a workspace of at most
     /// [`MAX_WORKSPACE`] (JSON escaping can at most sextuple a control byte, and every field
     /// is clipped again below if it ever did not fit).
     pub fn encode(&self) -> Result<Vec<u8>, LedgerError> {
@@ -298,6 +301,9 @@ impl LedgerLine {
                 &mut short.mode,
             ] {
                 *text = crate::text::clip_bytes(text, 64).to_string();
+            }
+            if let Some(id) = &mut short.request_id {
+                *id = crate::text::clip_bytes(id, 64).to_string();
             }
             bytes = serde_json::to_vec(&short).map_err(LedgerError::Encode)?;
         }
