@@ -539,14 +539,24 @@ impl Translator {
     ) -> Result<Option<Result<RunOutput, RunError>>, Stop> {
         let quiet_since = tokio::time::Instant::now();
         loop {
-            let allowed = self.display.silence_allowed(self.input.limits.inactivity);
+            let mut allowed = self.display.silence_allowed(self.input.limits.inactivity);
+            // Before its first event a run gets the shorter wait: nothing of it runs yet.
+            let first = !self.agent_started;
+            if first {
+                allowed = allowed.min(self.input.limits.first_event);
+            }
             let stalled_at = quiet_since + allowed;
             let wake = tokio::time::Instant::from_std(self.display.next_wake()).min(stalled_at);
             tokio::select! {
                 item = run.next() => return Ok(item),
                 _ = tokio::time::sleep_until(wake) => {
                     if tokio::time::Instant::now() >= stalled_at {
-                        return Ok(Some(Err(RunError::Stalled { after: allowed })));
+                        let error = if first {
+                            RunError::NoFirstEvent { after: allowed }
+                        } else {
+                            RunError::Stalled { after: allowed }
+                        };
+                        return Ok(Some(Err(error)));
                     }
                     let text = self.display.tick(Instant::now());
                     if !text.is_empty() {
@@ -777,6 +787,7 @@ impl From<RunError> for TurnError {
             RunError::Failed(failure) => TurnError::Failed(failure),
             RunError::Cancelled => TurnError::Cancelled(error),
             RunError::Stalled { .. }
+            | RunError::NoFirstEvent { .. }
             | RunError::OutputTooLarge { .. }
             | RunError::Stream(_)
             | RunError::Io(_) => TurnError::Run(error),

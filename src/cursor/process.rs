@@ -94,6 +94,11 @@ pub const KILL_STEP: Duration = Duration::from_millis(1500);
 pub struct RunLimits {
     /// Silence (no stdout or stderr bytes) after which a run is ended as stalled.
     pub inactivity: Duration,
+    /// How long a run may take to write its first event (`system/init`). A CLI waiting on
+    /// something nobody can answer (on macOS, a modal keychain dialog when its config folder
+    /// was moved) starts and never opens its stream; such a run is ended and said to be so,
+    /// separately from the long quiet a running tool call may need.
+    pub first_event: Duration,
     /// How long the CLI may take to exit by itself after its `result`.
     pub result_grace: Duration,
     /// Total stdout bytes allowed for one turn.
@@ -108,11 +113,41 @@ impl Default for RunLimits {
     fn default() -> Self {
         RunLimits {
             inactivity: Duration::from_secs(15 * 60),
+            first_event: DEFAULT_FIRST_EVENT,
             result_grace: Duration::from_millis(750),
             max_output: 512 * 1024 * 1024,
             max_stderr: 64 * 1024,
             max_line: super::stream::DEFAULT_MAX_LINE,
         }
+    }
+}
+
+/// [`RunLimits::first_event`] unless [`FIRST_EVENT_ENV`] says otherwise: a real run's
+/// `system/init` comes within seconds.
+pub const DEFAULT_FIRST_EVENT: Duration = Duration::from_secs(90);
+
+/// Environment variable: seconds a Cursor run may take to write its first event.
+pub const FIRST_EVENT_ENV: &str = "MULTI_CURSOR_FIRST_EVENT_SECS";
+
+impl RunLimits {
+    /// The defaults, with [`FIRST_EVENT_ENV`] applied; an unreadable value is refused with
+    /// its name.
+    pub fn from_env() -> Result<RunLimits, String> {
+        let first_event = match std::env::var(FIRST_EVENT_ENV) {
+            Err(_) => DEFAULT_FIRST_EVENT,
+            Ok(value) => match value.trim().parse::<u64>() {
+                Ok(secs) if secs > 0 => Duration::from_secs(secs),
+                _ => {
+                    return Err(format!(
+                        "{FIRST_EVENT_ENV}={value:?} is not a whole number of seconds above 0"
+                    ));
+                }
+            },
+        };
+        Ok(RunLimits {
+            first_event,
+            ..RunLimits::default()
+        })
     }
 }
 
@@ -144,6 +179,12 @@ pub enum RunError {
     /// No output for longer than the inactivity limit.
     #[error("Cursor stopped responding: no output for {}s, so the run was ended", .after.as_secs())]
     Stalled { after: Duration },
+    /// The agent started but wrote no event within [`RunLimits::first_event`].
+    #[error(
+        "Cursor's agent started but wrote nothing for {}s, not even its first event, so the run was ended. The CLI may be waiting on something nobody can answer from here (on macOS, a keychain dialog); run `agent` once in a terminal to see what it asks, then send your message again ({FIRST_EVENT_ENV} sets the wait)",
+        .after.as_secs()
+    )]
+    NoFirstEvent { after: Duration },
     /// stdout exceeded the turn's output cap.
     #[error("Cursor produced more than {limit} bytes of output in one turn; the run was ended")]
     OutputTooLarge { limit: usize },

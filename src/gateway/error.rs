@@ -293,6 +293,7 @@ impl From<&CompactionError> for ApiError {
                 RunError::Spawn { .. } => ApiError::bad_request(message),
                 RunError::Failed(failure) => run_failure(failure, message),
                 RunError::Stalled { .. }
+                | RunError::NoFirstEvent { .. }
                 | RunError::OutputTooLarge { .. }
                 | RunError::Stream(_)
                 | RunError::Cancelled

@@ -102,7 +102,7 @@ impl GatewayConfig {
             working_dir: std::env::current_dir().context("reading the working directory")?,
             home: std::env::var_os("HOME").map(PathBuf::from),
             approve_mcps: std::env::var(crate::policy::APPROVE_MCPS_ENV).is_ok_and(|v| v == "1"),
-            limits: RunLimits::default(),
+            limits: RunLimits::from_env().map_err(anyhow::Error::msg)?,
             max_sessions: SessionStore::capacity_from_env(),
             anthropic_placeholder: None,
             policy: crate::policy::PolicyInputs::from_env(),

@@ -116,6 +116,23 @@ fn a_free_plan_asked_for_a_named_model_is_403_naming_auto() {
 }
 
 #[test]
+fn a_run_that_never_writes_its_first_event_is_ended_and_said_so() {
+    let path = repo_root().join("tests/fake-agent/scenarios/silent-start.scenario");
+    let mut options = GatewayOptions::replaying(path);
+    options
+        .env
+        .push(("MULTI_CURSOR_FIRST_EVENT_SECS".into(), "1".into()));
+    let gw = TestGateway::start(options);
+    let (status, kind, message) = failure(&gw, "s-silent");
+    assert_eq!((status, kind.as_str()), (502, "api_error"), "{message}");
+    assert!(
+        message.contains("wrote nothing for 1s, not even its first event"),
+        "{message}"
+    );
+    assert!(message.contains("keychain"), "{message}");
+}
+
+#[test]
 fn an_invalid_api_key_is_403_naming_cursor_api_key() {
     let gw = replaying("invalid-api-key.scenario");
     let (status, kind, message) = failure(&gw, "s-key");
