@@ -72,6 +72,7 @@ fn ended(n: u64) -> RunEnded {
             estimated_from: None,
         },
         request_id: None,
+        served_fast: None,
     }
 }
 

@@ -489,7 +489,10 @@ impl Translator {
                 .map(|w| w.observe(&event))
                 .unwrap_or_default();
             match event {
-                RunEvent::Init { chat_id, .. } => {
+                RunEvent::Init { chat_id, model } => {
+                    if let Some(served) = &model {
+                        self.display.note_served(served, &self.input.spec.model);
+                    }
                     self.chat_id = Some(chat_id.clone());
                     self.emit(TurnItem::Chat(chat_id)).await?;
                 }
@@ -685,6 +688,7 @@ impl Translator {
             outcome,
             tokens: run_tokens(usage, estimate, clock.basis, text),
             request_id,
+            served_fast: self.display.served_fast().map(str::to_owned),
         };
         self.emit(TurnItem::RunEnded(ended)).await
     }

@@ -195,6 +195,9 @@ pub struct TurnDisplay {
     plans_shown: HashSet<String>,
     touched: Vec<PathBuf>,
     touched_seen: HashSet<PathBuf>,
+    /// The Fast variant Cursor served though the id asked for was not one (`system/init`'s
+    /// display name), said at the end of the summary.
+    served_fast: Option<String>,
     /// The last row or plan left with its line's newline ([`Ending::Ended`]); the next piece
     /// starts with one newline less, so the answer's text is what it would be without.
     newline_sent: bool,
@@ -229,6 +232,7 @@ impl TurnDisplay {
             notes: notes::Notes::default(),
             plans_shown: HashSet::new(),
             newline_sent: false,
+            served_fast: None,
             touched: Vec::new(),
             touched_seen: HashSet::new(),
         }
@@ -360,8 +364,41 @@ impl TurnDisplay {
         out
     }
 
-    /// The closing summary's lines (empty when no native action ran).
+    /// Notes the model `system/init` named (`served`, a display name such as `Composer 2.5
+    /// Fast`) for a run asked to run Cursor id `asked`: a Fast variant the id does not name is
+    /// said in the summary ([`TurnDisplay::served_fast`]). Some integrators saw a bare
+    /// `composer-2.5` served as its Fast variant.
+    pub fn note_served(&mut self, served: &str, asked: &str) {
+        let fast_name = served
+            .split_whitespace()
+            .any(|word| word.eq_ignore_ascii_case("fast"));
+        let fast_id = asked.ends_with("-fast") || asked.contains("fast=true");
+        if fast_name && !fast_id {
+            self.served_fast = Some(clip_chars(&one_line(&sanitize(served)), PATH_LIMIT));
+        } else {
+            self.served_fast = None;
+        }
+    }
+
+    /// The Fast variant served unasked, if any ([`TurnDisplay::note_served`]).
+    pub fn served_fast(&self) -> Option<&str> {
+        self.served_fast.as_deref()
+    }
+
+    /// The closing summary's lines (empty when no native action ran and nothing else needs
+    /// saying).
     pub fn summary_lines(&self) -> Vec<String> {
+        let mut lines = self.action_lines();
+        if let Some(served) = &self.served_fast {
+            lines.push(format!(
+                "{SUMMARY_PREFIX} Cursor ran {served}, a Fast variant, though a model that is not Fast was asked for."
+            ));
+        }
+        lines
+    }
+
+    /// The summary's lines about native actions (empty when none ran).
+    fn action_lines(&self) -> Vec<String> {
         let total: usize = self.counts.iter().map(|(_, _, n)| n).sum();
         if total == 0 {
             return Vec::new();

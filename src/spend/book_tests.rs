@@ -35,6 +35,7 @@ fn ended(input: u64, output: u64) -> RunEnded {
             estimated_from: None,
         },
         request_id: None,
+        served_fast: None,
     }
 }
 

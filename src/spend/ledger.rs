@@ -126,6 +126,9 @@ pub struct RunEnded {
     pub tokens: RunTokens,
     /// The `request_id` of Cursor's `result`, which Cursor's support can look up.
     pub request_id: Option<String>,
+    /// The Fast variant Cursor served though the id asked for was not one (`system/init`'s
+    /// display name).
+    pub served_fast: Option<String>,
 }
 
 /// Where a run belongs: the same for every run of one turn.
@@ -203,6 +206,9 @@ pub struct LedgerLine {
     /// The `request_id` Cursor's `result` carried, to quote to Cursor's support.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
+    /// The Fast variant Cursor served though the id asked for was not one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub served_fast: Option<String>,
 }
 
 impl LedgerLine {
@@ -220,6 +226,10 @@ impl LedgerLine {
             .request_id
             .as_deref()
             .map(|id| crate::text::clip_bytes(id, MAX_FIELD).to_string());
+        line.served_fast = ended
+            .served_fast
+            .as_deref()
+            .map(|name| crate::text::clip_bytes(name, MAX_FIELD).to_string());
         line
     }
 
@@ -268,6 +278,7 @@ impl LedgerLine {
             token_source: TokenSource::Unknown,
             estimated_from: None,
             request_id: None,
+            served_fast: None,
         }
     }
 
@@ -284,7 +295,7 @@ impl LedgerLine {
     }
 
     /// The line as written, newline included. Fields are clipped when the line is made, so it
-    /// fits [`MAX_LINE`]: 7 fields of at most [`MAX_FIELD`] bytes and a workspace of at most
+    /// fits [`MAX_LINE`]: 8 fields of at most [`MAX_FIELD`] bytes and a workspace of at most
     /// [`MAX_WORKSPACE`] (JSON escaping can at most sextuple a control byte, and every field
     /// is clipped again below if it ever did not fit).
     pub fn encode(&self) -> Result<Vec<u8>, LedgerError> {
@@ -302,8 +313,11 @@ impl LedgerLine {
             ] {
                 *text = crate::text::clip_bytes(text, 64).to_string();
             }
-            if let Some(id) = &mut short.request_id {
-                *id = crate::text::clip_bytes(id, 64).to_string();
+            for text in [&mut short.request_id, &mut short.served_fast]
+                .into_iter()
+                .flatten()
+            {
+                *text = crate::text::clip_bytes(text, 64).to_string();
             }
             bytes = serde_json::to_vec(&short).map_err(LedgerError::Encode)?;
         }

@@ -29,6 +29,7 @@ fn ended() -> RunEnded {
             estimated_from: None,
         },
         request_id: None,
+        served_fast: None,
     }
 }
 

@@ -33,6 +33,7 @@ fn run(source: TokenSource, outcome: RunOutcome) -> RunEnded {
             estimated_from: None,
         },
         request_id: None,
+        served_fast: None,
     }
 }
 

@@ -18,6 +18,7 @@ mod compaction_no_summary;
 mod count_tokens;
 mod cursor_failures;
 mod cursor_failures_resume;
+mod fast_served;
 mod fixtures;
 mod hook_cli;
 mod modes;
