@@ -262,6 +262,15 @@ impl Gateway {
         match self.fetch_catalog(agent).await {
             Ok(fresh) => {
                 *self.inner.catalog.write().await = Some(fresh.clone());
+                // The next launch's picker rows follow Cursor's list too (a model Cursor
+                // dropped is no longer offered in /model).
+                if let Err(error) = crate::cursor::catalog::store_cache_in(
+                    &self.inner.config.state_dir,
+                    &fresh,
+                    agent,
+                ) {
+                    tracing::warn!(%error, "could not cache the Cursor catalog");
+                }
                 Some(fresh)
             }
             Err(error) => {

@@ -198,7 +198,21 @@ pub(crate) async fn run<C: TurnContext>(
     if conversation::is_compaction_request(&parsed.request) {
         return compact(context, parsed, &cleared, &catalog).await;
     }
-    let main_route = routing::main_route(context, parsed, &cleared, &mut catalog).await?;
+    let main_route = match routing::main_route(context, parsed, &cleared, &mut catalog).await {
+        // A saved or typed route Cursor no longer offers: one line saying so and naming what
+        // is, not an API error (Claude Code would send a 400 again and again).
+        Err(Refusal::Model(CatalogError::UnknownModel {
+            requested,
+            suggestions,
+        })) => {
+            return Ok(Outcome::Local(routing::unoffered_model(
+                &requested,
+                &suggestions,
+                &catalog,
+            )));
+        }
+        other => other?,
+    };
     start::start(context, parsed, cleared, catalog, main_route).await
 }
 

@@ -94,6 +94,28 @@ fn unknown_worker_model(id: &str, catalog: &Catalog) -> String {
     )
 }
 
+/// The answer to a main-session request for `requested`, a route Cursor does not offer this
+/// account (a model it dropped, or one saved in `/model` that the account cannot run): what is
+/// offered instead, checked with Cursor just now ([`resolve_model`]).
+pub(super) fn unoffered_model(requested: &str, close: &[String], catalog: &Catalog) -> String {
+    let offered: Vec<String> = catalog
+        .picker(&[])
+        .rows
+        .iter()
+        .map(|r| r.label.clone())
+        .collect();
+    let close = if close.is_empty() {
+        String::new()
+    } else {
+        format!(" Close ids: {}.", close.join(", "))
+    };
+    format!(
+        "[Cursor] Cursor does not offer \"{}\" to this account (any more), so nothing was run.{close} Choose another model in /model: {} (`multi-cursor --cursor-models` lists every route).",
+        crate::text::one_line(requested),
+        offered.join(", ")
+    )
+}
+
 /// Resolves `model` in `catalog`. An unknown one is checked with Cursor again (once per id for
 /// a while, [`TurnContext::recheck_catalog`]): Cursor may have added it since the catalog was
 /// cached; `catalog` then holds the fresh list.

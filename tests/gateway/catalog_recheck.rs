@@ -59,6 +59,9 @@ fn a_model_added_since_the_catalog_was_read_is_found() {
     );
     assert_eq!(status, 200, "{body}");
     assert_eq!(model_listings(&gw), 2, "checked with Cursor again");
+    // The fresh list is kept for the next launch's picker rows too.
+    let cached = std::fs::read_to_string(gw.state_dir.join("catalog.json")).unwrap();
+    assert!(cached.contains("gpt-6"), "{cached}");
     let turns = gw.turns();
     let last = turns.last().unwrap();
     assert_eq!(
@@ -66,14 +69,23 @@ fn a_model_added_since_the_catalog_was_read_is_found() {
         Some("gpt-6")
     );
 
-    // Still unknown: refused with suggestions; the re-send does not ask Cursor again.
+    // Still unknown: a one-line answer (not an API error) naming the close id and what is
+    // offered; the re-send does not ask Cursor again.
     for _ in 0..2 {
         let (status, body) = gw.ask(
             "s-typo",
             &cursor_request("multi/cursor/gpt-66", "hello", false),
         );
-        assert_eq!(status, 400, "{body}");
-        assert!(body.contains("gpt-6"), "suggests the close id: {body}");
+        assert_eq!(status, 200, "{body}");
+        assert!(body.contains("Cursor does not offer"), "{body}");
+        assert!(
+            body.contains("Close ids: multi/cursor/gpt-6."),
+            "suggests the close id: {body}"
+        );
+        assert!(
+            body.contains("Composer 2.5 via Cursor"),
+            "what is offered: {body}"
+        );
     }
     assert_eq!(model_listings(&gw), 3, "one check for the unknown id");
     assert_eq!(gw.turns().len(), 2, "nothing ran for the unknown id");

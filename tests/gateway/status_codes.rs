@@ -162,12 +162,14 @@ fn guard_and_request_rows() {
         .unwrap();
     assert!(error(malformed, 400).contains("JSON"));
 
-    // Unknown Cursor model: 400 naming the way to valid ones; nothing runs.
-    let message = error(messages(&gw, "multi/cursor/no-such-model-9", false), 400);
+    // A model Cursor does not offer: a one-line answer naming the valid ones (not an API
+    // error, which Claude Code would send again); nothing runs.
+    let unoffered = messages(&gw, "multi/cursor/no-such-model-9", false);
+    assert_eq!(unoffered.status(), 200);
+    let text = unoffered.text().unwrap();
     assert!(
-        message.contains("no-such-model-9")
-            && (message.contains("--cursor-models") || message.contains("composer-2.5")),
-        "{message}"
+        text.contains("no-such-model-9") && text.contains("--cursor-models"),
+        "{text}"
     );
 
     // The preconnect needs no token, and neither does `claude doctor`'s GET (2.1.331+), which
