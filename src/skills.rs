@@ -130,6 +130,14 @@ fn valid_name(name: &str) -> bool {
 /// Links the project's Claude skills into `.cursor/skills` of `workspace` and keeps the git
 /// exclude block in step. Safe to run before every turn: it only writes what changed.
 pub fn sync(workspace: &Path) -> Result<SkillSync, SkillsError> {
+    sync_for(workspace, false)
+}
+
+/// [`sync`] for a Cursor CLI that reads `.claude/skills` itself when `reads_claude_skills`
+/// (2026.10 and later: it reads `.cursor/skills`, `.agents/skills`, `.claude/skills` and
+/// `.codex/skills`): then nothing is linked and our earlier links are removed, so no skill is
+/// given to Cursor twice. A user's own link or folder is left alone either way.
+pub fn sync_for(workspace: &Path, reads_claude_skills: bool) -> Result<SkillSync, SkillsError> {
     let workspace = std::fs::canonicalize(workspace).map_err(io_err(workspace))?;
     let skills_dir = workspace.join(".claude/skills");
     let cursor_dir = workspace.join(".cursor/skills");
@@ -165,6 +173,9 @@ pub fn sync(workspace: &Path) -> Result<SkillSync, SkillsError> {
         }
         Err(error) if error.kind() == ErrorKind::NotFound => {}
         Err(error) => return Err(io_err(&skills_dir)(error)),
+    }
+    if reads_claude_skills {
+        wanted.clear();
     }
 
     match std::fs::symlink_metadata(&cursor_dir) {

@@ -66,6 +66,14 @@ pub struct AgentInfo {
     pub skipped: Vec<PathBuf>,
 }
 
+impl AgentInfo {
+    /// Whether this CLI reads Claude Code's `.claude/skills` itself: 2026.10 and later builds
+    /// (versions are `YYYY.MM.DD-<hash>`, so they order as text).
+    pub fn reads_claude_skills(&self) -> bool {
+        self.version.as_str() >= "2026.10"
+    }
+}
+
 /// Finds the agent executable without running it: the first of [`agent_candidates`].
 pub fn find_agent_path() -> Result<PathBuf, LocateError> {
     find_agent_path_in(

@@ -15,18 +15,20 @@ use crate::session::store::INTERRUPTED_NOTICE;
 use crate::session::store::TurnRules;
 use crate::turn::StreamRules;
 
-/// Loads the workspace's rulebook and links its skills (blocking file I/O, off the runtime's
+/// Loads the workspace's rulebook and links its skills (unless the CLI reads `.claude/skills`
+/// itself: `reads_claude_skills`) (blocking file I/O, off the runtime's
 /// threads). A skills change is announced in `notices`; a skills failure is logged, not fatal.
 /// `Err` carries why the loading task failed.
 pub(super) async fn load_rulebook(
     workspace: &Path,
     home: Option<&Path>,
+    reads_claude_skills: bool,
     notices: &mut Vec<String>,
 ) -> Result<Arc<Rulebook>, String> {
     let home: Option<PathBuf> = home.map(Path::to_path_buf);
     let workspace = workspace.to_path_buf();
     let (book, skills) = tokio::task::spawn_blocking(move || {
-        let skills = crate::skills::sync(&workspace);
+        let skills = crate::skills::sync_for(&workspace, reads_claude_skills);
         (Rulebook::load(&workspace, home.as_deref()), skills)
     })
     .await

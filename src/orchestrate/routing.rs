@@ -35,8 +35,9 @@ pub(super) async fn main_route<C: TurnContext>(
 
 /// How a turn's model was decided.
 pub(super) enum Route {
-    /// Run on this model.
-    Run(Resolved),
+    /// Run on this model; for a worker, the route its `model:` line (or, on a later turn, its
+    /// record) chose, to be kept in the record.
+    Run(Resolved, Option<String>),
     /// The worker's `model:` line names no model Cursor has: answer with this text.
     UnknownWorkerModel(String),
 }
@@ -50,9 +51,11 @@ pub(super) async fn turn_route<C: TurnContext>(
     catalog: &mut Catalog,
     main: Option<Resolved>,
     prompt: &mut Prompt,
+    remembered: Option<&str>,
 ) -> Result<Route, Refusal<C::CatalogUnavailable>> {
     let request = &parsed.request;
     let mut requested = request.model.clone();
+    let mut chosen = None;
     if parsed.worker.is_some()
         && let Some(id) = prompt.take_worker_model_line()
     {
@@ -69,7 +72,14 @@ pub(super) async fn turn_route<C: TurnContext>(
                 &id, catalog,
             )));
         }
-        requested = spelled;
+        requested = spelled.clone();
+        chosen = Some(spelled);
+    } else if parsed.worker.is_some()
+        && let Some(route) = remembered
+    {
+        // A later turn of a worker that chose its model: the same model, in the same chat.
+        requested = route.to_string();
+        chosen = Some(route.to_string());
     }
     let resolved = match main {
         Some(resolved) => resolved,
@@ -77,7 +87,7 @@ pub(super) async fn turn_route<C: TurnContext>(
             .await
             .map_err(Refusal::Model)?,
     };
-    Ok(Route::Run(resolved))
+    Ok(Route::Run(resolved, chosen))
 }
 
 /// The answer to a worker whose `model:` line names `id`, unknown to Cursor.

@@ -107,16 +107,27 @@ pub(super) async fn start<C: TurnContext>(
         &mut catalog,
         main_route,
         &mut prompt,
+        session.record.worker_model.as_deref(),
     )
     .await?;
     let resolved = match route {
-        Route::Run(resolved) => resolved,
+        Route::Run(resolved, chosen) => {
+            if chosen.is_some() {
+                session.record.worker_model = chosen;
+            }
+            resolved
+        }
         Route::UnknownWorkerModel(text) => return Ok(Outcome::Local(text)),
     };
     // The rulebook: what this chat has not been given yet goes in front of the conversation.
-    let book = prompt::load_rulebook(&cleared.workspace, settings.home, &mut notices)
-        .await
-        .map_err(Refusal::Rulebook)?;
+    let book = prompt::load_rulebook(
+        &cleared.workspace,
+        settings.home,
+        cleared.agent.reads_claude_skills(),
+        &mut notices,
+    )
+    .await
+    .map_err(Refusal::Rulebook)?;
     let assembled = prompt::assemble(Parts {
         book,
         chat_before: session.record.chat_rules(),

@@ -112,6 +112,10 @@ pub struct Record {
     pub pending_rules: Vec<String>,
     pub rulebook_digest: Option<String>,
     pub migrated_from: Option<MigratedFrom>,
+    /// The route a worker's `model:` line chose on its first turn: its later turns (whose
+    /// prompts carry no such line) run on it too, in the same chat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worker_model: Option<String>,
     /// Fields a later release added: kept as they are.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -136,6 +140,7 @@ impl Record {
             pending_rules: Vec::new(),
             rulebook_digest: None,
             migrated_from: None,
+            worker_model: None,
             extra: Map::new(),
         }
     }
@@ -172,6 +177,7 @@ impl Record {
             pending_rules: self.pending_rules.clone(),
             rulebook_digest: self.rulebook_digest.clone(),
             migrated_from: self.migrated_from.clone(),
+            worker_model: self.worker_model.clone(),
             extra,
         }
     }

@@ -94,3 +94,52 @@ fn worker_model_line() {
     assert_eq!(model_of(&turns[1]), "auto");
     assert_eq!(turns[1]["stdin"], "Just do it.");
 }
+
+/// Cursor's prompt cache follows the chat (a resumed chat reads most of its input from cache,
+/// a new one pays all of it): every later turn of a worker resumes the chat its first turn
+/// started, on the model its `model:` line chose.
+#[test]
+fn every_later_worker_turn_resumes_its_chat() {
+    let gw = TestGateway::start(GatewayOptions {
+        permission_mode: Some("bypassPermissions".into()),
+        ..Default::default()
+    });
+    let send = |messages: &[serde_json::Value]| -> serde_json::Value {
+        let body = serde_json::json!({"model": "multi/cursor/default", "max_tokens": 100, "stream": false, "messages": messages});
+        let response = gw.post_with(
+            "/v1/messages",
+            &body,
+            &[
+                ("x-claude-code-session-id", "parent"),
+                ("x-claude-code-agent-id", "worker-9"),
+            ],
+        );
+        assert_eq!(response.status(), 200);
+        serde_json::from_str(&response.text().unwrap()).unwrap()
+    };
+    let user = |text: &str| serde_json::json!({"role": "user", "content": [{"type": "text", "text": text}]});
+    let mut messages = vec![user("model: composer-2.5\nFix the build.")];
+    for next in ["Now run the tests.", "And commit."] {
+        let answer = send(&messages);
+        messages.push(serde_json::json!({"role": "assistant", "content": answer["content"]}));
+        messages.push(user(next));
+    }
+    send(&messages);
+    let turns = gw.turns();
+    assert_eq!(turns.len(), 3, "{turns:#?}");
+    let resumed: Vec<Option<String>> = turns
+        .iter()
+        .map(|turn| {
+            argv(turn)
+                .iter()
+                .find_map(|a| a.strip_prefix("--resume=").map(str::to_owned))
+        })
+        .collect();
+    assert_eq!(resumed[0], None, "the first turn starts the chat");
+    assert!(resumed[1].is_some(), "{resumed:?}");
+    assert_eq!(resumed[1], resumed[2], "one chat: {resumed:?}");
+    assert!(
+        turns.iter().all(|t| model_of(t) == "composer-2.5"),
+        "{turns:#?}"
+    );
+}

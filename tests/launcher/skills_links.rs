@@ -233,3 +233,26 @@ fn nothing_to_do_creates_nothing() {
     assert!(!ws.join(".cursor").exists());
     assert_eq!(report.row(), None);
 }
+
+/// Cursor 2026.10 reads `.claude/skills` itself: for such a CLI nothing is linked, and our
+/// earlier links are removed, so no skill reaches Cursor twice; a user's own link stays.
+#[test]
+fn a_cli_that_reads_claude_skills_gets_no_links() {
+    let (_dir, ws) = repo();
+    skill(&ws, "deploy");
+    skill(&ws, "review");
+    skills::sync(&ws).unwrap();
+    assert!(ws.join(".cursor/skills/deploy").exists());
+    std::os::unix::fs::symlink("/elsewhere", ws.join(".cursor/skills/mine")).unwrap();
+
+    skills::sync_for(&ws, true).unwrap();
+    for name in ["deploy", "review"] {
+        assert!(
+            std::fs::symlink_metadata(ws.join(".cursor/skills").join(name)).is_err(),
+            "{name} is given once, through .claude/skills"
+        );
+    }
+    assert!(std::fs::symlink_metadata(ws.join(".cursor/skills/mine")).is_ok());
+    let exclude = std::fs::read_to_string(ws.join(".git/info/exclude")).unwrap();
+    assert!(!exclude.contains(".cursor/skills/deploy"), "{exclude}");
+}
