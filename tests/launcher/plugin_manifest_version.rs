@@ -20,6 +20,12 @@ fn manifest_and_marketplace_match_cargo_toml() {
         "plugin.json version = Cargo.toml's"
     );
     assert_eq!(plugin["license"], env!("CARGO_PKG_LICENSE"));
+    // The oldest Claude Code the plugin works with, the launcher's own floor: a manifest key
+    // 2.1.328 already reads (an older Claude Code does not install the plugin).
+    assert_eq!(
+        plugin["engines"]["claude-code"],
+        format!(">={}", multi_cursor::launch::claude::MIN_VERSION)
+    );
     assert!(plugin["description"].as_str().unwrap().len() > 20);
     assert!(
         plugin["author"]["name"]
