@@ -334,7 +334,7 @@ impl Admitted {
             return None;
         }
         Some(format!(
-            "[Cursor] Note: Claude's {} do not see Cursor's native actions: Cursor reads, edits and runs commands with its own tools, so those hooks do not run for them and Cursor does not use those servers.",
+            "[Cursor] Note: Claude's {} do not see Cursor's native actions: Cursor reads, edits and runs commands with its own tools, so those hooks do not run for them (unless Cursor 2026.10's setting to include third-party configs runs them itself) and Cursor does not use those servers.",
             parts.join(" and ")
         ))
     }
