@@ -325,6 +325,8 @@ async fn answer(observer: Observer, mut edge: Edge) -> Answer {
 /// are better read as an answer, such as an unknown worker model, and the plugin's commands.
 fn local_answer(model: &str, text: &str, edge: &Edge) -> Response {
     let text = &sanitize(text);
+    // The model is echoed as asked, less any control sequence in it.
+    let model = &sanitize(model);
     let usage = Usage {
         input_tokens: 0,
         output_tokens: (text.len() as u64).div_ceil(4),

@@ -64,9 +64,17 @@ fn replayed(name: &str, finished: bool) {
         ..Default::default()
     });
     let prompt = format!("Replay {name}, please.");
+    // Asked for the model the capture ran (its `system/init` names a Fast variant when the
+    // spike ran `--model composer-2.5-fast`), as a turn asking for another would be told.
+    let text = std::fs::read_to_string(capture(name)).unwrap();
+    let route = if text.contains(r#""model":"Composer 2.5 Fast""#) {
+        "multi/cursor/composer-2.5-fast"
+    } else {
+        "multi/cursor/composer-2.5"
+    };
     let response = gw.post_with(
         "/v1/messages",
-        &cursor_request("multi/cursor/composer-2.5", &prompt, true),
+        &cursor_request(route, &prompt, true),
         &[("x-claude-code-session-id", "capture-streamed")],
     );
     assert_eq!(response.status(), 200);
@@ -83,7 +91,7 @@ fn replayed(name: &str, finished: bool) {
 
     let response = gw.post_with(
         "/v1/messages",
-        &cursor_request("multi/cursor/composer-2.5", &prompt, false),
+        &cursor_request(route, &prompt, false),
         &[("x-claude-code-session-id", "capture-json")],
     );
     if !finished {

@@ -75,9 +75,12 @@ fn an_echoed_model_id_carries_no_control() {
         "s-controls-model",
         &cursor_request("multi/cursor/\u{1b}]0;pwned\u{7}nope\u{9b}2J", "hi", false),
     );
-    assert_eq!(status, 400, "{body}");
-    let error: serde_json::Value = serde_json::from_str(&body).unwrap();
-    let message = error["error"]["message"].as_str().unwrap();
+    // A model Cursor does not offer is answered in one line that names it.
+    assert_eq!(status, 200, "{body}");
+    let answer: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let message = answer["content"][0]["text"].as_str().unwrap();
     assert!(!has_control(message), "{message:?}");
     assert!(message.contains("multi/cursor/nope"), "{message}");
+    let echoed = answer["model"].as_str().unwrap();
+    assert!(!has_control(echoed), "{echoed:?}");
 }

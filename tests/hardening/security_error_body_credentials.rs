@@ -173,13 +173,20 @@ fn error_answers_hold_no_credential() {
         );
         assert_eq!(answer.status, 200, "{}", answer.body);
         if index == 0 {
+            // A forced tool choice, which Cursor cannot honour: 400.
+            let forced = serde_json::json!({
+                "model": "multi/cursor/composer-2.5", "max_tokens": 64,
+                "tool_choice": {"type": "tool", "name": "Bash"},
+                "messages": [{"role": "user", "content": "hi"}]
+            })
+            .to_string();
             keep(
-                "unknown Cursor model",
+                "forced tool choice",
                 call(
                     "/v1/messages",
                     session,
                     std::slice::from_ref(&token),
-                    &cursor("multi/cursor/no-such-model"),
+                    &forced,
                 ),
             );
         }
