@@ -488,6 +488,12 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     // offers auto review decides the picker rows' profile (`settings::behaves_as`).
     let agent = locate::locate_agent().await;
     let auto_review = agent.as_ref().is_ok_and(|info| info.supports_auto_review);
+    if agent.is_ok() && !auto_review && asks_auto_mode(&user.rest) {
+        // Claude Code turns auto into manual mode on a row it cannot run auto on, silently.
+        eprintln!(
+            "multi-cursor: on Cursor models Claude Code starts in manual mode, not auto: the installed Cursor CLI has no auto review (`agent update` adds it). Shift+Tab to accept edits lets Cursor edit."
+        );
+    }
     let (catalog, refresh_from) = launch_catalog(&state_dir, agent.map(|info| info.path)).await;
     let exe = std::env::current_exe().context("finding the multi-cursor executable for hooks")?;
     let status_line = settings::status_line(&flags.layers, &exe, statusline::enabled());
@@ -539,6 +545,15 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
         eprintln!("{line}");
     }
     Ok(code)
+}
+
+/// Whether Claude Code's arguments ask for auto mode (`--permission-mode auto`).
+fn asks_auto_mode(args: &[OsString]) -> bool {
+    args.iter().enumerate().any(|(index, arg)| {
+        arg == "--permission-mode=auto"
+            || (arg == "--permission-mode"
+                && args.get(index + 1).is_some_and(|next| next == "auto"))
+    })
 }
 
 /// After an interactive session, the line that follows Claude Code's own `claude --resume

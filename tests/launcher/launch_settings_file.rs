@@ -76,7 +76,7 @@ fn settings_file_has_picker_rows_and_hooks_and_is_private() {
 
 /// Without `--auto-review` in the installed CLI, rows borrow a profile Claude Code refuses auto
 /// mode for ("auto mode unavailable for this model"), so no session starts in a mode Cursor
-/// cannot run as asked.
+/// cannot run as asked; `--permission-mode auto` gets a line saying manual mode it will be.
 #[test]
 fn rows_are_auto_capable_only_with_auto_review() {
     let help = tempfile::NamedTempFile::new().unwrap();
@@ -87,9 +87,16 @@ fn rows_are_auto_capable_only_with_auto_review() {
     .unwrap();
     let mut launch = Launch::scripted()
         .env("FAKE_AGENT_HELP_FILE", help.path())
-        .args(["-p", "hi"]);
+        .args(["--permission-mode", "auto", "-p", "hi"]);
     let output = launch.run();
     assert_eq!(output.status, Some(0), "{output:?}");
+    // Claude Code would turn auto into manual mode silently: the launcher says so first.
+    assert!(
+        output
+            .stderr
+            .contains("Claude Code starts in manual mode, not auto"),
+        "{output:?}"
+    );
     let settings = launch.claude_settings();
     let rows = settings["modelPicker"]["options"].as_array().unwrap();
     for row in rows {
