@@ -150,16 +150,7 @@ const MAX_ARG_FILE_BYTES: u64 = 4 * 1024 * 1024;
 /// our hooks elsewhere. The file is 0600 in the launcher's 0700 temporary folder, removed at
 /// exit; the token never goes in argv.
 pub fn put_client_env(settings: &mut Value, url: &str, token: &str) {
-    let Value::Object(settings) = settings else {
-        return;
-    };
-    let env = settings
-        .entry("env")
-        .or_insert_with(|| Value::Object(Map::new()));
-    if !env.is_object() {
-        *env = Value::Object(Map::new());
-    }
-    if let Value::Object(env) = env {
+    if let Some(env) = super::upstream::settings_env(settings) {
         env.insert(GATEWAY_URL_ENV.to_string(), Value::from(url));
         env.insert(GATEWAY_TOKEN_ENV.to_string(), Value::from(token));
     }

@@ -233,15 +233,11 @@ pub fn headers_with_token(user: Option<&str>, token: &str) -> String {
     }
 }
 
-/// Adds the gateway's `ANTHROPIC_BASE_URL` and `ANTHROPIC_CUSTOM_HEADERS` to `settings`'s
-/// `env` object when `routing` says a settings layer would otherwise override them; leaves
-/// `settings` alone (no token in the file) when none does.
-pub fn put_routing_env(settings: &mut Value, routing: &Routing, url: &str, token: &str) {
-    if !routing.in_settings {
-        return;
-    }
+/// The `env` object of a settings value, made one when missing or not an object; `None` when
+/// `settings` is not an object.
+pub(crate) fn settings_env(settings: &mut Value) -> Option<&mut Map<String, Value>> {
     let Value::Object(settings) = settings else {
-        return;
+        return None;
     };
     let env = settings
         .entry("env")
@@ -249,7 +245,17 @@ pub fn put_routing_env(settings: &mut Value, routing: &Routing, url: &str, token
     if !env.is_object() {
         *env = Value::Object(Map::new());
     }
-    if let Value::Object(env) = env {
+    env.as_object_mut()
+}
+
+/// Adds the gateway's `ANTHROPIC_BASE_URL` and `ANTHROPIC_CUSTOM_HEADERS` to `settings`'s
+/// `env` object when `routing` says a settings layer would otherwise override them; leaves
+/// `settings` alone (no token in the file) when none does.
+pub fn put_routing_env(settings: &mut Value, routing: &Routing, url: &str, token: &str) {
+    if !routing.in_settings {
+        return;
+    }
+    if let Some(env) = settings_env(settings) {
         env.insert(BASE_URL_VAR.to_string(), Value::from(url));
         env.insert(
             HEADERS_VAR.to_string(),

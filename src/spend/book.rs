@@ -125,19 +125,24 @@ pub struct TurnAsk<'a> {
 pub fn task_digest(request: &MessagesRequest) -> [u8; 32] {
     let mut hasher = sha2::Sha256::new();
     if let Some(first) = request.messages.iter().find(|m| m.role == Role::User) {
-        match &first.content {
-            Content::Text(text) => hasher.update(text.as_bytes()),
-            Content::Blocks(blocks) => {
-                for block in blocks {
-                    if let ContentBlock::Text { text } = block {
-                        hasher.update(text.as_bytes());
-                        hasher.update([0]);
-                    }
+        hash_text(&mut hasher, &first.content);
+    }
+    hasher.finalize().into()
+}
+
+/// Feeds a message's text (its text blocks, each ended by a NUL) to `hasher`.
+fn hash_text(hasher: &mut sha2::Sha256, content: &Content) {
+    match content {
+        Content::Text(text) => hasher.update(text.as_bytes()),
+        Content::Blocks(blocks) => {
+            for block in blocks {
+                if let ContentBlock::Text { text } = block {
+                    hasher.update(text.as_bytes());
+                    hasher.update([0]);
                 }
             }
         }
     }
-    hasher.finalize().into()
 }
 
 /// The digest of a request's conversation before its newest user message (role and text
@@ -147,17 +152,7 @@ pub fn history_digest(request: &MessagesRequest) -> [u8; 32] {
     let before = request.messages.len().saturating_sub(1);
     for message in &request.messages[..before] {
         hasher.update(format!("{:?}", message.role).as_bytes());
-        match &message.content {
-            Content::Text(text) => hasher.update(text.as_bytes()),
-            Content::Blocks(blocks) => {
-                for block in blocks {
-                    if let ContentBlock::Text { text } = block {
-                        hasher.update(text.as_bytes());
-                        hasher.update([0]);
-                    }
-                }
-            }
-        }
+        hash_text(&mut hasher, &message.content);
         hasher.update([1]);
     }
     hasher.finalize().into()

@@ -162,12 +162,7 @@ fn a_widening_cursor_config_refuses_accept_edits_and_auto() {
 #[test]
 fn auto_without_auto_review_runs_no_more_than_accept_edits() {
     let dir = tempfile::tempdir().unwrap();
-    let help = dir.path().join("help.txt");
-    std::fs::write(
-        &help,
-        "Usage: agent [options] [command] [prompt...]\n\nStart the Cursor Agent\n\nOptions:\n  -v, --version  Output the version number\n  -p, --print  Print responses to console\n  -f, --force  Force allow commands unless explicitly denied\n  -h, --help  Display help for command\n",
-    )
-    .unwrap();
+    let help = multi_cursor_test_support::fake_agent::help_without_auto_review(dir.path());
     let gw = TestGateway::start(GatewayOptions {
         env: vec![(
             "FAKE_AGENT_HELP_FILE".into(),

@@ -17,10 +17,6 @@ use launcher::Launch;
 
 const WAIT: Duration = Duration::from_secs(60);
 
-/// A Cursor CLI without `--auto-review`: Claude Code then offers no auto mode on Cursor rows
-/// and a fresh session starts in manual mode.
-const HELP_WITHOUT_AUTO_REVIEW: &str = "Usage: agent [options] [command] [prompt...]\n\nStart the Cursor Agent\n\nOptions:\n  -p, --print  Print responses to console\n  -f, --force  Force allow commands unless explicitly denied\n";
-
 fn edit_scenario() -> std::path::PathBuf {
     repo_root().join("tests/fake-agent/scenarios/edit-file.scenario")
 }
@@ -30,8 +26,9 @@ fn the_first_message_is_answered_and_shift_tab_lets_cursor_edit() {
     let launch = Launch::real()
         .env("FAKE_AGENT_SCENARIO", edit_scenario())
         .args(["--model", "multi/cursor/composer-2.5"]);
-    let help = launch.dir.path().join("help.txt");
-    std::fs::write(&help, HELP_WITHOUT_AUTO_REVIEW).unwrap();
+    // A Cursor CLI without `--auto-review`: Claude Code then offers no auto mode on Cursor
+    // rows and a fresh session starts in manual mode.
+    let help = multi_cursor_test_support::fake_agent::help_without_auto_review(launch.dir.path());
     let launch = launch.env("FAKE_AGENT_HELP_FILE", &help);
     let note = launch.project.join("notes.txt");
     let tmux = Tmux::start(launch.dir.path(), &launch.script());

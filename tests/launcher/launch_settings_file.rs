@@ -79,15 +79,14 @@ fn settings_file_has_picker_rows_and_hooks_and_is_private() {
 /// cannot run as asked; `--permission-mode auto` gets a line saying manual mode it will be.
 #[test]
 fn rows_are_auto_capable_only_with_auto_review() {
-    let help = tempfile::NamedTempFile::new().unwrap();
-    std::fs::write(
-        help.path(),
-        "Usage: agent [options] [command] [prompt...]\n\nStart the Cursor Agent\n\nOptions:\n  -p, --print  Print responses to console\n  -f, --force  Force allow commands unless explicitly denied\n",
-    )
-    .unwrap();
-    let mut launch = Launch::scripted()
-        .env("FAKE_AGENT_HELP_FILE", help.path())
-        .args(["--permission-mode", "auto", "-p", "hi"]);
+    let dir = tempfile::tempdir().unwrap();
+    let help = multi_cursor_test_support::fake_agent::help_without_auto_review(dir.path());
+    let mut launch = Launch::scripted().env("FAKE_AGENT_HELP_FILE", &help).args([
+        "--permission-mode",
+        "auto",
+        "-p",
+        "hi",
+    ]);
     let output = launch.run();
     assert_eq!(output.status, Some(0), "{output:?}");
     // Claude Code would turn auto into manual mode silently: the launcher says so first.

@@ -55,3 +55,14 @@ pub fn cursor_fixture(name: &str) -> PathBuf {
         .join("tests/fixtures/cursor-stream")
         .join(name)
 }
+
+/// `agent --help` of a Cursor CLI without `--auto-review` (before it was added): for the fake
+/// agent's `FAKE_AGENT_HELP_FILE`.
+pub const HELP_WITHOUT_AUTO_REVIEW: &str = "Usage: agent [options] [command] [prompt...]\n\nStart the Cursor Agent\n\nOptions:\n  -v, --version  Output the version number\n  -p, --print  Print responses to console\n  -f, --force  Force allow commands unless explicitly denied\n  -h, --help  Display help for command\n";
+
+/// Writes [`HELP_WITHOUT_AUTO_REVIEW`] into `dir`; the file to give `FAKE_AGENT_HELP_FILE`.
+pub fn help_without_auto_review(dir: &Path) -> PathBuf {
+    let path = dir.join("help-without-auto-review.txt");
+    std::fs::write(&path, HELP_WITHOUT_AUTO_REVIEW).unwrap();
+    path
+}
