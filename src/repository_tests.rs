@@ -218,3 +218,43 @@ fn named_paths_reads_paths_out_of_prose() {
         ["src/turn.rs", "src/anthropic", "tests/gateway/main.rs"]
     );
 }
+
+/// The release workflow parses as YAML and has its three jobs: a native build of every npm
+/// platform scripts/dist knows, the test suite on macOS, and the npm publish after both.
+#[test]
+fn release_workflow_builds_every_platform_and_publishes_after_the_tests() {
+    let path = root().join(".github/workflows/release.yml");
+    let Ok(text) = fs::read_to_string(&path) else {
+        panic!("{} is missing", path.display());
+    };
+    let workflow: serde_yaml::Value = match serde_yaml::from_str(&text) {
+        Ok(value) => value,
+        Err(error) => panic!("{}: {error}", path.display()),
+    };
+    let jobs = &workflow["jobs"];
+    let platforms: Vec<&str> = jobs["build"]["strategy"]["matrix"]["include"]
+        .as_sequence()
+        .map(|rows| {
+            rows.iter()
+                .filter_map(|row| row["platform"].as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(
+        platforms,
+        ["linux-x64", "linux-arm64", "darwin-arm64", "darwin-x64"]
+    );
+    assert_eq!(jobs["test-macos"]["runs-on"].as_str(), Some("macos-latest"));
+    let needs: Vec<&str> = jobs["publish"]["needs"]
+        .as_sequence()
+        .map(|needs| needs.iter().filter_map(serde_yaml::Value::as_str).collect())
+        .unwrap_or_default();
+    assert_eq!(needs, ["build", "test-macos"]);
+    let dist = fs::read_to_string(root().join("scripts/dist")).unwrap_or_default();
+    for platform in platforms {
+        assert!(
+            dist.contains(&format!("    {platform}) ")),
+            "scripts/dist builds {platform}"
+        );
+    }
+}

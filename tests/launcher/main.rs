@@ -41,6 +41,7 @@ mod launch_version_cache;
 mod launch_version_refused;
 mod launch_worker_default;
 mod launch_worker_model_line;
+mod npm_launcher;
 mod plugin_command_login;
 mod plugin_command_models;
 mod plugin_command_no_cursor_run;

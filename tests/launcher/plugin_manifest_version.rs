@@ -71,3 +71,79 @@ fn commands_and_skills_live_in_the_plugin_root() {
     }
     assert!(root.join("skills/multi-cursor/SKILL.md").is_file());
 }
+
+/// The platforms a `multi-cursor-<os>-<cpu>` npm package is made for, as npm spells them.
+const NPM_PLATFORMS: [&str; 4] = ["darwin-arm64", "darwin-x64", "linux-arm64", "linux-x64"];
+
+/// One version everywhere npm is involved: the `multi-cursor` package, its pins on the platform
+/// packages, and the plugin's package.json and lockfile (through which Claude Code's `npm ci`
+/// brings the binary into an installed plugin) all name Cargo.toml's version, for the same
+/// platforms scripts/dist builds and the launcher looks for.
+#[test]
+fn npm_packages_match_cargo_toml() {
+    let version = env!("CARGO_PKG_VERSION");
+    let expected: Vec<String> = NPM_PLATFORMS
+        .iter()
+        .map(|platform| format!("multi-cursor-{platform}"))
+        .collect();
+
+    let launcher = read_json("npm/multi-cursor/package.json");
+    assert_eq!(launcher["name"], "multi-cursor");
+    assert_eq!(
+        launcher["version"], version,
+        "npm/multi-cursor/package.json version = Cargo.toml's"
+    );
+    let plugin = read_json("plugin/package.json");
+    assert_eq!(
+        plugin["version"], version,
+        "plugin/package.json version = Cargo.toml's"
+    );
+    let lock = read_json("plugin/package-lock.json");
+    assert_eq!(lock["lockfileVersion"], 3);
+    assert_eq!(lock["version"], version, "plugin/package-lock.json");
+    assert_eq!(lock["packages"][""]["version"], version);
+
+    for (file, pins) in [
+        (
+            "npm/multi-cursor/package.json",
+            &launcher["optionalDependencies"],
+        ),
+        ("plugin/package.json", &plugin["optionalDependencies"]),
+        (
+            "plugin/package-lock.json",
+            &lock["packages"][""]["optionalDependencies"],
+        ),
+    ] {
+        let names: Vec<&String> = pins.as_object().unwrap().keys().collect();
+        assert_eq!(names, expected.iter().collect::<Vec<_>>(), "{file}");
+        for name in &expected {
+            assert_eq!(
+                pins[name], version,
+                "{file}: {name} at Cargo.toml's version"
+            );
+        }
+    }
+    for platform in NPM_PLATFORMS {
+        let (os, cpu) = platform.split_once('-').unwrap();
+        let entry = &lock["packages"][format!("node_modules/multi-cursor-{platform}")];
+        assert_eq!(entry["version"], version, "lockfile entry of {platform}");
+        assert_eq!(entry["os"], serde_json::json!([os]), "{platform}");
+        assert_eq!(entry["cpu"], serde_json::json!([cpu]), "{platform}");
+        assert_eq!(entry["optional"], true, "{platform}");
+    }
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dist = std::fs::read_to_string(root.join("scripts/dist")).unwrap();
+    let launcher_js =
+        std::fs::read_to_string(root.join("npm/multi-cursor/lib/platform.cjs")).unwrap();
+    for platform in NPM_PLATFORMS {
+        assert!(
+            dist.contains(&format!("    {platform}) ")),
+            "scripts/dist builds {platform}"
+        );
+        assert!(
+            launcher_js.contains(&format!("\"{platform}\"")),
+            "npm/multi-cursor/lib/platform.cjs lists {platform}"
+        );
+    }
+}

@@ -1,6 +1,8 @@
-//! The installed plugin's `bin/multi-cursor` shim runs the helper from PATH (never itself, even
-//! with its own folder on PATH) or from cargo's bin folder, and otherwise says exactly how to
-//! install it: `cargo install --locked --path <the checkout the marketplace was added from>`.
+//! The installed plugin's `bin/multi-cursor` shim runs the helper from the plugin's own
+//! `node_modules` (where Claude Code's `npm ci` puts this platform's package), from PATH (never
+//! itself, even with its own folder on PATH) or from cargo's bin folder, and otherwise says
+//! exactly how to install it: `npm install -g multi-cursor` first, then `cargo install --locked
+//! --path <the checkout the marketplace was added from>`.
 //! `--report` (what the slash commands use) always exits 0 and names a failing exit status.
 
 use multi_cursor_test_support::plugin;
@@ -18,6 +20,12 @@ fn shim(installed: &Path, home: &Path, path: OsString, args: &[&str]) -> Output 
         .env("PATH", path)
         .output()
         .unwrap()
+}
+
+fn with_path_helper() -> OsString {
+    let mut path = OsString::from(plugin::helper_dir());
+    path.push(":/usr/bin:/bin");
+    path
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -73,6 +81,27 @@ fn shim_finds_the_helper_or_says_how_to_install_it() {
     .unwrap();
     let from_cargo = shim(&installed, &home, system.clone(), &["--version"]);
     assert_eq!(from_cargo.status.code(), Some(0), "{from_cargo:?}");
+
+    // The plugin's own platform package comes before PATH and cargo's folder.
+    let own = installed.join("node_modules/multi-cursor-test-platform/bin");
+    std::fs::create_dir_all(&own).unwrap();
+    std::fs::write(
+        own.join("multi-cursor"),
+        "#!/bin/sh\necho \"plugin's own binary: $*\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        own.join("multi-cursor"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let from_plugin = shim(&installed, &home, with_path_helper(), &["--version"]);
+    assert_eq!(from_plugin.status.code(), Some(0), "{from_plugin:?}");
+    assert_eq!(
+        text(&from_plugin.stdout).trim(),
+        "plugin's own binary: --version"
+    );
+    std::fs::remove_dir_all(installed.join("node_modules")).unwrap();
     std::fs::remove_file(cargo_bin.join("multi-cursor")).unwrap();
 
     // Missing, with the shim's own folder on PATH: no recursion, the install line.
@@ -83,6 +112,10 @@ fn shim_finds_the_helper_or_says_how_to_install_it() {
     let checkout = plugin::checkout().canonicalize().unwrap();
     let install_line = format!("cargo install --locked --path '{}'", checkout.display());
     assert!(text(&missing.stderr).contains(&install_line), "{missing:?}");
+    assert!(
+        text(&missing.stderr).contains("Install it with: npm install -g multi-cursor\n"),
+        "{missing:?}"
+    );
     assert!(text(&missing.stdout).is_empty(), "{missing:?}");
 
     let missing_report = shim(&installed, &home, system, &["--report", "--cursor-models"]);

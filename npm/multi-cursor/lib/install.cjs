@@ -1,0 +1,36 @@
+"use strict";
+// postinstall (optional: npm 12 blocks dependency install scripts, and `bin` works without it):
+// replaces each `bin` launcher by a hard link to (or, across file systems, a copy of) the
+// platform binary, so no Node process stays between the shell and multi-cursor. Any failure
+// keeps the Node launcher, which works the same, only a little slower to start.
+const fs = require("node:fs");
+const path = require("node:path");
+const { findBinary } = require("./platform.cjs");
+
+function linkOver(binary, target) {
+  const temp = `${target}.${process.pid}.tmp`;
+  try {
+    fs.linkSync(binary, temp);
+  } catch {
+    fs.copyFileSync(binary, temp);
+  }
+  fs.chmodSync(temp, 0o755);
+  fs.renameSync(temp, target);
+}
+
+function main() {
+  // npm makes `.cmd` shims on Windows that call node on the launcher; keep those.
+  if (process.platform === "win32") return;
+  for (const name of ["multi-cursor", "multi-cursor-claude"]) {
+    const binary = findBinary(name);
+    if (binary === null || !fs.existsSync(binary)) return;
+    const target = path.join(__dirname, "..", "bin", name);
+    try {
+      linkOver(binary, target);
+    } catch (error) {
+      process.stderr.write(`multi-cursor: kept the Node launcher for ${name} (${error.message})\n`);
+    }
+  }
+}
+
+main();
