@@ -28,3 +28,17 @@ pub(crate) fn resolve_configured(configured: &OsStr, path_var: Option<&OsStr>) -
         search_path(configured, path_var)
     }
 }
+
+/// An executable's identity for a cache of what it said: its canonical path, modification
+/// time (ns) and size; `None` when it cannot be read.
+pub fn fingerprint(path: &Path) -> Option<(String, i128, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let canonical = std::fs::canonicalize(path).ok()?;
+    let meta = std::fs::metadata(&canonical).ok()?;
+    let mtime_ns = i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec());
+    Some((
+        canonical.to_string_lossy().into_owned(),
+        mtime_ns,
+        meta.size(),
+    ))
+}

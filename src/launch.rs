@@ -18,6 +18,7 @@
 //! unless `--model` says otherwise, and every request for a non-Cursor model is answered 403
 //! "not signed in to Anthropic" by the gateway instead of being forwarded.
 
+mod agent_probe;
 pub mod args;
 mod child;
 pub mod claude;
@@ -486,7 +487,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     let saves_cursor_route = flags.saves_cursor_route();
     // The first candidate that is Cursor's CLI (another vendor's `agent` is skipped); whether it
     // offers auto review decides the picker rows' profile (`settings::behaves_as`).
-    let agent = locate::locate_agent().await;
+    let agent = agent_probe::find_agent(&state_dir).await;
     let auto_review = agent.as_ref().is_ok_and(|info| info.supports_auto_review);
     if agent.is_ok() && !auto_review && asks_auto_mode(&user.rest) {
         // Claude Code turns auto into manual mode on a row it cannot run auto on, silently.

@@ -189,6 +189,14 @@ pub async fn locate_agent() -> Result<AgentInfo, LocateError> {
     }
 }
 
+/// Takes `info` as this process's answer for its executable (a probe remembered from an earlier
+/// start, `launch::agent_probe`), so no later lookup runs it again.
+pub fn remember(info: &AgentInfo) {
+    if let Ok(mut cache) = probe_cache().lock() {
+        cache.insert(info.path.clone(), Ok(info.clone()));
+    }
+}
+
 /// Checks (once per executable per process) that `path` is Cursor's agent CLI.
 pub async fn identify(path: &Path) -> Result<AgentInfo, LocateError> {
     if let Some(known) = probe_cache()

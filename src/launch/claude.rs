@@ -7,7 +7,6 @@ use std::ffi::OsStr;
 use crate::exec::is_executable;
 use crate::exec::resolve_configured;
 use crate::exec::search_path;
-use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -114,23 +113,11 @@ struct VersionCache {
     entries: BTreeMap<String, VersionEntry>,
 }
 
-/// The executable's identity for the cache: canonical path, modification time, size.
-fn fingerprint(claude: &Path) -> Option<(String, i128, u64)> {
-    let canonical = std::fs::canonicalize(claude).ok()?;
-    let meta = std::fs::metadata(&canonical).ok()?;
-    let mtime_ns = i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec());
-    Some((
-        canonical.to_string_lossy().into_owned(),
-        mtime_ns,
-        meta.size(),
-    ))
-}
-
 /// Claude Code's version: from the cache in `state_dir` when the executable is unchanged, else
 /// by running `claude --version` (and remembering the answer).
 pub async fn version(claude: &Path, state_dir: &Path) -> Result<Version, LaunchError> {
     let cache_path = state_dir.join(VERSION_CACHE_FILE);
-    let print = fingerprint(claude);
+    let print = crate::exec::fingerprint(claude);
     // A cache that is a link, not ours, or oddly large is ignored (and replaced on write).
     let mut cache: VersionCache = crate::state::read_state_file(&cache_path, 1024 * 1024)
         .ok()

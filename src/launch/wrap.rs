@@ -55,7 +55,6 @@ use super::claude;
 use super::new_placeholder;
 use crate::cursor::catalog;
 use crate::cursor::catalog::Catalog;
-use crate::cursor::locate;
 use crate::gateway::GatewayConfig;
 
 /// The wrapper's executable name, as `cargo install` installs it.
@@ -279,7 +278,7 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
 
     let flags = ClaudeFlags::read(&host.settings, &host.agents, &host.rest)?;
     let saves_cursor_route = flags.saves_cursor_route();
-    let agent = locate::locate_agent().await;
+    let agent = super::agent_probe::find_agent(&state_dir).await;
     let auto_review = agent.as_ref().is_ok_and(|info| info.supports_auto_review);
     let (catalog, refresh_from) = quiet_catalog(&state_dir, agent.ok().map(|info| info.path)).await;
     let Merged {

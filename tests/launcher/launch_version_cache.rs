@@ -32,3 +32,30 @@ fn version_is_cached_per_executable() {
     assert_eq!(launch.run().status, Some(0));
     assert_eq!(version_calls(&launch), 2);
 }
+
+/// Cursor's agent, probed before Claude Code starts (`--version`, `--help`: its auto review
+/// decides the rows' profile), is probed once per executable: a later launch reads the answer
+/// from the state folder.
+#[test]
+fn the_agent_probe_is_cached_per_executable() {
+    let mut launch = Launch::scripted().args(["-p", "hi"]);
+    let probes = |launch: &Launch| {
+        std::fs::read_to_string(&launch.agent_log)
+            .unwrap_or_default()
+            .lines()
+            .filter(|line| {
+                line.contains(r#""kind":"version""#) || line.contains(r#""kind":"help""#)
+            })
+            .count()
+    };
+    assert_eq!(launch.run().status, Some(0));
+    assert_eq!(
+        probes(&launch),
+        2,
+        "--version and --help at the first launch"
+    );
+    assert_eq!(launch.run().status, Some(0));
+    assert_eq!(probes(&launch), 2, "the second launch read the cache");
+    let cache = std::fs::read_to_string(launch.state.join("agent-probe.json")).unwrap();
+    assert!(cache.contains("\"supports_auto_review\": true"), "{cache}");
+}
