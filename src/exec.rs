@@ -31,7 +31,7 @@ pub(crate) fn resolve_configured(configured: &OsStr, path_var: Option<&OsStr>) -
 
 /// An executable's identity for a cache of what it said: its canonical path, modification
 /// time (ns) and size; `None` when it cannot be read.
-pub fn fingerprint(path: &Path) -> Option<(String, i128, u64)> {
+fn fingerprint(path: &Path) -> Option<(String, i128, u64)> {
     use std::os::unix::fs::MetadataExt;
     let canonical = std::fs::canonicalize(path).ok()?;
     let meta = std::fs::metadata(&canonical).ok()?;
@@ -41,4 +41,80 @@ pub fn fingerprint(path: &Path) -> Option<(String, i128, u64)> {
         mtime_ns,
         meta.size(),
     ))
+}
+
+/// What executables said (`claude --version`, `agent --help`, …), remembered in a state file
+/// while each is unchanged: same canonical path, modification time and size. The file is
+/// `{"version":1,"entries":{"<canonical path>":{"mtimeNs":…,"size":…,<the answer's fields>}}}`;
+/// one that is a link, not ours, oddly large or of another shape is ignored and replaced.
+pub(crate) struct AnswerCache<T> {
+    file: PathBuf,
+    limit: usize,
+    cache: CacheFile<T>,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct CacheFile<T> {
+    version: u32,
+    entries: std::collections::BTreeMap<String, CacheEntry<T>>,
+}
+
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CacheEntry<T> {
+    mtime_ns: i128,
+    size: u64,
+    #[serde(flatten)]
+    answer: T,
+}
+
+impl<T: Clone + serde::Serialize + serde::de::DeserializeOwned> AnswerCache<T> {
+    /// The cache in `file`, keeping at most `limit` executables (all are forgotten beyond).
+    pub(crate) fn open(file: PathBuf, limit: usize) -> AnswerCache<T> {
+        let cache = crate::state::read_state_file(&file, 1024 * 1024)
+            .ok()
+            .flatten()
+            .and_then(|bytes| serde_json::from_slice::<CacheFile<T>>(&bytes).ok())
+            .filter(|c| c.version == 1)
+            .unwrap_or(CacheFile {
+                version: 1,
+                entries: std::collections::BTreeMap::new(),
+            });
+        AnswerCache { file, limit, cache }
+    }
+
+    /// The answer remembered for `executable` as it is now.
+    pub(crate) fn get(&self, executable: &Path) -> Option<T> {
+        let (path, mtime_ns, size) = fingerprint(executable)?;
+        let entry = self.cache.entries.get(&path)?;
+        (entry.mtime_ns == mtime_ns && entry.size == size).then(|| entry.answer.clone())
+    }
+
+    /// Remembers `answer` for `executable` and writes the file (0600, atomically); a failure
+    /// to write is logged, never an error: the answer is only asked again next time.
+    pub(crate) fn put(&mut self, executable: &Path, answer: T) {
+        let Some((path, mtime_ns, size)) = fingerprint(executable) else {
+            return;
+        };
+        if self.cache.entries.len() >= self.limit && !self.cache.entries.contains_key(&path) {
+            self.cache.entries.clear();
+        }
+        self.cache.entries.insert(
+            path,
+            CacheEntry {
+                mtime_ns,
+                size,
+                answer,
+            },
+        );
+        let stored = serde_json::to_vec_pretty(&self.cache)
+            .map_err(std::io::Error::other)
+            .and_then(|bytes| {
+                crate::state::write_private_atomic(&self.file, &bytes)
+                    .map_err(std::io::Error::other)
+            });
+        if let Err(error) = stored {
+            tracing::warn!(%error, file = %self.file.display(), "could not remember an executable's answer");
+        }
+    }
 }

@@ -6,7 +6,6 @@
 //! every start. The answer also seeds the process's own lookup, which the in-process gateway
 //! uses for its first turn.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -19,19 +18,12 @@ use crate::cursor::locate::LocateError;
 /// The cache file in the state folder.
 pub const PROBE_CACHE_FILE: &str = "agent-probe.json";
 
-/// Executables remembered at most (the oldest are forgotten beyond).
+/// Executables remembered at most.
 const PROBE_CACHE_LIMIT: usize = 8;
 
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct ProbeCache {
-    version: u32,
-    entries: BTreeMap<String, ProbeEntry>,
-}
-
+/// What `--version` and `--help` said of a Cursor CLI ([`crate::exec::AnswerCache`]).
 #[derive(Debug, Clone, Serialize, Deserialize)]
-struct ProbeEntry {
-    mtime_ns: i128,
-    size: u64,
+struct ProbeAnswer {
     /// The first line of `--version`.
     cli_version: String,
     supports_auto_review: bool,
@@ -40,52 +32,28 @@ struct ProbeEntry {
 /// Cursor's agent: the first candidate, answered from the cache when it is the executable
 /// remembered as Cursor's; else found and probed ([`locate::locate_agent`]) and remembered.
 pub async fn find_agent(state_dir: &Path) -> Result<AgentInfo, LocateError> {
-    let cache_path = state_dir.join(PROBE_CACHE_FILE);
-    let mut cache: ProbeCache = crate::state::read_state_file(&cache_path, 256 * 1024)
-        .ok()
-        .flatten()
-        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-        .filter(|c: &ProbeCache| c.version == 1)
-        .unwrap_or_default();
+    let mut cache = crate::exec::AnswerCache::<ProbeAnswer>::open(
+        state_dir.join(PROBE_CACHE_FILE),
+        PROBE_CACHE_LIMIT,
+    );
     let first = locate::find_agent_path()?;
-    if let Some((path, mtime_ns, size)) = crate::exec::fingerprint(&first)
-        && let Some(entry) = cache.entries.get(&path)
-        && entry.mtime_ns == mtime_ns
-        && entry.size == size
-    {
+    if let Some(known) = cache.get(&first) {
         let info = AgentInfo {
             path: first,
-            version: entry.cli_version.clone(),
-            supports_auto_review: entry.supports_auto_review,
+            version: known.cli_version,
+            supports_auto_review: known.supports_auto_review,
             skipped: Vec::new(),
         };
         locate::remember(&info);
         return Ok(info);
     }
     let info = locate::locate_agent().await?;
-    if let Some((path, mtime_ns, size)) = crate::exec::fingerprint(&info.path) {
-        if cache.entries.len() >= PROBE_CACHE_LIMIT && !cache.entries.contains_key(&path) {
-            cache.entries.clear();
-        }
-        cache.version = 1;
-        cache.entries.insert(
-            path,
-            ProbeEntry {
-                mtime_ns,
-                size,
-                cli_version: info.version.clone(),
-                supports_auto_review: info.supports_auto_review,
-            },
-        );
-        let stored = serde_json::to_vec_pretty(&cache)
-            .map_err(std::io::Error::other)
-            .and_then(|bytes| {
-                crate::state::write_private_atomic(&cache_path, &bytes)
-                    .map_err(std::io::Error::other)
-            });
-        if let Err(error) = stored {
-            tracing::warn!(%error, "could not remember what Cursor's agent said");
-        }
-    }
+    cache.put(
+        &info.path,
+        ProbeAnswer {
+            cli_version: info.version.clone(),
+            supports_auto_review: info.supports_auto_review,
+        },
+    );
     Ok(info)
 }

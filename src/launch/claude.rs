@@ -1,7 +1,6 @@
 //! Finding Claude Code, checking its version (cached per executable), and telling whether it
 //! is signed in to Anthropic.
 
-use std::collections::BTreeMap;
 use std::ffi::OsStr;
 
 use crate::exec::is_executable;
@@ -96,41 +95,21 @@ pub fn find_claude(
     })
 }
 
-/// One remembered `claude --version`, valid while the executable's modification time and size
-/// stay the same.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct VersionEntry {
-    mtime_ns: i128,
-    size: u64,
+/// One remembered `claude --version` ([`crate::exec::AnswerCache`]).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+struct VersionAnswer {
     version: Version,
-}
-
-/// The cache file: `{"version":1,"entries":{"<canonical path>":{…}}}`.
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct VersionCache {
-    version: u32,
-    entries: BTreeMap<String, VersionEntry>,
 }
 
 /// Claude Code's version: from the cache in `state_dir` when the executable is unchanged, else
 /// by running `claude --version` (and remembering the answer).
 pub async fn version(claude: &Path, state_dir: &Path) -> Result<Version, LaunchError> {
-    let cache_path = state_dir.join(VERSION_CACHE_FILE);
-    let print = crate::exec::fingerprint(claude);
-    // A cache that is a link, not ours, or oddly large is ignored (and replaced on write).
-    let mut cache: VersionCache = crate::state::read_state_file(&cache_path, 1024 * 1024)
-        .ok()
-        .flatten()
-        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-        .filter(|c: &VersionCache| c.version == 1)
-        .unwrap_or_default();
-    if let Some((path, mtime_ns, size)) = &print
-        && let Some(entry) = cache.entries.get(path)
-        && entry.mtime_ns == *mtime_ns
-        && entry.size == *size
-    {
-        return Ok(entry.version);
+    let mut cache = crate::exec::AnswerCache::<VersionAnswer>::open(
+        state_dir.join(VERSION_CACHE_FILE),
+        VERSION_CACHE_LIMIT,
+    );
+    if let Some(known) = cache.get(claude) {
+        return Ok(known.version);
     }
     let output = run_probe(claude, &["--version"], &[]).await?;
     let version = Version::parse(&output.stdout).ok_or_else(|| LaunchError::ClaudeUnusable {
@@ -140,29 +119,7 @@ pub async fn version(claude: &Path, state_dir: &Path) -> Result<Version, LaunchE
             bounded(output.stdout.trim(), 200)
         ),
     })?;
-    if let Some((path, mtime_ns, size)) = print {
-        if cache.entries.len() >= VERSION_CACHE_LIMIT && !cache.entries.contains_key(&path) {
-            cache.entries.clear();
-        }
-        cache.version = 1;
-        cache.entries.insert(
-            path,
-            VersionEntry {
-                mtime_ns,
-                size,
-                version,
-            },
-        );
-        let stored = serde_json::to_vec_pretty(&cache)
-            .map_err(std::io::Error::other)
-            .and_then(|bytes| {
-                crate::state::write_private_atomic(&cache_path, &bytes)
-                    .map_err(std::io::Error::other)
-            });
-        if let Err(error) = stored {
-            tracing::warn!(%error, "could not remember Claude Code's version");
-        }
-    }
+    cache.put(claude, VersionAnswer { version });
     Ok(version)
 }
 
