@@ -64,9 +64,6 @@ pub struct TurnInput {
     pub fresh_prompt: Option<String>,
     /// The model id as Claude Code sent it, echoed in `message_start`.
     pub requested_model: String,
-    /// Local estimate of the input tokens of the prompt Cursor is given (`spec.prompt`), used
-    /// when Cursor reports none.
-    pub input_estimate: u64,
     /// Notices streamed before Cursor's own text (e.g. "[Cursor] Outer history changed; …").
     pub notices: Vec<String>,
     /// Supervision limits.
@@ -304,7 +301,7 @@ impl Translator {
                 purpose,
                 started: Instant::now(),
                 answer_mark: self.answer.len(),
-                prompt_estimate: (spec.prompt.len() as u64).div_ceil(4),
+                prompt_estimate: estimate_text_tokens(&spec.prompt),
                 basis: if spec.chat_id.is_some() {
                     EstimateBasis::NewestTurn
                 } else {
@@ -577,8 +574,7 @@ impl Translator {
             return Ok(());
         }
         self.started = true;
-        let start =
-            StreamEvent::message_start(&self.input.requested_model, self.input.input_estimate);
+        let start = StreamEvent::message_start(&self.input.requested_model, self.input_estimate());
         self.send(start).await?;
         for notice in std::mem::take(&mut self.input.notices) {
             self.notice(format!("{notice}\n\n")).await?;
@@ -630,7 +626,7 @@ impl Translator {
         // The answer's usage counts the text up to the summary; its figures then end the summary.
         let shown = self.answer.len();
         self.answer.push_str(&tail);
-        let usage = usage_json(result.usage, self.input.input_estimate, &self.answer);
+        let usage = usage_json(result.usage, self.input_estimate(), &self.answer);
         self.answer.truncate(shown);
         let source = crate::display::usage_source(result.usage, &self.input.spec.model);
         let tokens = crate::display::turn_tokens(&usage, &source);
@@ -693,6 +689,11 @@ impl Translator {
         self.emit(TurnItem::RunEnded(ended)).await
     }
 
+    /// The input tokens an answer reports when Cursor gives none: the turn's prompt, estimated.
+    fn input_estimate(&self) -> u64 {
+        estimate_text_tokens(&self.input.spec.prompt)
+    }
+
     async fn send(&self, event: StreamEvent) -> Result<(), Stop> {
         self.emit(TurnItem::Event(SseEvent::from(event))).await
     }
@@ -702,6 +703,7 @@ impl Translator {
     }
 }
 
+use crate::display::estimate_text_tokens;
 use crate::display::run_tokens;
 use crate::display::usage_json;
 

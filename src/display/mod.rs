@@ -61,6 +61,7 @@ pub use kinds::ActionKind;
 pub use kinds::tool_words;
 pub use plan::render_plan;
 pub use tokens::turn_tokens;
+pub use usage::estimate_text_tokens;
 pub use usage::run_tokens;
 pub use usage::usage_json;
 pub use usage::usage_source;

@@ -6,6 +6,11 @@ use crate::anthropic::UsageSource;
 use crate::anthropic::usage::UsageOrigin;
 use crate::cursor::events::Usage;
 
+/// Tokens estimated from text: its bytes / 4, rounded up (not a tokenizer).
+pub fn estimate_text_tokens(text: &str) -> u64 {
+    (text.len() as u64).div_ceil(4)
+}
+
 /// Anthropic usage from Cursor's counts, field by field (`inputTokens` → `input_tokens`,
 /// `outputTokens` → `output_tokens`, `cacheReadTokens` → `cache_read_input_tokens`,
 /// `cacheWriteTokens` → `cache_creation_input_tokens`); where Cursor gave none, the local
@@ -16,7 +21,7 @@ pub fn usage_json(usage: Option<Usage>, input_estimate: u64, answer: &str) -> An
         input_tokens: usage.input_tokens.unwrap_or(input_estimate),
         output_tokens: usage
             .output_tokens
-            .unwrap_or_else(|| (answer.len() as u64).div_ceil(4)),
+            .unwrap_or_else(|| estimate_text_tokens(answer)),
         cache_read_input_tokens: usage.cache_read_tokens,
         cache_creation_input_tokens: usage.cache_write_tokens,
     }

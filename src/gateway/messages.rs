@@ -329,7 +329,7 @@ fn local_answer(model: &str, text: &str, edge: &Edge) -> Response {
     let model = &sanitize(model);
     let usage = Usage {
         input_tokens: 0,
-        output_tokens: (text.len() as u64).div_ceil(4),
+        output_tokens: crate::display::estimate_text_tokens(text),
         ..Usage::default()
     };
     events_answer(answer_events(model, text, 0, usage, None), edge)

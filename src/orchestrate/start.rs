@@ -153,8 +153,6 @@ pub(super) async fn start<C: TurnContext>(
         &resolved.cursor_model,
         &cleared.cursor_mode,
     );
-    // The prompt Cursor is given, estimated: on a resumed chat the newest turn only.
-    let input_estimate = (assembled.prompt.len() as u64).div_ceil(4);
     let input = TurnInput {
         agent: cleared.agent.path.clone(),
         spec: TurnSpec {
@@ -167,7 +165,6 @@ pub(super) async fn start<C: TurnContext>(
         },
         fresh_prompt: assembled.fresh,
         requested_model: request.model.clone(),
-        input_estimate,
         notices,
         limits: settings.limits,
         stream_rules: Some(assembled.stream_rules),

@@ -21,7 +21,6 @@ async fn run(scenario: &[String]) -> Result<String, String> {
         spec: sandbox.spec(None),
         fresh_prompt: None,
         requested_model: "multi/cursor/auto".into(),
-        input_estimate: 10,
         notices: Vec::new(),
         limits: RunLimits {
             inactivity: Duration::from_secs(1),

@@ -110,7 +110,6 @@ async fn a_finished_turn_reports_them() {
         spec,
         fresh_prompt: None,
         requested_model: "multi/cursor/auto".into(),
-        input_estimate: 10,
         notices: Vec::new(),
         limits: RunLimits::default(),
         stream_rules: None,
