@@ -159,27 +159,11 @@ impl Record {
     /// A copy to roll back to after a failed write, without the unknown fields ([`Record::extra`]),
     /// which no turn changes and which may be most of a large record: [`Record::roll_back`]
     /// keeps the current ones. Saves holding a large record three times during a write.
-    pub fn snapshot(&self) -> Record {
-        let extra = Map::new();
-        Record {
-            version: self.version,
-            provider: self.provider.clone(),
-            identity: self.identity.clone(),
-            chat_id: self.chat_id.clone(),
-            interrupted: self.interrupted,
-            pending_run: self.pending_run.clone(),
-            last_outcome: self.last_outcome,
-            response: self.response.clone(),
-            replay: self.replay.clone(),
-            policy: self.policy.clone(),
-            attached_rules: self.attached_rules.clone(),
-            fired_rules: self.fired_rules.clone(),
-            pending_rules: self.pending_rules.clone(),
-            rulebook_digest: self.rulebook_digest.clone(),
-            migrated_from: self.migrated_from.clone(),
-            worker_model: self.worker_model.clone(),
-            extra,
-        }
+    pub fn snapshot(&mut self) -> Record {
+        let extra = std::mem::take(&mut self.extra);
+        let copy = self.clone();
+        self.extra = extra;
+        copy
     }
 
     /// Goes back to `snapshot` ([`Record::snapshot`]), keeping the unknown fields.
