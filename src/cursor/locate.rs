@@ -153,34 +153,30 @@ pub async fn locate_agent() -> Result<AgentInfo, LocateError> {
         std::env::var_os("PATH").as_deref(),
         std::env::var_os("HOME").as_deref(),
     )?;
-    let mut skipped: Vec<LocateError> = Vec::new();
+    // Other programs' paths, and the first one's refusal (the error when it is the only one).
+    let mut skipped: Vec<PathBuf> = Vec::new();
+    let mut first_refusal = None;
     for candidate in candidates {
         match identify(&candidate).await {
             Ok(mut info) => {
-                info.skipped = skipped
-                    .iter()
-                    .filter_map(|e| match e {
-                        LocateError::NotCursor { path, .. } => Some(path.clone()),
-                        _ => None,
-                    })
-                    .collect();
+                info.skipped = skipped;
                 return Ok(info);
             }
-            Err(error @ LocateError::NotCursor { .. }) => skipped.push(error),
+            Err(error @ LocateError::NotCursor { .. }) => {
+                skipped.push(candidate);
+                first_refusal.get_or_insert(error);
+            }
             Err(error) => return Err(error),
         }
     }
-    match skipped.len() {
-        0 => Err(not_found()),
-        1 => Err(skipped.remove(0)),
+    match (skipped.len(), first_refusal) {
+        (1, Some(refusal)) => Err(refusal),
+        (0, _) | (_, None) => Err(not_found()),
         _ => Err(LocateError::NotCursor {
             path: PathBuf::from(
                 skipped
                     .iter()
-                    .filter_map(|e| match e {
-                        LocateError::NotCursor { path, .. } => Some(path.display().to_string()),
-                        _ => None,
-                    })
+                    .map(|path| path.display().to_string())
                     .collect::<Vec<_>>()
                     .join(", "),
             ),
