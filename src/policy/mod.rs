@@ -1,10 +1,10 @@
 //! Claude Code's permission modes and settings, and what they allow Cursor to do (see also
 //! ARCHITECTURE.md "Policy parity").
 //!
-//! Cursor's print mode cannot ask the user anything, so only modes whose meaning Cursor can
-//! honour without a prompt run: plan (`--mode plan`), dontAsk (Cursor's allowlist, the rest
-//! rejected), bypassPermissions (`--force`) and auto (`--auto-review`, when the installed CLI
-//! has it). default and acceptEdits are refused with the modes that work and how to switch.
+//! Cursor's print mode cannot ask the user anything, so every Claude mode becomes the Cursor
+//! run that does no more than the mode allows ([`cursor_mode`]: manual answers read-only with a
+//! note, accept edits runs Cursor's allowlist, auto its auto review, plan `--mode plan`, bypass
+//! `--force`), refused when Cursor's own configuration would widen it ([`check_not_widened`]).
 //!
 //! Claude's permission settings are admitted per request by [`admission::admit`]: read from
 //! every source Claude Code reads ([`settings`]), each rule translated to Cursor's tokens
