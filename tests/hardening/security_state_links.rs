@@ -3,38 +3,13 @@
 //! link) is never written, so the other name's file is untouched. (The record is read from the
 //! descriptor that was checked: `session::record::tests::a_symlinked_record_is_not_loaded`.)
 use multi_cursor_test_support::gateway;
+use multi_cursor_test_support::security::first_turn;
+use multi_cursor_test_support::security::gateway_on;
 
 use std::path::Path;
 use std::path::PathBuf;
 
-use gateway::GatewayOptions;
-use gateway::TestGateway;
 use gateway::cursor_request;
-
-fn gateway_on(root: &Path) -> TestGateway {
-    let workspace = root.join("workspace");
-    std::fs::create_dir_all(&workspace).unwrap();
-    TestGateway::start(GatewayOptions {
-        permission_mode: Some("bypassPermissions".into()),
-        state_dir: Some(root.join("state")),
-        workspace: Some(workspace),
-        agent_log: Some(root.join("agent.jsonl")),
-        ..GatewayOptions::default()
-    })
-}
-
-/// A first turn of `session` on `root`; the gateway is stopped and the record's path returned.
-fn first_turn(root: &Path, session: &str) -> PathBuf {
-    let mut gw = gateway_on(root);
-    let (status, body) = gw.ask(
-        session,
-        &cursor_request("multi/cursor/composer-2.5", "first", false),
-    );
-    assert_eq!(status, 200, "{body}");
-    let path = gw.record_path(session, "main");
-    gw.kill();
-    path
-}
 
 /// Replaces `path` by a second name of a new file `victim` holding `text`.
 fn hard_link_victim(root: &Path, path: &Path, text: &str) -> PathBuf {

@@ -4,39 +4,13 @@
 //! size before it is read; a `pendingRun` naming a process of the user's with its exact start
 //! time does not get that process signalled (only a leader carrying the run marker is ours).
 use multi_cursor_test_support::gateway;
+use multi_cursor_test_support::security::first_turn;
+use multi_cursor_test_support::security::gateway_on;
 
 use std::path::Path;
 use std::path::PathBuf;
 
-use gateway::GatewayOptions;
-use gateway::TestGateway;
 use gateway::cursor_request;
-
-/// A gateway on `root`'s state folder and workspace (so a second one continues the first).
-fn gateway_on(root: &Path) -> TestGateway {
-    let workspace = root.join("workspace");
-    std::fs::create_dir_all(&workspace).unwrap();
-    TestGateway::start(GatewayOptions {
-        permission_mode: Some("bypassPermissions".into()),
-        state_dir: Some(root.join("state")),
-        workspace: Some(workspace),
-        agent_log: Some(root.join("agent.jsonl")),
-        ..GatewayOptions::default()
-    })
-}
-
-/// Runs a first turn for `session`, stops the gateway and returns the record's path.
-fn first_turn(root: &Path, session: &str) -> PathBuf {
-    let mut gw = gateway_on(root);
-    let (status, body) = gw.ask(
-        session,
-        &cursor_request("multi/cursor/composer-2.5", "first", false),
-    );
-    assert_eq!(status, 200, "{body}");
-    let path = gw.record_path(session, "main");
-    gw.kill();
-    path
-}
 
 fn sha(path: &Path) -> Vec<u8> {
     use sha2::Digest;

@@ -357,3 +357,31 @@ pub fn cursor_body(prompt: &str) -> String {
     })
     .to_string()
 }
+
+/// A gateway on `root`'s state folder and workspace (so a second one continues the first), in
+/// bypassPermissions mode: for the tests that tamper with state files between two gateways.
+pub fn gateway_on(root: &Path) -> crate::gateway::TestGateway {
+    let workspace = root.join("workspace");
+    std::fs::create_dir_all(&workspace).unwrap();
+    crate::gateway::TestGateway::start(crate::gateway::GatewayOptions {
+        permission_mode: Some("bypassPermissions".into()),
+        state_dir: Some(root.join("state")),
+        workspace: Some(workspace),
+        agent_log: Some(root.join("agent.jsonl")),
+        ..crate::gateway::GatewayOptions::default()
+    })
+}
+
+/// Runs a first turn for `session` on `root` ([`gateway_on`]), stops the gateway and returns
+/// the record's path.
+pub fn first_turn(root: &Path, session: &str) -> PathBuf {
+    let mut gw = gateway_on(root);
+    let (status, body) = gw.ask(
+        session,
+        &crate::gateway::cursor_request("multi/cursor/composer-2.5", "first", false),
+    );
+    assert_eq!(status, 200, "{body}");
+    let path = gw.record_path(session, "main");
+    gw.kill();
+    path
+}
