@@ -219,8 +219,9 @@ fn named_paths_reads_paths_out_of_prose() {
     );
 }
 
-/// The release workflow parses as YAML and has its three jobs: a native build of every npm
-/// platform scripts/dist knows, the test suite on macOS, and the npm publish after both.
+/// The release workflow parses as YAML and has its four jobs: a native build of every npm
+/// platform scripts/dist knows, the test suite on macOS, the fuzzers (which left `.ci/run`),
+/// and the npm publish after all three.
 #[test]
 fn release_workflow_builds_every_platform_and_publishes_after_the_tests() {
     let path = root().join(".github/workflows/release.yml");
@@ -249,7 +250,15 @@ fn release_workflow_builds_every_platform_and_publishes_after_the_tests() {
         .as_sequence()
         .map(|needs| needs.iter().filter_map(serde_yaml::Value::as_str).collect())
         .unwrap_or_default();
-    assert_eq!(needs, ["build", "test-macos"]);
+    assert_eq!(needs, ["build", "test-macos", "fuzz"]);
+    let fuzz_runs: Vec<&str> = jobs["fuzz"]["steps"]
+        .as_sequence()
+        .map(|steps| steps.iter().filter_map(|s| s["run"].as_str()).collect())
+        .unwrap_or_default();
+    assert!(
+        fuzz_runs.iter().any(|run| run.contains("scripts/fuzz")),
+        "the fuzz job runs scripts/fuzz: {fuzz_runs:?}"
+    );
     let dist = fs::read_to_string(root().join("scripts/dist")).unwrap_or_default();
     for platform in platforms {
         assert!(

@@ -5,15 +5,13 @@
 //!   the fake agent's stream scenarios (`tests/fake-agent/scenarios/*.ndjson`);
 //! - `request`: the captured Claude Code requests (`tests/fixtures/claude/*.json`);
 //! - `rules`: every rule fixture (`tests/fixtures/rules/**`), each behind the selector byte of
-//!   the place its dialect reads it from (the order of `PLACES` in `fuzz_targets/rules.rs`);
+//!   the place its dialect reads it from (the order of [`crate::rules::PLACES`]);
 //! - `record`: records written by the real `Record::save` (fresh, mid-turn, completed with a
 //!   replay, migrated) and legacy v2 records in the documented shape.
 //!
-//! Usage: `cargo run --example fuzz_seeds -- <corpus folder>` (run by `scripts/fuzz`); each
-//! target's seeds go into `<corpus folder>/<target>/`. Existing files are kept.
-
-// A benchmark or tool that cannot set up reports it by panicking.
-#![allow(clippy::expect_used)]
+//! [`write_all`] puts each target's seeds into `<folder>/<target>/` (existing files are kept): the
+//! `fuzz-seeds` binary does it for `scripts/fuzz`, and the regression test runs every seed
+//! through its check.
 
 use std::path::Path;
 use std::path::PathBuf;
@@ -224,13 +222,19 @@ fn record_seeds(to: &Path) -> anyhow::Result<usize> {
     Ok(records.len() + legacy.len())
 }
 
-fn main() -> anyhow::Result<()> {
-    let out = std::env::args_os()
-        .nth(1)
-        .map(PathBuf::from)
-        .context("usage: fuzz_seeds <corpus folder>")?;
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let streams = copy_with_extension(
+/// How many seeds each target got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    pub stream_parser: usize,
+    pub request: usize,
+    pub rules: usize,
+    pub record: usize,
+}
+
+/// Writes every target's seeds from the fixtures of the repository at `root` into
+/// `<out>/<target>/`.
+pub fn write_all(root: &Path, out: &Path) -> anyhow::Result<Counts> {
+    let stream_parser = copy_with_extension(
         &root.join("tests/fixtures/cursor-stream"),
         "ndjson",
         &out.join("stream_parser"),
@@ -239,16 +243,23 @@ fn main() -> anyhow::Result<()> {
         "ndjson",
         &out.join("stream_parser"),
     )?;
-    let requests = copy_with_extension(
+    let request = copy_with_extension(
         &root.join("tests/fixtures/claude"),
         "json",
         &out.join("request"),
     )?;
-    let rules = rule_seeds(&root, &out.join("rules"))?;
-    let records = record_seeds(&out.join("record"))?;
-    println!(
-        "fuzz seeds in {}: stream_parser {streams}, request {requests}, rules {rules}, record {records}",
-        out.display()
-    );
-    Ok(())
+    let rules = rule_seeds(root, &out.join("rules"))?;
+    let record = record_seeds(&out.join("record"))?;
+    Ok(Counts {
+        stream_parser,
+        request,
+        rules,
+        record,
+    })
+}
+
+/// The repository this crate sits in (`tests/fuzz-checks` below its root).
+pub fn repository_root() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.ancestors().nth(2).unwrap_or(here).to_path_buf()
 }
