@@ -23,6 +23,7 @@ pub mod args;
 mod child;
 pub mod claude;
 pub mod settings;
+pub mod statusline;
 pub mod upstream;
 pub mod wrap;
 
@@ -46,7 +47,6 @@ use crate::gateway::client::GATEWAY_TOKEN_ENV;
 use crate::gateway::client::GATEWAY_URL_ENV;
 use crate::gateway::guard::TOKEN_HEADER;
 use crate::gateway::passthrough::UPSTREAM_ENV;
-use crate::spend::statusline;
 use child::ClaudeStart;
 use child::Interrupt;
 use claude::AnthropicLogin;

@@ -6,8 +6,9 @@
 //!   multi-line workspace-trust banner into one failure.
 //! - [`classify_run`] reads everything a run left behind when it ended **without** a `result`
 //!   ([`RunEnd`]: the stderr tail, stdout's plain-text lines, the exit status, how far the run
-//!   got) and names the case ([`RunFailure`]), with its HTTP status, Anthropic error type, the
-//!   recovery a turn may try, and a message in Cursor's own words that says what to do.
+//!   got) and names the case ([`RunFailure`]), with the recovery a turn may try and a message
+//!   in Cursor's own words that says what to do. The gateway decides the answer's status from
+//!   the case (`gateway::error`); nothing here speaks HTTP.
 //!
 //! Why the second level exists: the 2026.09–2026.10 builds of the CLI end every failure the same
 //! way. Their stream emitter has no error `result` at all; a failed run closes stdout without a
@@ -247,46 +248,46 @@ pub enum Recovery {
 pub enum RunFailure {
     /// A usage or spend limit of the Cursor account (`You've hit your usage limit`,
     /// `ActionRequiredError: …`, `You're out of usage…`, `hard limit`, `spendLimitHit: true`,
-    /// `reached your monthly limit`, `set a new on-demand limit`). 429 `rate_limit_error`.
+    /// `reached your monthly limit`, `set a new on-demand limit`).
     #[error(
         "Cursor's usage limit is reached (Cursor said: “{said}”). To go on: switch to Cursor's Auto (`Auto via Cursor` in /model), which draws on a separate pool and may still have usage; raise the spend or on-demand limit in Cursor's dashboard (cursor.com/dashboard); or wait until the limit resets.{}",
         .reached.sentence()
     )]
     UsageLimit { said: String, reached: Reached },
     /// The account's plan runs only Auto (`ActionRequiredError: Named models unavailable Free
-    /// plans can only use Auto.`, 2026.10.01, after `system/init`). 403 `permission_error`:
-    /// sending the same request again fails the same way.
+    /// plans can only use Auto.`, 2026.10.01, after `system/init`): sending the same request
+    /// again fails the same way.
     #[error(
         "Cursor's plan on this account can only run Auto, not a named model (Cursor said: “{said}”). Choose `Auto via Cursor` in /model (`/model multi/cursor/default`), or upgrade the Cursor plan for named models.{}",
         .reached.sentence()
     )]
     AutoOnly { said: String, reached: Reached },
     /// Temporary capacity trouble on Cursor's side (`resource_exhausted`, high load or demand,
-    /// a rate limit). 429 `rate_limit_error`.
+    /// a rate limit).
     #[error(
         "Cursor is short of capacity for now: high load or a rate limit, not your usage limit (Cursor said: “{said}”). This is temporary: wait a minute and send your message again, or pick another Cursor model in /model.{}",
         .reached.sentence()
     )]
     Capacity { said: String, reached: Reached },
     /// The key in `CURSOR_API_KEY` was refused (`⚠ Warning: The provided API key is invalid.`).
-    /// 403 `permission_error`.
+    ///
     #[error(
         "Cursor refused the API key in CURSOR_API_KEY as invalid (Cursor said: “{said}”). Set CURSOR_API_KEY to a valid key from Cursor's dashboard, or unset it and run `multi-cursor --cursor-login`.{}",
         .reached.sentence()
     )]
     InvalidApiKey { said: String, reached: Reached },
-    /// Not logged in (both `Authentication required` wordings). 403 `permission_error`, worded
+    /// Not logged in (both `Authentication required` wordings)., worded
     /// like every other logged-out answer.
     #[error("{}{}", with_period(CliFailure::AuthRequired(.said.clone())), .reached.sentence())]
     LoggedOut { said: String, reached: Reached },
-    /// `Cannot use this model: <id>. Available models: …`. 400 `invalid_request_error`.
+    /// `Cannot use this model: <id>. Available models: …`.
     #[error(
         "{} Pick a model from `multi-cursor --cursor-models`.{}",
         with_period(CliFailure::BadModel(.said.clone())),
         .reached.sentence()
     )]
     BadModel { said: String, reached: Reached },
-    /// The workspace-trust gate (`⚠ Workspace Trust Required …`). 400 `invalid_request_error`.
+    /// The workspace-trust gate (`⚠ Workspace Trust Required …`).
     #[error(
         "{} Run `agent` once in this folder and trust it.{}",
         with_period(CliFailure::WorkspaceTrust(.said.clone())),
@@ -294,7 +295,7 @@ pub enum RunFailure {
     )]
     WorkspaceTrust { said: String, reached: Reached },
     /// Cursor's server refused the request, after the CLI reconnected and retried
-    /// (`RetriableError: [invalid_argument] …`). 502 `api_error`.
+    /// (`RetriableError: [invalid_argument] …`).
     #[error(
         "Cursor's server refused the request after reconnecting (Cursor said: “{reason}”). Sending the same message again will fail the same way: try another Cursor model, or update the CLI with `agent update`.{}",
         .reached.sentence()
@@ -302,7 +303,7 @@ pub enum RunFailure {
     ServerRefused { reason: String, reached: Reached },
     /// Cursor refused to resume the chat (not a UUID, `No previous chats found.`, or any refusal
     /// naming the chat before the run started). The turn starts a fresh chat instead
-    /// ([`Recovery::FreshChat`]); the message is for when that is not possible. 502 `api_error`.
+    /// ([`Recovery::FreshChat`]); the message is for when that is not possible.
     #[error(
         "Cursor could not resume {} (Cursor said: “{said}”).{}",
         chat_name(.chat_id.as_deref()),
@@ -314,7 +315,7 @@ pub enum RunFailure {
         reached: Reached,
     },
     /// `Error: Session ID "<id>" is already in use.`: a lingering agent process holds the chat
-    /// ([`Recovery::ReclaimChat`]). 409 `conflict_error`.
+    /// ([`Recovery::ReclaimChat`]).
     #[error(
         "Cursor's {} is held by another Cursor agent that is still running (Cursor said: “{said}”). Wait for it to end (or end it), then send your message again.{}",
         chat_name(.chat_id.as_deref()),
@@ -326,13 +327,13 @@ pub enum RunFailure {
         reached: Reached,
     },
     /// The agent was stopped from outside: SIGINT (exit 130), SIGTERM (exit 143), SIGKILL
-    /// (exit 137), SIGHUP or SIGQUIT. 502 `api_error`.
+    /// (exit 137), SIGHUP or SIGQUIT.
     #[error(
         "Cursor's agent was stopped from outside ({exit}) before it finished; if you did not stop it, something else on this machine did (a shutdown, a memory limit, another program).{}",
         .reached.sentence()
     )]
     Killed { exit: Exit, reached: Reached },
-    /// Anything else: the exit status and the last stderr lines. 502 `api_error`.
+    /// Anything else: the exit status and the last stderr lines.
     #[error("Cursor ended without a result ({exit}{}.{}", last_words(.last_lines), .reached.sentence())]
     Other {
         exit: Exit,
@@ -364,33 +365,6 @@ fn last_words(lines: &str) -> String {
 }
 
 impl RunFailure {
-    /// The HTTP status the gateway answers with.
-    pub fn status(&self) -> u16 {
-        match self {
-            RunFailure::UsageLimit { .. } | RunFailure::Capacity { .. } => 429,
-            RunFailure::InvalidApiKey { .. }
-            | RunFailure::LoggedOut { .. }
-            | RunFailure::AutoOnly { .. } => 403,
-            RunFailure::BadModel { .. } | RunFailure::WorkspaceTrust { .. } => 400,
-            RunFailure::ChatInUse { .. } => 409,
-            RunFailure::ServerRefused { .. }
-            | RunFailure::ResumeRefused { .. }
-            | RunFailure::Killed { .. }
-            | RunFailure::Other { .. } => 502,
-        }
-    }
-
-    /// The Anthropic error type of the answer's body (`error.type`), matching [`Self::status`].
-    pub fn error_type(&self) -> &'static str {
-        match self.status() {
-            429 => "rate_limit_error",
-            403 => "permission_error",
-            400 => "invalid_request_error",
-            409 => "conflict_error",
-            _ => "api_error",
-        }
-    }
-
     /// What the turn may try before answering with this failure.
     pub fn recovery(&self) -> Recovery {
         match self {

@@ -320,18 +320,34 @@ fn cli_failure(failure: &CliFailure, message: String) -> ApiError {
     }
 }
 
-/// A run that ended without a `result`: the status and Anthropic error type its case has
-/// ([`RunFailure::status`], [`RunFailure::error_type`]); `message` is its `Display`, possibly
-/// framed by the caller.
+/// The status and Anthropic error type of a run that ended without a `result`, by its case:
+/// an account limit or Cursor's capacity is 429 (Claude Code may retry later); a refusal that
+/// the same request meets again (key, login, plan) is 403; a model or workspace the user must
+/// change is 400; a chat held by another agent is 409; Cursor's server or process failing is
+/// 502.
+pub(crate) fn run_failure_status(failure: &RunFailure) -> (StatusCode, ErrorType) {
+    match failure {
+        RunFailure::UsageLimit { .. } | RunFailure::Capacity { .. } => {
+            (StatusCode::TOO_MANY_REQUESTS, ErrorType::RateLimit)
+        }
+        RunFailure::InvalidApiKey { .. }
+        | RunFailure::LoggedOut { .. }
+        | RunFailure::AutoOnly { .. } => (StatusCode::FORBIDDEN, ErrorType::Permission),
+        RunFailure::BadModel { .. } | RunFailure::WorkspaceTrust { .. } => {
+            (StatusCode::BAD_REQUEST, ErrorType::InvalidRequest)
+        }
+        RunFailure::ChatInUse { .. } => (StatusCode::CONFLICT, ErrorType::Conflict),
+        RunFailure::ServerRefused { .. }
+        | RunFailure::ResumeRefused { .. }
+        | RunFailure::Killed { .. }
+        | RunFailure::Other { .. } => (StatusCode::BAD_GATEWAY, ErrorType::Api),
+    }
+}
+
+/// A run that ended without a `result`, answered with [`run_failure_status`]; `message` is its
+/// `Display`, possibly framed by the caller.
 fn run_failure(failure: &RunFailure, message: String) -> ApiError {
-    let kind = match failure.status() {
-        429 => ErrorType::RateLimit,
-        403 => ErrorType::Permission,
-        400 => ErrorType::InvalidRequest,
-        409 => ErrorType::Conflict,
-        _ => ErrorType::Api,
-    };
-    let status = StatusCode::from_u16(failure.status()).unwrap_or(StatusCode::BAD_GATEWAY);
+    let (status, kind) = run_failure_status(failure);
     ApiError::new(status, kind, message)
 }
 

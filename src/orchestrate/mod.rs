@@ -52,7 +52,6 @@ use crate::session::store::SessionStore;
 use crate::session::store::StoreError;
 use crate::spend::SpendBook;
 use crate::spend::SpendRefusal;
-use crate::spend::ledger::RunPlace;
 
 /// The settings a Cursor request is served under, fixed for the server's lifetime.
 #[derive(Debug, Clone, Copy)]
@@ -250,7 +249,7 @@ async fn compact<C: TurnContext>(
         .resolve(&parsed.request.model, parsed.effort())
         .map(|resolved| resolved.cursor_model)
         .unwrap_or_default();
-    let place = RunPlace::new(&identity, &parsed.request.model, &model, &CursorMode::Ask);
+    let place = identity.run_place(&parsed.request.model, &model, &CursorMode::Ask);
     let setup = crate::compaction::Setup {
         agent: cleared.agent.path.clone(),
         workspace: cleared.workspace.clone(),

@@ -31,7 +31,6 @@ use crate::session::store::Session;
 use crate::session::store::TurnPlan;
 use crate::session::store::keep_turn;
 use crate::spend::book::TurnAsk;
-use crate::spend::ledger::RunPlace;
 use crate::turn;
 use crate::turn::ChatHolder;
 use crate::turn::TurnHandle;
@@ -66,7 +65,7 @@ pub(super) async fn start<C: TurnContext>(
             // an answer, and costs nothing either).
             if matches!(exchange.ending(), Some(Ending::Completed)) {
                 let model = main_route.as_ref().map_or("", |r| r.cursor_model.as_str());
-                let place = RunPlace::new(&identity, &request.model, model, &cleared.cursor_mode);
+                let place = identity.run_place(&request.model, model, &cleared.cursor_mode);
                 context.spend().note_replay(&place);
             }
             return Ok(Outcome::Exchange(exchange.observe()));
@@ -147,12 +146,7 @@ pub(super) async fn start<C: TurnContext>(
             new_worker_task,
         })
         .map_err(Refusal::Spend)?;
-    let place = RunPlace::new(
-        &identity,
-        &request.model,
-        &resolved.cursor_model,
-        &cleared.cursor_mode,
-    );
+    let place = identity.run_place(&request.model, &resolved.cursor_model, &cleared.cursor_mode);
     let input = TurnInput {
         agent: cleared.agent.path.clone(),
         spec: TurnSpec {
@@ -221,12 +215,7 @@ async fn end_inherited_run<C: TurnContext>(
     cleared: &Cleared,
 ) -> Option<ChatHolder> {
     let left = session.take_inherited_run()?;
-    let lost = RunPlace::new(
-        identity,
-        &parsed.request.model,
-        &left.model,
-        &cleared.cursor_mode,
-    );
+    let lost = identity.run_place(&parsed.request.model, &left.model, &cleared.cursor_mode);
     context.spend().note_interrupted(&lost, &left.started_at);
     let (Some(process_start), Some(marker)) = (left.process_start, left.marker) else {
         return None;

@@ -6,6 +6,10 @@ use std::path::PathBuf;
 use sha2::Digest;
 use sha2::Sha256;
 
+use crate::cursor::command::CursorMode;
+use crate::spend::ledger::RunPlace;
+use crate::spend::ledger::mode_name;
+
 /// The worker part of the identity of a session's main thread.
 pub const MAIN_WORKER: &str = "main";
 
@@ -30,6 +34,19 @@ impl Identity {
     /// The identity as a JSON array value, as records store it.
     pub fn to_value(&self) -> serde_json::Value {
         serde_json::json!([self.workspace, self.session, self.worker])
+    }
+
+    /// Where the runs of this identity's turn belong on the ledger: the route Claude Code asked
+    /// for, the Cursor model id that runs (`auto` for Auto) and the Cursor mode.
+    pub fn run_place(&self, route: &str, model: &str, mode: &CursorMode) -> RunPlace {
+        RunPlace {
+            workspace: self.workspace.to_string_lossy().into_owned(),
+            session: self.session.clone(),
+            worker: self.worker.clone(),
+            route: route.to_string(),
+            model: model.to_string(),
+            mode: mode_name(mode).to_string(),
+        }
     }
 
     /// Lowercase hex sha256 of [`Identity::key`]: the record's file name stem.

@@ -467,5 +467,4 @@ fn last_row(text: &str) -> Option<&str> {
 }
 
 #[cfg(test)]
-#[path = "book_tests.rs"]
 mod tests;

@@ -20,7 +20,6 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::cursor::command::CursorMode;
-use crate::session::identity::Identity;
 use crate::state::StateError;
 
 /// The ledger's folder inside the state folder.
@@ -145,21 +144,6 @@ pub struct RunPlace {
     pub model: String,
     /// The Cursor mode (`agent`, `plan`, `ask`, …).
     pub mode: String,
-}
-
-impl RunPlace {
-    /// Where the runs of `identity`'s turn belong: the route Claude Code asked for, the Cursor
-    /// model id that runs (`auto` for Auto) and the Cursor mode.
-    pub fn new(identity: &Identity, route: &str, model: &str, mode: &CursorMode) -> RunPlace {
-        RunPlace {
-            workspace: identity.workspace.to_string_lossy().into_owned(),
-            session: identity.session.clone(),
-            worker: identity.worker.clone(),
-            route: route.to_string(),
-            model: model.to_string(),
-            mode: mode_name(mode).to_string(),
-        }
-    }
 }
 
 /// A Cursor mode as the ledger names it.
@@ -430,5 +414,4 @@ pub fn parse_line(line: &[u8]) -> Option<LedgerLine> {
 }
 
 #[cfg(test)]
-#[path = "ledger_tests.rs"]
 mod tests;

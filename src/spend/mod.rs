@@ -23,8 +23,6 @@ pub use book::SpendBook;
 pub use ledger::RunEnded;
 pub use limits::SpendRefusal;
 
-pub mod statusline;
-
 use serde::Deserialize;
 use serde::Serialize;
 

@@ -436,5 +436,4 @@ pub fn run(args: &crate::cli::UsageArgs) -> anyhow::Result<std::process::ExitCod
 }
 
 #[cfg(test)]
-#[path = "report_tests.rs"]
 mod tests;

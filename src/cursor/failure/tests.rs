@@ -46,10 +46,6 @@ fn a_free_plans_named_model_refusal_is_a_403_naming_auto() {
         matches!(failure, RunFailure::AutoOnly { .. }),
         "{failure:?}"
     );
-    assert_eq!(
-        (failure.status(), failure.error_type()),
-        (403, "permission_error")
-    );
     assert_eq!(said(&failure), wording);
     let message = failure.to_string();
     assert!(message.contains("`Auto via Cursor` in /model"), "{message}");
@@ -75,8 +71,6 @@ fn every_usage_limit_wording_is_a_429_rate_limit_error() {
             matches!(failure, RunFailure::UsageLimit { .. }),
             "{wording:?} → {failure:?}"
         );
-        assert_eq!(failure.status(), 429);
-        assert_eq!(failure.error_type(), "rate_limit_error");
         assert_eq!(failure.recovery(), Recovery::None);
         let message = failure.to_string();
         assert!(!message.contains('\u{1b}'), "{message}");
@@ -125,8 +119,6 @@ fn temporary_capacity_is_a_429_worded_as_temporary() {
             matches!(failure, RunFailure::Capacity { .. }),
             "{wording:?} → {failure:?}"
         );
-        assert_eq!(failure.status(), 429);
-        assert_eq!(failure.error_type(), "rate_limit_error");
         let message = failure.to_string();
         assert!(message.contains("temporary"), "{message}");
         assert!(message.contains("not your usage limit"), "{message}");
@@ -141,8 +133,6 @@ fn an_invalid_api_key_is_a_403_naming_cursor_api_key() {
         matches!(failure, RunFailure::InvalidApiKey { .. }),
         "{failure:?}"
     );
-    assert_eq!(failure.status(), 403);
-    assert_eq!(failure.error_type(), "permission_error");
     assert_eq!(
         said(&failure),
         "⚠ Warning: The provided API key is invalid. Please check you have the right key..."
@@ -166,8 +156,6 @@ fn both_authentication_wordings_are_the_logged_out_403() {
                 reached: Reached::NotStarted
             }
         );
-        assert_eq!(failure.status(), 403);
-        assert_eq!(failure.error_type(), "permission_error");
         let logged_out = CliFailure::AuthRequired(wording.to_owned()).to_string();
         assert_eq!(
             failure.to_string(),
@@ -183,8 +171,6 @@ fn a_refused_model_and_the_trust_gate_keep_their_400s() {
         Reached::NotStarted,
     );
     assert!(matches!(model, RunFailure::BadModel { .. }), "{model:?}");
-    assert_eq!(model.status(), 400);
-    assert_eq!(model.error_type(), "invalid_request_error");
     assert!(model.to_string().contains("multi-cursor --cursor-models"));
 
     let ids = (0..400).map(|i| format!("model-{i}")).collect::<Vec<_>>();
@@ -211,7 +197,6 @@ fn a_refused_model_and_the_trust_gate_keep_their_400s() {
         matches!(trust, RunFailure::WorkspaceTrust { .. }),
         "{trust:?}"
     );
-    assert_eq!(trust.status(), 400);
     assert!(trust.to_string().contains("trust it"));
 }
 
@@ -236,7 +221,6 @@ fn refused_resumes_fall_back_to_a_fresh_chat() {
         "{not_uuid:?}"
     );
     assert_eq!(not_uuid.recovery(), Recovery::FreshChat);
-    assert_eq!(not_uuid.status(), 502);
     assert!(not_uuid.to_string().contains("chat not-a-uuid"));
 
     let none = resume("No previous chats found.", None);
@@ -269,8 +253,6 @@ fn a_chat_already_in_use_asks_to_reclaim_it() {
         "{failure:?}"
     );
     assert_eq!(failure.recovery(), Recovery::ReclaimChat);
-    assert_eq!(failure.status(), 409);
-    assert_eq!(failure.error_type(), "conflict_error");
     assert!(failure.to_string().contains("another Cursor agent"));
 }
 
@@ -285,8 +267,6 @@ fn a_server_refusal_is_a_502_with_the_reason() {
             reached: Reached::Started,
         }
     );
-    assert_eq!(failure.status(), 502);
-    assert_eq!(failure.error_type(), "api_error");
 }
 
 #[test]
@@ -325,7 +305,6 @@ fn a_run_killed_from_outside_is_said_as_such() {
         assert!(message.contains(how), "{how}: {message}");
         assert!(!message.contains("exit code 0"), "{message}");
         assert!(message.contains("may have changed files"), "{message}");
-        assert_eq!(failure.status(), 502);
     }
     // A crash is not a kill from outside.
     let crash = killed(Exit::Signal(11), "");
@@ -357,7 +336,6 @@ fn anything_else_is_a_502_with_the_exit_code_and_the_last_lines() {
             reached: Reached::Started,
         }
     );
-    assert_eq!(failure.status(), 502);
     assert_eq!(
         failure.to_string(),
         "Cursor ended without a result (exit code 1; its last words: “line 4 line 5 line 6 line 7 line 8”). Cursor had started but reported no tool call, so it changed nothing in the workspace."
@@ -419,7 +397,6 @@ fn exit_statuses_are_read_from_the_process() {
 struct Expected {
     capture: &'static str,
     check: fn(&RunFailure) -> bool,
-    status: u16,
     words: &'static str,
 }
 
@@ -436,7 +413,6 @@ const CAPTURES_WITHOUT_RESULT: [Expected; 2] = [
                 }
             )
         },
-        status: 502,
         words: "RetriableError: [invalid_argument] unknown option '--system-prompt'",
     },
     Expected {
@@ -450,7 +426,6 @@ const CAPTURES_WITHOUT_RESULT: [Expected; 2] = [
                 }
             )
         },
-        status: 400,
         words: "/hcn-verify/cursor-capture/ws-untrusted",
     },
 ];
@@ -528,7 +503,6 @@ fn every_capture_without_a_result_is_classified() {
             .find(|expected| expected.capture == name)
             .unwrap_or_else(|| panic!("{name} ends without a result: add it to the table"));
         assert!((expected.check)(&failure), "{name}: {failure:?}");
-        assert_eq!(failure.status(), expected.status, "{name}");
         let message = failure.to_string();
         assert!(message.contains(expected.words), "{name}: {message}");
         assert!(!message.contains('\u{1b}'), "{name}: {message}");

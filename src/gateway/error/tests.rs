@@ -40,3 +40,125 @@ fn an_image_that_could_not_be_saved_is_502() {
     let error = ApiError::from(&RequestError::ImageWrite(unwritable));
     assert_eq!(error.status, StatusCode::BAD_GATEWAY);
 }
+
+/// Every case of a run that ended without a `result`, with the status and error type the
+/// gateway answers it with (the engine only names the case).
+#[test]
+fn every_run_failure_case_has_its_status() {
+    use crate::anthropic::ErrorType;
+    use crate::cursor::failure::Exit;
+    use crate::cursor::failure::Reached;
+    use crate::cursor::failure::RunFailure;
+
+    let said = || "Cursor's words".to_owned();
+    let reached = Reached::Started;
+    let cases = [
+        (
+            RunFailure::UsageLimit {
+                said: said(),
+                reached,
+            },
+            429,
+            ErrorType::RateLimit,
+        ),
+        (
+            RunFailure::Capacity {
+                said: said(),
+                reached,
+            },
+            429,
+            ErrorType::RateLimit,
+        ),
+        (
+            RunFailure::AutoOnly {
+                said: said(),
+                reached,
+            },
+            403,
+            ErrorType::Permission,
+        ),
+        (
+            RunFailure::InvalidApiKey {
+                said: said(),
+                reached,
+            },
+            403,
+            ErrorType::Permission,
+        ),
+        (
+            RunFailure::LoggedOut {
+                said: said(),
+                reached,
+            },
+            403,
+            ErrorType::Permission,
+        ),
+        (
+            RunFailure::BadModel {
+                said: said(),
+                reached,
+            },
+            400,
+            ErrorType::InvalidRequest,
+        ),
+        (
+            RunFailure::WorkspaceTrust {
+                said: said(),
+                reached,
+            },
+            400,
+            ErrorType::InvalidRequest,
+        ),
+        (
+            RunFailure::ChatInUse {
+                chat_id: None,
+                said: said(),
+                reached,
+            },
+            409,
+            ErrorType::Conflict,
+        ),
+        (
+            RunFailure::ServerRefused {
+                reason: said(),
+                reached,
+            },
+            502,
+            ErrorType::Api,
+        ),
+        (
+            RunFailure::ResumeRefused {
+                chat_id: None,
+                said: said(),
+                reached,
+            },
+            502,
+            ErrorType::Api,
+        ),
+        (
+            RunFailure::Killed {
+                exit: Exit::Signal(9),
+                reached,
+            },
+            502,
+            ErrorType::Api,
+        ),
+        (
+            RunFailure::Other {
+                exit: Exit::Code(1),
+                last_lines: said(),
+                reached,
+            },
+            502,
+            ErrorType::Api,
+        ),
+    ];
+    for (failure, status, kind) in cases {
+        let (got_status, got_kind) = super::run_failure_status(&failure);
+        assert_eq!(
+            (got_status.as_u16(), got_kind),
+            (status, kind),
+            "{failure:?}"
+        );
+    }
+}

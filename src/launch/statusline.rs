@@ -31,13 +31,13 @@ use std::time::Instant;
 
 use serde::Deserialize;
 
-use super::BudgetUse;
-use super::SPEND_ROUTE;
-use super::SessionSpend;
-use super::format_count;
 use crate::cursor::sanitize::sanitize;
 use crate::gateway::client::GatewayAddress;
 use crate::gateway::client::request;
+use crate::spend::BudgetUse;
+use crate::spend::SPEND_ROUTE;
+use crate::spend::SessionSpend;
+use crate::spend::format_count;
 use crate::text::clip_chars;
 use crate::text::one_line;
 use chain::UserCommand;
