@@ -1,7 +1,9 @@
 //! Limits on the repository's own shape, kept by a test so they hold from now on: a few
 //! integration-test harnesses, no oversized `src/` file, short README and ARCHITECTURE, no
 //! `#[path]` includes in tests, every `src/…`/`tests/…` path the docs name exists, and no file
-//! pointing at documents outside the repository.
+//! pointing at documents outside the repository; the layering of `src/` in [`layering`].
+
+mod layering;
 
 use std::fs;
 use std::path::Path;
@@ -15,6 +17,8 @@ const MAX_SRC_LINES: usize = 900;
 const MAX_README_BYTES: u64 = 12_000;
 /// ARCHITECTURE.md at most this many bytes.
 const MAX_ARCHITECTURE_BYTES: u64 = 16_000;
+/// AGENTS.md (the house rules) at most this many bytes.
+const MAX_AGENTS_BYTES: u64 = 8_000;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -93,7 +97,7 @@ fn no_src_file_is_over_the_line_limit() {
 }
 
 #[test]
-fn readme_and_architecture_stay_short() {
+fn readme_architecture_and_agents_stay_short() {
     let readme = fs::metadata(root().join("README.md")).unwrap().len();
     let architecture = fs::metadata(root().join("ARCHITECTURE.md")).unwrap().len();
     assert!(
@@ -103,6 +107,11 @@ fn readme_and_architecture_stay_short() {
     assert!(
         architecture <= MAX_ARCHITECTURE_BYTES,
         "ARCHITECTURE.md is {architecture} bytes (at most {MAX_ARCHITECTURE_BYTES}): move detail to docs/"
+    );
+    let agents = fs::metadata(root().join("AGENTS.md")).unwrap().len();
+    assert!(
+        agents <= MAX_AGENTS_BYTES,
+        "AGENTS.md is {agents} bytes (at most {MAX_AGENTS_BYTES}): keep the rules, move the reasons to docs/"
     );
 }
 
