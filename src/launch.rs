@@ -41,12 +41,12 @@ use crate::cursor::catalog;
 use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::Picker;
 use crate::cursor::locate;
+use crate::env::GATEWAY_TOKEN_ENV;
+use crate::env::GATEWAY_URL_ENV;
+use crate::env::UPSTREAM_ENV;
 use crate::gateway;
 use crate::gateway::GatewayConfig;
-use crate::gateway::client::GATEWAY_TOKEN_ENV;
-use crate::gateway::client::GATEWAY_URL_ENV;
 use crate::gateway::guard::TOKEN_HEADER;
-use crate::gateway::passthrough::UPSTREAM_ENV;
 use child::ClaudeStart;
 use child::Interrupt;
 use claude::AnthropicLogin;
@@ -476,7 +476,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     let state_dir = crate::state::state_dir().context("opening the state folder")?;
 
     let claude_path = claude::find_claude(
-        std::env::var_os(claude::CLAUDE_ENV).as_deref(),
+        std::env::var_os(crate::env::CLAUDE_ENV).as_deref(),
         std::env::var_os("PATH").as_deref(),
         std::env::var_os("HOME").as_deref(),
     )?;

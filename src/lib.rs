@@ -9,6 +9,7 @@ pub mod compaction;
 pub mod cursor;
 pub mod display;
 pub mod doctor;
+pub mod env;
 pub mod exec;
 pub mod gateway;
 pub mod launch;

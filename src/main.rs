@@ -45,7 +45,7 @@ fn main() -> ExitCode {
 
 /// Logs go to stderr, filtered by `MULTI_CURSOR_LOG` (e.g. `debug`); warnings by default.
 fn init_tracing() {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("MULTI_CURSOR_LOG")
+    let filter = tracing_subscriber::EnvFilter::try_from_env(multi_cursor::env::LOG_ENV)
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     tracing_subscriber::fmt()
         .with_env_filter(filter)

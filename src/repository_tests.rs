@@ -3,6 +3,7 @@
 //! `#[path]` includes in tests, every `src/…`/`tests/…` path the docs name exists, and no file
 //! pointing at documents outside the repository; the layering of `src/` in [`layering`].
 
+mod generated;
 mod layering;
 
 use std::fs;

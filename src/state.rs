@@ -8,6 +8,7 @@
 //! with `O_NOFOLLOW` ([`open_state_file`], [`read_state_file`], [`check_state_file`]) and
 //! refused, with their path, unless they are a regular file of this user.
 
+use crate::env::STATE_DIR_ENV;
 use std::fs;
 use std::io::Write;
 use std::os::unix::fs::DirBuilderExt;
@@ -18,9 +19,6 @@ use std::path::Path;
 use std::path::PathBuf;
 
 use thiserror::Error;
-
-/// Environment variable naming the state folder.
-pub const STATE_DIR_ENV: &str = "MULTI_CURSOR_STATE_DIR";
 
 /// Why the state folder or a state file could not be used.
 #[derive(Debug, Error)]

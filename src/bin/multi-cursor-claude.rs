@@ -32,7 +32,7 @@ fn main() -> ExitCode {
 /// Logs go to stderr only when `MULTI_CURSOR_LOG` asks for them (e.g. `debug`): the host reads
 /// Claude Code's stderr, and the wrapper adds nothing to it but a fatal error.
 fn init_tracing() {
-    if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_env("MULTI_CURSOR_LOG") {
+    if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_env(multi_cursor::env::LOG_ENV) {
         tracing_subscriber::fmt()
             .with_env_filter(filter)
             .with_writer(std::io::stderr)

@@ -24,18 +24,14 @@
 //!
 //! The environment is a parameter, so tests build children without touching the process's.
 
+use crate::env::RUN_MARKER_ENV;
 use std::ffi::OsStr;
 use std::ffi::OsString;
-
-/// The variable carrying a turn's random marker (see `cursor::process`): set by the turn
-/// supervisor only, never inherited from a gateway that started this one.
-pub const RUN_MARKER_ENV: &str = "MULTI_CURSOR_RUN_MARKER";
 
 /// Names removed whatever their shape.
 const DENIED_NAMES: &[&str] = &[
     "ANTHROPIC_BASE_URL",
-    // `gateway::passthrough::UPSTREAM_ENV`, spelled here: `cursor` sits below `gateway`.
-    "MULTI_CURSOR_UPSTREAM",
+    crate::env::UPSTREAM_ENV,
     "AWS_BEARER_TOKEN_BEDROCK",
     "OPENAI_API_KEY",
     "XAI_API_KEY",
@@ -49,7 +45,7 @@ const CREDENTIAL_PREFIXES: &[&str] = &["ANTHROPIC_", "CLAUDE_CODE_"];
 const SECRET_WORDS: &[&str] = &["KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL", "HEADER"];
 
 /// Prefixes removed entirely.
-const DENIED_PREFIXES: &[&str] = &["MULTI_CURSOR_GATEWAY_"];
+const DENIED_PREFIXES: &[&str] = &[crate::env::GATEWAY_PREFIX];
 
 /// Suffixes removed entirely.
 const DENIED_SUFFIXES: &[&str] = &["_FILE_DESCRIPTOR"];
@@ -69,6 +65,32 @@ pub fn is_denied(name: &OsStr) -> bool {
         || DENIED_SUFFIXES.iter().any(|s| upper.ends_with(s))
         || (CREDENTIAL_PREFIXES.iter().any(|p| upper.starts_with(p))
             && SECRET_WORDS.iter().any(|w| upper.contains(w)))
+}
+
+/// What [`is_denied`] removes, in words, for the reference page (`docs/environment.md` is
+/// generated from it).
+pub fn denied_reference() -> String {
+    let quoted = |names: &[&str]| {
+        names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "A Cursor child never inherits {}; any name starting with {}; any name ending in {} \
+         (Claude Code hands credentials to its children through descriptors named so); or any \
+         name starting with {} that contains {} (so `ANTHROPIC_API_KEY`, `ANTHROPIC_AUTH_TOKEN`, \
+         `ANTHROPIC_CUSTOM_HEADERS`, which carries the gateway token, and \
+         `CLAUDE_CODE_OAUTH_TOKEN`; `ANTHROPIC_MODEL` stays). `CURSOR_API_KEY` always passes: it \
+         is how Cursor is authorised. Everything else passes through, since Cursor's shell tool \
+         runs your builds in this environment.\n",
+        quoted(DENIED_NAMES),
+        quoted(DENIED_PREFIXES),
+        quoted(DENIED_SUFFIXES),
+        quoted(CREDENTIAL_PREFIXES),
+        quoted(SECRET_WORDS),
+    )
 }
 
 /// `vars` without the denied names, in their order.

@@ -7,6 +7,7 @@
 //! The identity check runs `--version` and `--help` once per executable per process; later
 //! lookups reuse the answer.
 
+use crate::env::AGENT_ENV;
 use std::collections::HashMap;
 use std::ffi::OsStr;
 
@@ -25,9 +26,6 @@ use super::spawn::SpawnError;
 use crate::exec::is_executable;
 use crate::exec::resolve_configured;
 use crate::exec::search_path;
-
-/// Environment variable naming the agent executable.
-pub const AGENT_ENV: &str = "MULTI_CURSOR_AGENT";
 
 /// How to install the Cursor CLI, quoted in every "not found" message.
 pub const INSTALL_HINT: &str = "install the Cursor CLI with `curl https://cursor.com/install -fsS | bash` (it puts `agent` in ~/.local/bin), or set MULTI_CURSOR_AGENT to its path";

@@ -19,6 +19,8 @@
 //! - [`watchdog`]: a helper process that ends the group if this process dies (SIGKILL
 //!   included) while the run goes on.
 
+use crate::env::FIRST_EVENT_ENV;
+use crate::env::RUN_MARKER_ENV;
 use std::path::Path;
 use std::path::PathBuf;
 use std::process::ExitStatus;
@@ -35,7 +37,6 @@ use tokio::sync::oneshot;
 use tokio::time::Instant;
 
 use super::CliFailure;
-pub use super::child_env::RUN_MARKER_ENV;
 use super::command::TurnSpec;
 use super::events::RunEvent;
 use super::failure::Exit;
@@ -125,9 +126,6 @@ impl Default for RunLimits {
 /// [`RunLimits::first_event`] unless [`FIRST_EVENT_ENV`] says otherwise: a real run's
 /// `system/init` comes within seconds.
 pub const DEFAULT_FIRST_EVENT: Duration = Duration::from_secs(90);
-
-/// Environment variable: seconds a Cursor run may take to write its first event.
-pub const FIRST_EVENT_ENV: &str = "MULTI_CURSOR_FIRST_EVENT_SECS";
 
 impl RunLimits {
     /// The defaults, with [`FIRST_EVENT_ENV`] applied; an unreadable value is refused with

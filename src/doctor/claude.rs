@@ -12,7 +12,7 @@ use super::Check;
 use super::DoctorOptions;
 use super::editors::read_settings;
 use crate::cursor::catalog::ROUTE_PREFIX;
-use crate::launch::claude::CLAUDE_ENV;
+use crate::env::CLAUDE_ENV;
 use crate::launch::claude::MIN_VERSION as MIN_CLAUDE_VERSION;
 use crate::launch::claude::Version;
 

@@ -128,7 +128,7 @@ pub(super) async fn check_catalog(agent: &AgentInfo) -> Check {
             error.to_string(),
             format!(
                 "remove that id from {} or use one `multi-cursor --cursor-models` lists",
-                catalog::EXTRA_MODELS_ENV
+                crate::env::EXTRA_MODELS_ENV
             ),
         );
     }
@@ -169,7 +169,7 @@ pub(super) fn check_mcp(options: &DoctorOptions) -> Check {
             format!(
                 "configured in {}; {}=1 lets Cursor use them",
                 listed(),
-                policy::APPROVE_MCPS_ENV
+                crate::env::APPROVE_MCPS_ENV
             ),
         ),
         Err(refusal) => Check::fail(
@@ -180,7 +180,7 @@ pub(super) fn check_mcp(options: &DoctorOptions) -> Check {
             ),
             format!(
                 "set {}=1 (then restart multi-cursor) to let Cursor use them, or remove them; {refusal}",
-                policy::APPROVE_MCPS_ENV
+                crate::env::APPROVE_MCPS_ENV
             ),
         ),
     }

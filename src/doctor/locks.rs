@@ -17,7 +17,7 @@ pub(super) fn check_state_folder() -> Check {
             return Check::fail(
                 NAME,
                 error.to_string(),
-                format!("set {} to a folder you own", state::STATE_DIR_ENV),
+                format!("set {} to a folder you own", crate::env::STATE_DIR_ENV),
             );
         }
     };
@@ -28,7 +28,7 @@ pub(super) fn check_state_folder() -> Check {
                 format!("{} is a symlink or not a folder", dir.display()),
                 format!(
                     "point {} at a real folder you own, or remove {}",
-                    state::STATE_DIR_ENV,
+                    crate::env::STATE_DIR_ENV,
                     dir.display()
                 ),
             );
@@ -62,7 +62,7 @@ pub(super) fn check_state_folder() -> Check {
             format!(
                 "make {} writable by you, or set {} to a folder you own",
                 dir.display(),
-                state::STATE_DIR_ENV
+                crate::env::STATE_DIR_ENV
             ),
         ),
     }
@@ -109,7 +109,7 @@ pub(super) fn check_session_locks() -> Check {
         return Check::fail(
             NAME,
             "no state folder",
-            format!("set {}", state::STATE_DIR_ENV),
+            format!("set {}", crate::env::STATE_DIR_ENV),
         );
     };
     let sessions = dir.join(SESSIONS_DIR);

@@ -8,6 +8,8 @@
 //! one deadline of at most [`MAX_EXCHANGE`] from connect to the last byte, and an answer is read
 //! to at most [`MAX_RESPONSE`] bytes.
 
+use crate::env::GATEWAY_TOKEN_ENV;
+use crate::env::GATEWAY_URL_ENV;
 use std::io::Read;
 use std::io::Write;
 use std::net::SocketAddr;
@@ -16,10 +18,6 @@ use std::time::Duration;
 use std::time::Instant;
 
 use thiserror::Error;
-
-/// Environment variables the launcher sets for hooks and `status`.
-pub const GATEWAY_URL_ENV: &str = "MULTI_CURSOR_GATEWAY_URL";
-pub const GATEWAY_TOKEN_ENV: &str = "MULTI_CURSOR_GATEWAY_TOKEN";
 
 /// Largest hook payload forwarded.
 const MAX_PAYLOAD: u64 = 1024 * 1024;

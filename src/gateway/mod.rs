@@ -90,7 +90,7 @@ impl GatewayConfig {
     /// A configuration from the environment with a fresh random token.
     pub fn from_env(default_mode: Option<ClaudeMode>) -> anyhow::Result<Self> {
         let state_dir = crate::state::state_dir().context("opening the state folder")?;
-        let configured = std::env::var(passthrough::UPSTREAM_ENV).ok();
+        let configured = std::env::var(crate::env::UPSTREAM_ENV).ok();
         let base_url = std::env::var("ANTHROPIC_BASE_URL").ok();
         let upstream =
             passthrough::resolve_base(configured.as_deref(), base_url.as_deref()).to_string();
@@ -101,7 +101,7 @@ impl GatewayConfig {
             state_dir,
             working_dir: std::env::current_dir().context("reading the working directory")?,
             home: std::env::var_os("HOME").map(PathBuf::from),
-            approve_mcps: std::env::var(crate::policy::APPROVE_MCPS_ENV).is_ok_and(|v| v == "1"),
+            approve_mcps: std::env::var(crate::env::APPROVE_MCPS_ENV).is_ok_and(|v| v == "1"),
             limits: RunLimits::from_env().map_err(anyhow::Error::msg)?,
             max_sessions: SessionStore::capacity_from_env(),
             anthropic_placeholder: None,

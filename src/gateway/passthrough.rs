@@ -61,9 +61,6 @@ use thiserror::Error;
 /// Where requests go when neither `MULTI_CURSOR_UPSTREAM` nor `ANTHROPIC_BASE_URL` says otherwise.
 pub const DEFAULT_UPSTREAM: &str = "https://api.anthropic.com";
 
-/// The environment variable that names the upstream explicitly.
-pub const UPSTREAM_ENV: &str = "MULTI_CURSOR_UPSTREAM";
-
 /// Our token header; it never leaves the gateway.
 const TOKEN_HEADER: &str = "x-multi-cursor-token";
 

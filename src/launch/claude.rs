@@ -1,6 +1,7 @@
 //! Finding Claude Code, checking its version (cached per executable), and telling whether it
 //! is signed in to Anthropic.
 
+use crate::env::CLAUDE_ENV;
 use std::ffi::OsStr;
 
 use crate::exec::is_executable;
@@ -16,9 +17,6 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::LaunchError;
-
-/// Environment variable naming the Claude Code executable.
-pub const CLAUDE_ENV: &str = "MULTI_CURSOR_CLAUDE";
 
 /// The oldest Claude Code the launcher runs: the version whose settings (`modelPicker` rows
 /// with `behavesAs`), `--agents`, hook payloads and worker requests were measured.

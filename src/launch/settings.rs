@@ -20,8 +20,8 @@ use crate::cursor::catalog::AUTO_ROUTE;
 use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::Picker;
 use crate::cursor::catalog::Route;
-use crate::gateway::client::GATEWAY_TOKEN_ENV;
-use crate::gateway::client::GATEWAY_URL_ENV;
+use crate::env::GATEWAY_TOKEN_ENV;
+use crate::env::GATEWAY_URL_ENV;
 use crate::policy::settings::Layer;
 use crate::policy::settings::Scope;
 

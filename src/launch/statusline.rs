@@ -23,6 +23,7 @@
 
 pub mod chain;
 
+use crate::env::STATUSLINE_ENV;
 use std::io::Read;
 use std::io::Write;
 use std::sync::mpsc;
@@ -41,10 +42,6 @@ use crate::spend::format_count;
 use crate::text::clip_chars;
 use crate::text::one_line;
 use chain::UserCommand;
-
-/// `MULTI_CURSOR_STATUSLINE=0` turns our segment off (the launcher then installs none, and a
-/// chained command prints the user's line alone).
-pub const STATUSLINE_ENV: &str = "MULTI_CURSOR_STATUSLINE";
 
 /// The longest our part may take, from process start to the gateway's answer read; past it,
 /// our segment is left out of this refresh.

@@ -155,7 +155,7 @@ impl ProcessRouting {
     /// This process's values.
     pub fn from_env() -> ProcessRouting {
         ProcessRouting {
-            upstream: std::env::var(crate::gateway::passthrough::UPSTREAM_ENV).ok(),
+            upstream: std::env::var(crate::env::UPSTREAM_ENV).ok(),
             base_url: std::env::var(BASE_URL_VAR).ok(),
             custom_headers: std::env::var(HEADERS_VAR).ok(),
         }

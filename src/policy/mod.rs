@@ -24,6 +24,7 @@ pub(crate) use admission::status_text;
 pub use settings::FlagSettings;
 pub use settings::PolicyInputs;
 
+use crate::env::APPROVE_MCPS_ENV;
 use std::path::Path;
 use std::path::PathBuf;
 
@@ -31,9 +32,6 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::cursor::command::CursorMode;
-
-/// Environment variable opting in to Cursor's configured MCP servers.
-pub(crate) const APPROVE_MCPS_ENV: &str = "MULTI_CURSOR_APPROVE_MCPS";
 
 /// A Claude Code permission mode, as hooks report it in `permission_mode` and as `multi-cursor
 /// serve --permission-mode` takes it (the same camelCase spellings; `manual` is Claude's CLI

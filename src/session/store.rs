@@ -4,6 +4,7 @@
 //! can continue from. A record (or lock) that is a symlink, not a regular file of this user,
 //! or over [`MAX_RECORD_BYTES`] is refused with its path before anything is read.
 
+use crate::env::MAX_SESSIONS_ENV;
 use std::collections::HashMap;
 use std::collections::VecDeque;
 use std::path::Path;
@@ -33,8 +34,6 @@ use crate::turn::TurnItem;
 
 /// Default number of identities (and so Cursor processes) one gateway keeps open.
 pub const DEFAULT_CAPACITY: usize = 32;
-/// Environment variable overriding [`DEFAULT_CAPACITY`].
-pub const CAPACITY_ENV: &str = "MULTI_CURSOR_MAX_SESSIONS";
 /// Largest session record read (64 MiB); a larger one is refused with its path and size
 /// before it is read into memory.
 pub const MAX_RECORD_BYTES: u64 = super::record::MAX_RECORD_BYTES;
@@ -55,7 +54,7 @@ pub enum StoreError {
     #[error(transparent)]
     Record(#[from] RecordError),
     #[error(
-        "this gateway already has {capacity} Cursor sessions busy (the limit, set by {CAPACITY_ENV}); send the request again when one of them has answered"
+        "this gateway already has {capacity} Cursor sessions busy (the limit, set by {MAX_SESSIONS_ENV}); send the request again when one of them has answered"
     )]
     Full { capacity: usize },
     #[error("could not prepare the session folder {path}: {source}")]
@@ -105,9 +104,9 @@ impl SessionStore {
         }
     }
 
-    /// The capacity from [`CAPACITY_ENV`], else the default.
+    /// The capacity from [`MAX_SESSIONS_ENV`], else the default.
     pub fn capacity_from_env() -> usize {
-        std::env::var(CAPACITY_ENV)
+        std::env::var(MAX_SESSIONS_ENV)
             .ok()
             .and_then(|v| v.trim().parse().ok())
             .filter(|n: &usize| *n > 0)

@@ -8,25 +8,17 @@
 //! that is not a whole number keeps the gateway from starting, with a message naming the
 //! variable: a budget the user meant to set is never silently ignored.
 
+use crate::env::BUDGET_DAILY_TOKENS_ENV;
+use crate::env::BUDGET_TOKENS_ENV;
+use crate::env::BUDGET_TURNS_ENV;
+use crate::env::LOOP_LIMIT_ENV;
+use crate::env::MAX_TURNS_PER_MINUTE_ENV;
 use std::time::Duration;
 
 use thiserror::Error;
 
 use super::Budget;
 use super::BudgetUse;
-
-/// Turns one gateway may start (unset: no limit).
-pub const BUDGET_TURNS_ENV: &str = "MULTI_CURSOR_BUDGET_TURNS";
-/// Input + output tokens one gateway's runs may use (unset: no limit).
-pub const BUDGET_TOKENS_ENV: &str = "MULTI_CURSOR_BUDGET_TOKENS";
-/// Input + output tokens all gateways may use since local midnight (unset: no limit).
-pub const BUDGET_DAILY_TOKENS_ENV: &str = "MULTI_CURSOR_BUDGET_DAILY_TOKENS";
-/// How many times the same first message may start a new worker within [`LOOP_WINDOW`] in one
-/// Claude session: that start is refused (default [`DEFAULT_LOOP_LIMIT`]; 0 turns it off).
-pub const LOOP_LIMIT_ENV: &str = "MULTI_CURSOR_LOOP_LIMIT";
-/// Most Cursor turns one gateway starts in a minute (default [`DEFAULT_TURNS_PER_MINUTE`];
-/// 0 turns it off).
-pub const MAX_TURNS_PER_MINUTE_ENV: &str = "MULTI_CURSOR_MAX_TURNS_PER_MINUTE";
 
 /// The start of the same task that is refused by default: the third.
 pub const DEFAULT_LOOP_LIMIT: u64 = 3;

@@ -119,13 +119,13 @@ pub struct SessionSpend {
 /// A spend budget, named in JSON by the environment variable that sets it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Budget {
-    /// [`limits::BUDGET_TURNS_ENV`]: turns one gateway may start.
+    /// [`crate::env::BUDGET_TURNS_ENV`]: turns one gateway may start.
     #[serde(rename = "MULTI_CURSOR_BUDGET_TURNS")]
     Turns,
-    /// [`limits::BUDGET_TOKENS_ENV`]: input + output tokens one gateway's runs may use.
+    /// [`crate::env::BUDGET_TOKENS_ENV`]: input + output tokens one gateway's runs may use.
     #[serde(rename = "MULTI_CURSOR_BUDGET_TOKENS")]
     Tokens,
-    /// [`limits::BUDGET_DAILY_TOKENS_ENV`]: input + output tokens all gateways may use since
+    /// [`crate::env::BUDGET_DAILY_TOKENS_ENV`]: input + output tokens all gateways may use since
     /// local midnight.
     #[serde(rename = "MULTI_CURSOR_BUDGET_DAILY_TOKENS")]
     DailyTokens,
@@ -135,9 +135,9 @@ impl Budget {
     /// The environment variable that sets it.
     pub fn variable(self) -> &'static str {
         match self {
-            Budget::Turns => limits::BUDGET_TURNS_ENV,
-            Budget::Tokens => limits::BUDGET_TOKENS_ENV,
-            Budget::DailyTokens => limits::BUDGET_DAILY_TOKENS_ENV,
+            Budget::Turns => crate::env::BUDGET_TURNS_ENV,
+            Budget::Tokens => crate::env::BUDGET_TOKENS_ENV,
+            Budget::DailyTokens => crate::env::BUDGET_DAILY_TOKENS_ENV,
         }
     }
 
@@ -255,5 +255,16 @@ mod tests {
                 "limit": 50, "used": 60, "left": 0}])
         );
         assert_eq!(serde_json::from_value::<SessionSpend>(json).unwrap(), spend);
+    }
+
+    /// The serde names (attributes need literals) are the variables' own names.
+    #[test]
+    fn a_budget_is_named_by_its_variable_in_json() {
+        for budget in [Budget::Turns, Budget::Tokens, Budget::DailyTokens] {
+            assert_eq!(
+                serde_json::to_value(budget).unwrap(),
+                serde_json::json!(budget.variable())
+            );
+        }
     }
 }

@@ -16,7 +16,7 @@ use multi_cursor_test_support::wrapper;
 
 /// Where the SDK package is: `MULTI_CURSOR_TEST_AGENT_SDK`, else where scripts/test installs it.
 fn agent_sdk() -> PathBuf {
-    std::env::var_os("MULTI_CURSOR_TEST_AGENT_SDK")
+    std::env::var_os(multi_cursor::env::TEST_AGENT_SDK_ENV)
         .map(PathBuf::from)
         .unwrap_or_else(|| {
             Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -49,7 +49,7 @@ fn the_npm_agent_sdk_gets_a_cursor_answer_through_the_wrapper() {
     if let Some(why) = missing(&sdk) {
         // scripts/test sets the variable only once it installed the SDK: then it must run.
         assert!(
-            std::env::var_os("MULTI_CURSOR_TEST_AGENT_SDK").is_none(),
+            std::env::var_os(multi_cursor::env::TEST_AGENT_SDK_ENV).is_none(),
             "MULTI_CURSOR_TEST_AGENT_SDK is set but {why}"
         );
         eprintln!("skipped: {why}");

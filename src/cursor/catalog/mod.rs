@@ -81,10 +81,6 @@ pub(crate) const AUTO_ROUTE: &str = "multi/cursor/default";
 /// Cursor's id for Auto, as `agent --list-models` prints it and `agent --model` takes it.
 pub(crate) const AUTO_ID: &str = "auto";
 
-/// Environment variable with extra picker ids (comma-separated), read by
-/// [`extra_models_from_env`].
-pub(crate) const EXTRA_MODELS_ENV: &str = "MULTI_CURSOR_EXTRA_MODELS";
-
 /// The line `agent --list-models` prints for an account without models.
 const NO_MODELS_TEXT: &str = "No models available for this account";
 
@@ -160,7 +156,8 @@ pub enum CatalogError {
 
     /// [`Picker::check`]: an id in `MULTI_CURSOR_EXTRA_MODELS` is not in the catalog.
     #[error(
-        "MULTI_CURSOR_EXTRA_MODELS: model \"{id}\" is unavailable. Use --cursor-models to see the models your Cursor account can run."
+        "{}: model \"{id}\" is unavailable. Use --cursor-models to see the models your Cursor account can run.",
+        crate::env::EXTRA_MODELS_ENV
     )]
     ExtraModelUnavailable { id: String },
 

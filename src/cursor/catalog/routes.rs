@@ -10,9 +10,9 @@ use super::AUTO_ID;
 use super::AUTO_ROUTE;
 use super::CatalogError;
 use super::CatalogModel;
-use super::EXTRA_MODELS_ENV;
 use super::ROUTE_PREFIX;
 use super::is_valid_id;
+use crate::env::EXTRA_MODELS_ENV;
 
 /// Picker defaults in picker order: (ids, display name). A model matches when its id is one of
 /// the ids, or is one of them prefixed `cursor-` (the CLI spells Grok 4.7 `cursor-grok-4.7`), or

@@ -17,12 +17,12 @@ use nix::sys::signal::Signal;
 use tokio::time::Instant;
 
 use super::KILL_STEP;
-use super::RUN_MARKER_ENV;
 use super::os;
 use super::parse::join_words;
 use super::parse::nul_separated;
 use crate::cursor::spawn::group_alive;
 use crate::cursor::spawn::signal_group;
+use crate::env::RUN_MARKER_ENV;
 
 /// The start time of process `pid`, to recognise a recorded group later: clock ticks since
 /// boot on Linux (`/proc/<pid>/stat` field 22), microseconds since the epoch on macOS

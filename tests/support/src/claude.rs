@@ -15,7 +15,7 @@ pub const TEST_API_KEY: &str = "sk-test";
 /// The real `claude` executable. Fails the test with the fix when it is not configured:
 /// `scripts/test` (the README's test command) installs it and sets the variable.
 pub fn claude_binary() -> PathBuf {
-    let path = std::env::var_os("MULTI_CURSOR_TEST_CLAUDE").unwrap_or_else(|| {
+    let path = std::env::var_os(multi_cursor::env::TEST_CLAUDE_ENV).unwrap_or_else(|| {
         panic!(
             "MULTI_CURSOR_TEST_CLAUDE is not set: run the tests with scripts/test, which installs \
              Claude Code 2.1.328 into .tools/claude and sets it"

@@ -117,7 +117,7 @@ impl Doctor {
 
 /// The real `claude` (`MULTI_CURSOR_TEST_CLAUDE`, set by scripts/test).
 pub fn claude_binary() -> PathBuf {
-    let path = std::env::var_os("MULTI_CURSOR_TEST_CLAUDE").unwrap_or_else(|| {
+    let path = std::env::var_os(multi_cursor::env::TEST_CLAUDE_ENV).unwrap_or_else(|| {
         panic!("MULTI_CURSOR_TEST_CLAUDE is not set: run the tests with scripts/test")
     });
     PathBuf::from(path)

@@ -1,0 +1,230 @@
+//! Every `MULTI_CURSOR_*` environment variable, documented once: this module is the only place
+//! in `src/` where such a name is spelled (a repository test holds it), and the variable table
+//! of `docs/environment.md` is generated from [`VARIABLES`] (a test fails when the committed
+//! page differs; `UPDATE_GENERATED_DOCS=1 cargo test --lib generated` rewrites it).
+
+/// Cursor's agent executable.
+pub const AGENT_ENV: &str = "MULTI_CURSOR_AGENT";
+/// Claude Code's executable.
+pub const CLAUDE_ENV: &str = "MULTI_CURSOR_CLAUDE";
+/// Where Claude models go.
+pub const UPSTREAM_ENV: &str = "MULTI_CURSOR_UPSTREAM";
+/// The state folder.
+pub const STATE_DIR_ENV: &str = "MULTI_CURSOR_STATE_DIR";
+/// Cursor ids added to the picker.
+pub const EXTRA_MODELS_ENV: &str = "MULTI_CURSOR_EXTRA_MODELS";
+/// The MCP opt-in.
+pub const APPROVE_MCPS_ENV: &str = "MULTI_CURSOR_APPROVE_MCPS";
+/// The first-event watchdog's bound, in seconds.
+pub const FIRST_EVENT_ENV: &str = "MULTI_CURSOR_FIRST_EVENT_SECS";
+/// Cursor sessions one gateway keeps open.
+pub const MAX_SESSIONS_ENV: &str = "MULTI_CURSOR_MAX_SESSIONS";
+/// Turns one gateway may start.
+pub const BUDGET_TURNS_ENV: &str = "MULTI_CURSOR_BUDGET_TURNS";
+/// Tokens one gateway's runs may use.
+pub const BUDGET_TOKENS_ENV: &str = "MULTI_CURSOR_BUDGET_TOKENS";
+/// Tokens all gateways may use since local midnight.
+pub const BUDGET_DAILY_TOKENS_ENV: &str = "MULTI_CURSOR_BUDGET_DAILY_TOKENS";
+/// The repeated-worker guard.
+pub const LOOP_LIMIT_ENV: &str = "MULTI_CURSOR_LOOP_LIMIT";
+/// The turn-rate guard.
+pub const MAX_TURNS_PER_MINUTE_ENV: &str = "MULTI_CURSOR_MAX_TURNS_PER_MINUTE";
+/// The status line switch.
+pub const STATUSLINE_ENV: &str = "MULTI_CURSOR_STATUSLINE";
+/// The log filter.
+pub const LOG_ENV: &str = "MULTI_CURSOR_LOG";
+/// The gateway's URL, set by the launcher for hooks and commands inside the session.
+pub const GATEWAY_URL_ENV: &str = "MULTI_CURSOR_GATEWAY_URL";
+/// The gateway's token, set by the launcher beside [`GATEWAY_URL_ENV`].
+pub const GATEWAY_TOKEN_ENV: &str = "MULTI_CURSOR_GATEWAY_TOKEN";
+/// The prefix of both gateway variables, removed from every agent child's environment.
+pub const GATEWAY_PREFIX: &str = "MULTI_CURSOR_GATEWAY_";
+/// A turn's random marker (see `cursor::process`), set by the turn supervisor only.
+pub const RUN_MARKER_ENV: &str = "MULTI_CURSOR_RUN_MARKER";
+/// The Claude Code the end-to-end tests drive.
+pub const TEST_CLAUDE_ENV: &str = "MULTI_CURSOR_TEST_CLAUDE";
+/// The Agent SDK package the wrapper's SDK test drives.
+pub const TEST_AGENT_SDK_ENV: &str = "MULTI_CURSOR_TEST_AGENT_SDK";
+
+/// Who a variable is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Audience {
+    /// Set by the user to change what multi-cursor does.
+    User,
+    /// Set by multi-cursor for the processes it starts; read, never set, by the user.
+    Ours,
+    /// For working on multi-cursor: the tests and scripts.
+    Development,
+}
+
+/// One variable: its name, what it does and what happens when it is unset.
+#[derive(Debug, Clone, Copy)]
+pub struct Variable {
+    pub name: &'static str,
+    pub audience: Audience,
+    pub meaning: &'static str,
+    /// What applies when it is unset (empty when nothing does).
+    pub default: &'static str,
+}
+
+const fn user(name: &'static str, meaning: &'static str, default: &'static str) -> Variable {
+    Variable {
+        name,
+        audience: Audience::User,
+        meaning,
+        default,
+    }
+}
+
+const fn ours(name: &'static str, meaning: &'static str) -> Variable {
+    Variable {
+        name,
+        audience: Audience::Ours,
+        meaning,
+        default: "",
+    }
+}
+
+const fn development(name: &'static str, meaning: &'static str, default: &'static str) -> Variable {
+    Variable {
+        name,
+        audience: Audience::Development,
+        meaning,
+        default,
+    }
+}
+
+/// Every variable, in the order the reference page lists them.
+pub const VARIABLES: &[Variable] = &[
+    user(
+        AGENT_ENV,
+        "Cursor agent executable",
+        "`cursor-agent`, then `agent` on PATH, then `~/.local/bin/cursor-agent`, `~/.local/bin/agent`; an `agent` that is not Cursor's (Grok Build installs one) is skipped for the next",
+    ),
+    user(
+        CLAUDE_ENV,
+        "Claude Code executable",
+        "`claude` on PATH, then `~/.local/bin/claude`, `~/.claude/local/claude`",
+    ),
+    user(
+        UPSTREAM_ENV,
+        "where non-Cursor models go (the launcher also sets it for Claude Code, so a `multi-cursor` started inside the session does not forward to this gateway)",
+        "`ANTHROPIC_BASE_URL` if set, else `https://api.anthropic.com`",
+    ),
+    user(
+        STATE_DIR_ENV,
+        "records, locks, catalog cache, the run ledger (0700; a symlink or a folder owned by another user is refused)",
+        "the platform state folder for `multi-cursor`",
+    ),
+    user(
+        EXTRA_MODELS_ENV,
+        "comma-separated Cursor ids added to the picker",
+        "none",
+    ),
+    user(
+        APPROVE_MCPS_ENV,
+        "`1` lets Cursor use its configured MCP servers",
+        "unset",
+    ),
+    user(
+        FIRST_EVENT_ENV,
+        "seconds a Cursor run may take to write its first event before it is ended as one that never started (a CLI waiting on a dialog nobody can answer)",
+        "90",
+    ),
+    user(
+        MAX_SESSIONS_ENV,
+        "Cursor sessions (so Cursor processes) one gateway keeps open",
+        "32",
+    ),
+    user(
+        BUDGET_TURNS_ENV,
+        "Cursor turns one gateway (one launched session, its workers included) may start; the next is refused with 429 ([spend.md](spend.md#budgets))",
+        "no limit",
+    ),
+    user(
+        BUDGET_TOKENS_ENV,
+        "input + output tokens one gateway's Cursor runs may use before the next turn is refused",
+        "no limit",
+    ),
+    user(
+        BUDGET_DAILY_TOKENS_ENV,
+        "input + output tokens all your gateways may use since local midnight (summed from the ledger)",
+        "no limit",
+    ),
+    user(
+        LOOP_LIMIT_ENV,
+        "the start of a new Cursor worker with the same first message, within ten minutes in one Claude session, that is refused; `0` turns this guard off",
+        "3",
+    ),
+    user(
+        MAX_TURNS_PER_MINUTE_ENV,
+        "Cursor turns one gateway starts in a minute before refusing; `0` turns this guard off",
+        "60",
+    ),
+    user(
+        STATUSLINE_ENV,
+        "`0`: the launcher installs no Cursor status line, and a running `statusline` prints only your own line ([statusline.md](statusline.md))",
+        "installed",
+    ),
+    user(
+        LOG_ENV,
+        "log filter for stderr (`debug`, `multi_cursor=trace`, …)",
+        "`warn`",
+    ),
+    ours(
+        GATEWAY_URL_ENV,
+        "the gateway's URL, for the plugin's hooks and `multi-cursor status`/`statusline` inside a launched session; never given to Cursor",
+    ),
+    ours(
+        GATEWAY_TOKEN_ENV,
+        "the gateway's token, beside the URL; never given to Cursor, never logged",
+    ),
+    ours(
+        RUN_MARKER_ENV,
+        "a turn's random marker in its agent's environment: a process group is ended only when its leader carries it (never inherited from another gateway)",
+    ),
+    development(
+        TEST_CLAUDE_ENV,
+        "the Claude Code executable the end-to-end tests drive; the tests that drive Claude Code fail with this fix when it is unset",
+        "`scripts/test` sets `.tools/claude/node_modules/.bin/claude` (2.1.328)",
+    ),
+    development(
+        TEST_AGENT_SDK_ENV,
+        "the Agent SDK package the wrapper's SDK test drives",
+        "`scripts/test` sets `.tools/agent-sdk/…` (0.3.333) when node is there",
+    ),
+    development(
+        "MULTI_CURSOR_FUZZ_SECONDS",
+        "seconds per fuzz target in `scripts/fuzz`",
+        "30; the release workflow uses 120",
+    ),
+    development(
+        "MULTI_CURSOR_FUZZ_SANITIZER",
+        "`none` or `address` (needs a nightly toolchain) for `scripts/fuzz`",
+        "`none`",
+    ),
+];
+
+/// The markdown table of `audience`'s variables (with a default column unless `Ours`).
+pub fn reference_table(audience: Audience) -> String {
+    let with_default = audience != Audience::Ours;
+    let mut out = String::from(if with_default {
+        "| variable | meaning | default |\n|---|---|---|\n"
+    } else {
+        "| variable | meaning |\n|---|---|\n"
+    });
+    for variable in VARIABLES.iter().filter(|v| v.audience == audience) {
+        if with_default {
+            out.push_str(&format!(
+                "| `{}` | {} | {} |\n",
+                variable.name, variable.meaning, variable.default
+            ));
+        } else {
+            out.push_str(&format!("| `{}` | {} |\n", variable.name, variable.meaning));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;
