@@ -29,16 +29,111 @@ use crate::session::store::StoreError;
 use crate::spend::SpendRefusal;
 use crate::turn::TurnError;
 
+/// One status the gateway answers errors with: its Anthropic error type and the cases that get
+/// it, in the words of the reference page (`docs/gateway.md`'s status table is generated from
+/// [`STATUS_TABLE`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StatusRow {
+    pub status: StatusCode,
+    pub kind: ErrorType,
+    pub cases: &'static str,
+}
+
+/// 400.
+pub const BAD_REQUEST: StatusRow = StatusRow {
+    status: StatusCode::BAD_REQUEST,
+    kind: ErrorType::InvalidRequest,
+    cases: "malformed JSON, no new user message, unsupported request feature, agent missing, a permission setting Cursor would not enforce, a Cursor configuration that widens accept edits or auto, Cursor refused the model or the workspace is not trusted, a request path that cannot be forwarded to the upstream",
+};
+/// 401.
+pub const UNAUTHORIZED: StatusRow = StatusRow {
+    status: StatusCode::UNAUTHORIZED,
+    kind: ErrorType::Authentication,
+    cases: "missing or wrong token",
+};
+/// 403.
+pub const FORBIDDEN: StatusRow = StatusRow {
+    status: StatusCode::FORBIDDEN,
+    kind: ErrorType::Permission,
+    cases: "`Origin` header, non-loopback `Host`, Cursor logged out, Cursor refused the key in `CURSOR_API_KEY`, the account's plan runs only Auto, no Anthropic login (placeholder credential)",
+};
+/// 404.
+pub const NOT_FOUND: StatusRow = StatusRow {
+    status: StatusCode::NOT_FOUND,
+    kind: ErrorType::NotFound,
+    cases: "unknown path",
+};
+/// 409.
+pub const CONFLICT: StatusRow = StatusRow {
+    status: StatusCode::CONFLICT,
+    kind: ErrorType::Conflict,
+    cases: "a different request while this identity's turn runs; the session is open in another gateway; two records claim the chat; Cursor's chat held by another agent and no fresh chat possible",
+};
+/// 413.
+pub const TOO_LARGE: StatusRow = StatusRow {
+    status: StatusCode::PAYLOAD_TOO_LARGE,
+    kind: ErrorType::RequestTooLarge,
+    cases: "body over 8 MiB, declared or chunked",
+};
+/// 429.
+pub const RATE_LIMITED: StatusRow = StatusRow {
+    status: StatusCode::TOO_MANY_REQUESTS,
+    kind: ErrorType::RateLimit,
+    cases: "Cursor's usage or spend limit reached; Cursor short of capacity (`resource_exhausted`, high load, a rate limit); all `MULTI_CURSOR_MAX_SESSIONS` sessions busy; a spend budget or runaway guard ([spend.md](spend.md#budgets))",
+};
+/// 500.
+pub const INTERNAL: StatusRow = StatusRow {
+    status: StatusCode::INTERNAL_SERVER_ERROR,
+    kind: ErrorType::Api,
+    cases: "a session record that cannot be read or written; the workspace's rulebook could not be loaded",
+};
+/// 502.
+pub const BAD_GATEWAY: StatusRow = StatusRow {
+    status: StatusCode::BAD_GATEWAY,
+    kind: ErrorType::Api,
+    cases: "the Cursor run ended without a result for any other reason (server refusal after reconnects, stopped from outside, a crash, a refused resume with no fresh chat possible), stalled, or wrote no first event in time; the Anthropic upstream cannot be reached (the one error sent without `x-should-retry: false`: Claude Code's own retries suit a passing network problem)",
+};
+
+/// Every error status, in the order of the reference page.
+pub const STATUS_TABLE: [StatusRow; 9] = [
+    BAD_REQUEST,
+    UNAUTHORIZED,
+    FORBIDDEN,
+    NOT_FOUND,
+    CONFLICT,
+    TOO_LARGE,
+    RATE_LIMITED,
+    INTERNAL,
+    BAD_GATEWAY,
+];
+
+/// [`STATUS_TABLE`] as the reference page's markdown table.
+pub fn status_table_markdown() -> String {
+    let mut out = String::from("| case | status | error type |\n|---|---|---|\n");
+    for row in STATUS_TABLE {
+        out.push_str(&format!(
+            "| {} | {} | `{}` |\n",
+            row.cases,
+            row.status.as_u16(),
+            row.kind.as_str()
+        ));
+    }
+    out
+}
+
 /// One error answer: status, Anthropic error type and a message that names the fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
     pub status: StatusCode,
     pub kind: ErrorType,
     pub message: String,
+    /// Whether Claude Code may retry on its own (only an unreachable upstream): otherwise the
+    /// answer carries `x-should-retry: false`.
+    pub retry: bool,
 }
 
 impl ApiError {
-    fn new(status: StatusCode, kind: ErrorType, message: impl Into<String>) -> Self {
+    fn of(row: StatusRow, message: impl Into<String>) -> Self {
         let message = message.into();
         let message = if message.starts_with("multi-cursor: ") {
             message
@@ -46,59 +141,65 @@ impl ApiError {
             format!("multi-cursor: {message}")
         };
         ApiError {
-            status,
-            kind,
+            status: row.status,
+            kind: row.kind,
             message,
+            retry: false,
         }
     }
 
     /// 400: malformed request, unknown model, unsupported mode or feature, agent missing.
     pub fn bad_request(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, ErrorType::InvalidRequest, message)
+        Self::of(BAD_REQUEST, message)
     }
 
     /// 401: missing or wrong gateway token.
     pub fn unauthorized(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNAUTHORIZED, ErrorType::Authentication, message)
+        Self::of(UNAUTHORIZED, message)
     }
 
-    /// 403: browser origin, foreign Host, Cursor logged out.
+    /// 403: browser origin, foreign Host, Cursor logged out, no Anthropic login.
     pub fn forbidden(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::FORBIDDEN, ErrorType::Permission, message)
+        Self::of(FORBIDDEN, message)
     }
 
     /// 404: unknown path.
     pub fn not_found(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, ErrorType::NotFound, message)
+        Self::of(NOT_FOUND, message)
     }
 
     /// 409: a different request while this identity's turn runs, or another gateway owns it.
     pub fn conflict(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::CONFLICT, ErrorType::Conflict, message)
+        Self::of(CONFLICT, message)
     }
 
     /// 413: body over the cap.
     pub fn too_large(message: impl Into<String>) -> Self {
-        Self::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            ErrorType::RequestTooLarge,
-            message,
-        )
+        Self::of(TOO_LARGE, message)
     }
 
     /// 429: Cursor's rate limit.
     pub fn rate_limited(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::TOO_MANY_REQUESTS, ErrorType::RateLimit, message)
+        Self::of(RATE_LIMITED, message)
     }
 
     /// 502: the Cursor run failed after it may have acted.
     pub fn run_failed(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_GATEWAY, ErrorType::Api, message)
+        Self::of(BAD_GATEWAY, message)
+    }
+
+    /// 502 without `x-should-retry: false`: the Anthropic upstream could not be reached, a
+    /// passing network problem Claude Code's own retries suit.
+    pub fn upstream_unreachable(message: impl Into<String>) -> Self {
+        ApiError {
+            retry: true,
+            ..Self::of(BAD_GATEWAY, message)
+        }
     }
 
     /// 500: multi-cursor itself could not do its part (a record it cannot read or write).
     pub fn internal(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::INTERNAL_SERVER_ERROR, ErrorType::Api, message)
+        Self::of(INTERNAL, message)
     }
 
     /// The JSON body Anthropic clients expect.
@@ -126,9 +227,11 @@ impl std::fmt::Display for ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut response = (self.status, axum::Json(self.body())).into_response();
-        response
-            .headers_mut()
-            .insert("x-should-retry", HeaderValue::from_static("false"));
+        if !self.retry {
+            response
+                .headers_mut()
+                .insert("x-should-retry", HeaderValue::from_static("false"));
+        }
         response
     }
 }
@@ -325,30 +428,25 @@ fn cli_failure(failure: &CliFailure, message: String) -> ApiError {
 /// the same request meets again (key, login, plan) is 403; a model or workspace the user must
 /// change is 400; a chat held by another agent is 409; Cursor's server or process failing is
 /// 502.
-pub(crate) fn run_failure_status(failure: &RunFailure) -> (StatusCode, ErrorType) {
+pub(crate) fn run_failure_status(failure: &RunFailure) -> StatusRow {
     match failure {
-        RunFailure::UsageLimit { .. } | RunFailure::Capacity { .. } => {
-            (StatusCode::TOO_MANY_REQUESTS, ErrorType::RateLimit)
-        }
+        RunFailure::UsageLimit { .. } | RunFailure::Capacity { .. } => RATE_LIMITED,
         RunFailure::InvalidApiKey { .. }
         | RunFailure::LoggedOut { .. }
-        | RunFailure::AutoOnly { .. } => (StatusCode::FORBIDDEN, ErrorType::Permission),
-        RunFailure::BadModel { .. } | RunFailure::WorkspaceTrust { .. } => {
-            (StatusCode::BAD_REQUEST, ErrorType::InvalidRequest)
-        }
-        RunFailure::ChatInUse { .. } => (StatusCode::CONFLICT, ErrorType::Conflict),
+        | RunFailure::AutoOnly { .. } => FORBIDDEN,
+        RunFailure::BadModel { .. } | RunFailure::WorkspaceTrust { .. } => BAD_REQUEST,
+        RunFailure::ChatInUse { .. } => CONFLICT,
         RunFailure::ServerRefused { .. }
         | RunFailure::ResumeRefused { .. }
         | RunFailure::Killed { .. }
-        | RunFailure::Other { .. } => (StatusCode::BAD_GATEWAY, ErrorType::Api),
+        | RunFailure::Other { .. } => BAD_GATEWAY,
     }
 }
 
 /// A run that ended without a `result`, answered with [`run_failure_status`]; `message` is its
 /// `Display`, possibly framed by the caller.
 fn run_failure(failure: &RunFailure, message: String) -> ApiError {
-    let (status, kind) = run_failure_status(failure);
-    ApiError::new(status, kind, message)
+    ApiError::of(run_failure_status(failure), message)
 }
 
 #[cfg(test)]

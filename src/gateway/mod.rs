@@ -34,6 +34,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::response::Response;
+use axum::routing::MethodRouter;
 use axum::routing::get;
 use axum::routing::post;
 use serde::Serialize;
@@ -333,19 +334,77 @@ impl Gateway {
     }
 }
 
-/// The gateway's routes behind its guard.
+/// One route of the gateway: what it answers, in the reference page's words
+/// (`docs/gateway.md`'s route table is generated from [`ROUTES`]), and its handler. The router
+/// is built from this table, so a route cannot exist undocumented.
+pub struct Route {
+    /// The methods, as the page shows them (`POST`, `HEAD` or `GET`).
+    pub methods: &'static str,
+    /// The path in axum's syntax (`{session}` for a segment).
+    pub path: &'static str,
+    pub does: &'static str,
+    handler: fn() -> MethodRouter<Gateway>,
+}
+
+/// Every route, in the order of the reference page.
+pub const ROUTES: &[Route] = &[
+    Route {
+        methods: "POST",
+        path: "/v1/messages",
+        does: "a `multi/cursor/*` model: one Cursor turn, answered as SSE or one JSON message (text only); any other model: passthrough. Any query string",
+        handler: || post(messages::messages),
+    },
+    Route {
+        methods: "POST",
+        path: "/v1/messages/count_tokens",
+        does: "a local estimate for Cursor models; passthrough otherwise",
+        handler: || post(messages::count_tokens),
+    },
+    Route {
+        methods: "HEAD` or `GET",
+        path: "/api/hello",
+        does: "an empty 200 and nothing else; the only requests that need no token (Claude Code's preconnect and, since 2.1.331, `claude doctor`'s connectivity check carry no auth headers)",
+        handler: || get(|| async { StatusCode::OK }),
+    },
+    Route {
+        methods: "POST",
+        path: "/multi-cursor/hook",
+        does: "one Claude Code hook payload: each session's permission mode and workspace, each worker's workspace",
+        handler: || post(status::hook),
+    },
+    Route {
+        methods: "GET",
+        path: "/multi-cursor/status",
+        does: "version, agent path and version, login, per-session mode, workspace and policy, live Cursor runs",
+        handler: || get(status::status),
+    },
+    Route {
+        methods: "GET",
+        path: "/multi-cursor/spend/{session}",
+        does: "one session's spend as JSON (runs, replays, tokens, the live run, budgets): what `multi-cursor statusline` shows ([spend.md](spend.md))",
+        handler: || get(spend::session_spend),
+    },
+];
+
+/// [`ROUTES`] as the reference page's markdown table.
+pub fn routes_markdown() -> String {
+    let mut out = String::from("| route | what it does |\n|---|---|\n");
+    for route in ROUTES {
+        out.push_str(&format!(
+            "| `{} {}` | {} |\n",
+            route.methods, route.path, route.does
+        ));
+    }
+    out
+}
+
+/// The gateway's routes ([`ROUTES`]) behind its guard.
 pub fn router(gateway: Gateway) -> Router {
-    Router::new()
-        .route("/v1/messages", post(messages::messages))
-        .route("/v1/messages/count_tokens", post(messages::count_tokens))
-        // HEAD (the preconnect) and GET (`claude doctor`): an empty 200.
-        .route("/api/hello", get(|| async { StatusCode::OK }))
-        .route("/multi-cursor/hook", post(status::hook))
-        .route("/multi-cursor/status", get(status::status))
-        .route(
-            &format!("{}/{{session}}", crate::spend::SPEND_ROUTE),
-            get(spend::session_spend),
-        )
+    ROUTES
+        .iter()
+        .fold(Router::new(), |router, route| {
+            router.route(route.path, (route.handler)())
+        })
         .fallback(|request: Request| async move {
             ApiError::not_found(format!(
                 "no such endpoint: {} {}",

@@ -49,13 +49,14 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::HeaderMap;
-use axum::http::HeaderValue;
-use axum::http::StatusCode;
 use axum::http::header;
 use axum::http::request::Parts;
+use axum::response::IntoResponse;
 use axum::response::Response;
 use bytes::Bytes;
 use futures_util::StreamExt;
+
+use super::error::ApiError;
 use thiserror::Error;
 
 /// Where requests go when neither `MULTI_CURSOR_UPSTREAM` nor `ANTHROPIC_BASE_URL` says otherwise.
@@ -217,15 +218,7 @@ pub async fn forward(upstream: &Upstream, parts: Parts, body: Bytes) -> Response
             path = parts.uri.path(),
             "passthrough: refused, Claude Code has no Anthropic login"
         );
-        let mut response = error_response(
-            StatusCode::FORBIDDEN,
-            "permission_error",
-            NOT_SIGNED_IN.to_owned(),
-        );
-        response
-            .headers_mut()
-            .insert("x-should-retry", HeaderValue::from_static("false"));
-        return response;
+        return ApiError::forbidden(NOT_SIGNED_IN).into_response();
     }
     let path_and_query = parts.uri.path_and_query().map_or("/", |pq| pq.as_str());
     let url = upstream_url(&upstream.prefix, path_and_query);
@@ -234,12 +227,10 @@ pub async fn forward(upstream: &Upstream, parts: Parts, body: Bytes) -> Response
             path = parts.uri.path(),
             "passthrough: unusable request path"
         );
-        return error_response(
-            StatusCode::BAD_REQUEST,
-            "invalid_request_error",
-            "multi-cursor: the request path cannot be forwarded to the Anthropic upstream."
-                .to_owned(),
-        );
+        return ApiError::bad_request(
+            "the request path cannot be forwarded to the Anthropic upstream.",
+        )
+        .into_response();
     };
     let method = parts.method;
     let headers = end_to_end(
@@ -271,14 +262,12 @@ pub async fn forward(upstream: &Upstream, parts: Parts, body: Bytes) -> Response
                 %reason,
                 "passthrough: upstream unreachable"
             );
-            return error_response(
-                StatusCode::BAD_GATEWAY,
-                "api_error",
-                format!(
-                    "multi-cursor: the Anthropic upstream {} could not be reached: {reason}. Check MULTI_CURSOR_UPSTREAM / ANTHROPIC_BASE_URL.",
-                    upstream.shown
-                ),
-            );
+            return ApiError::upstream_unreachable(format!(
+                "the Anthropic upstream {} could not be reached: {reason}. Check {} / ANTHROPIC_BASE_URL.",
+                upstream.shown,
+                crate::env::UPSTREAM_ENV
+            ))
+            .into_response();
         }
     };
 
@@ -416,24 +405,10 @@ fn redact(url: &str) -> String {
     }
 }
 
-/// An Anthropic error JSON response, `{"type":"error","error":{"type":…,"message":…}}`.
-fn error_response(status: StatusCode, kind: &str, message: String) -> Response {
-    let body = serde_json::json!({
-        "type": "error",
-        "error": { "type": kind, "message": message },
-    });
-    let mut response = Response::new(Body::from(body.to_string()));
-    *response.status_mut() = status;
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    response
-}
-
 #[cfg(test)]
 mod tests {
     use axum::http::HeaderName;
+    use axum::http::HeaderValue;
 
     use super::*;
 

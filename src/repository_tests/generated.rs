@@ -33,6 +33,16 @@ fn sections() -> Vec<(&'static str, &'static str, String)> {
             "child-env",
             child_env::denied_reference(),
         ),
+        (
+            "docs/gateway.md",
+            "routes",
+            crate::gateway::routes_markdown(),
+        ),
+        (
+            "docs/gateway.md",
+            "statuses",
+            crate::gateway::error::status_table_markdown(),
+        ),
     ]
 }
 

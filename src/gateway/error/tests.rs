@@ -154,11 +154,53 @@ fn every_run_failure_case_has_its_status() {
         ),
     ];
     for (failure, status, kind) in cases {
-        let (got_status, got_kind) = super::run_failure_status(&failure);
+        let row = super::run_failure_status(&failure);
         assert_eq!(
-            (got_status.as_u16(), got_kind),
+            (row.status.as_u16(), row.kind),
             (status, kind),
             "{failure:?}"
+        );
+    }
+}
+
+/// The spend route the status line asks is the one the router serves.
+#[test]
+fn the_spend_route_is_served() {
+    let served = format!("{}/{{session}}", crate::spend::SPEND_ROUTE);
+    assert!(
+        crate::gateway::ROUTES
+            .iter()
+            .any(|route| route.path == served),
+        "{served} is not in ROUTES"
+    );
+}
+
+/// Each status appears once in the table, and every constructor answers with a row of it.
+#[test]
+fn the_status_table_has_each_status_once() {
+    let mut statuses: Vec<u16> = super::STATUS_TABLE
+        .iter()
+        .map(|row| row.status.as_u16())
+        .collect();
+    statuses.dedup();
+    assert_eq!(statuses.len(), super::STATUS_TABLE.len());
+    for error in [
+        ApiError::bad_request("x"),
+        ApiError::unauthorized("x"),
+        ApiError::forbidden("x"),
+        ApiError::not_found("x"),
+        ApiError::conflict("x"),
+        ApiError::too_large("x"),
+        ApiError::rate_limited("x"),
+        ApiError::internal("x"),
+        ApiError::run_failed("x"),
+        ApiError::upstream_unreachable("x"),
+    ] {
+        assert!(
+            super::STATUS_TABLE
+                .iter()
+                .any(|row| row.status == error.status && row.kind == error.kind),
+            "{error}"
         );
     }
 }
