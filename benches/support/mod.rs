@@ -12,7 +12,7 @@ use std::time::Duration;
 use std::time::Instant;
 
 /// `target/<profile>/`: a bench executable lives in `target/<profile>/deps/`.
-pub fn target_dir() -> PathBuf {
+pub(crate) fn target_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("bench executable path");
     exe.parent()
         .and_then(Path::parent)
@@ -21,7 +21,7 @@ pub fn target_dir() -> PathBuf {
 }
 
 /// Path of `bin` in the target folder, built with `cargo build --release` if missing.
-pub fn binary(package: &str, bin: &str) -> PathBuf {
+pub(crate) fn binary(package: &str, bin: &str) -> PathBuf {
     let path = target_dir().join(bin);
     if !path.exists() {
         println!(
@@ -43,7 +43,7 @@ pub fn binary(package: &str, bin: &str) -> PathBuf {
 }
 
 /// The `p` quantile (0..=1) of `sorted`, nearest rank.
-pub fn percentile(sorted: &[Duration], p: f64) -> Duration {
+pub(crate) fn percentile(sorted: &[Duration], p: f64) -> Duration {
     if sorted.is_empty() {
         return Duration::ZERO;
     }
@@ -52,12 +52,12 @@ pub fn percentile(sorted: &[Duration], p: f64) -> Duration {
 }
 
 /// Milliseconds.
-pub fn ms(d: Duration) -> f64 {
+pub(crate) fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
 /// A `kB` field of `/proc/<pid>/status` (`"VmRSS"`, `"VmHWM"`); 0 when unreadable.
-pub fn status_kb(pid: u32, field: &str) -> u64 {
+pub(crate) fn status_kb(pid: u32, field: &str) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
         .unwrap_or_default()
         .lines()
@@ -69,7 +69,7 @@ pub fn status_kb(pid: u32, field: &str) -> u64 {
 /// A running `multi-cursor serve --permission-mode bypassPermissions` with the fake agent as
 /// Cursor replaying one scenario, in its own folder (HOME, workspace, state, agent log); killed
 /// on drop.
-pub struct BenchGateway {
+pub(crate) struct BenchGateway {
     pub url: String,
     pub token: String,
     pub pid: u32,
@@ -84,7 +84,12 @@ pub struct BenchGateway {
 impl BenchGateway {
     /// Starts `gateway` (the release binary) with `agent` replaying `scenario`, passthrough
     /// going to `upstream`, and waits until it is ready.
-    pub fn start(gateway: &Path, agent: &Path, scenario: &Path, upstream: &str) -> BenchGateway {
+    pub(crate) fn start(
+        gateway: &Path,
+        agent: &Path,
+        scenario: &Path,
+        upstream: &str,
+    ) -> BenchGateway {
         let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("tempdir");
         let ready = dir.path().join("ready.json");
         let agent_log = dir.path().join("agent-log.jsonl");

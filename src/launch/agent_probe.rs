@@ -16,7 +16,7 @@ use crate::cursor::locate::AgentInfo;
 use crate::cursor::locate::LocateError;
 
 /// The cache file in the state folder.
-pub const PROBE_CACHE_FILE: &str = "agent-probe.json";
+pub(super) const PROBE_CACHE_FILE: &str = "agent-probe.json";
 
 /// Executables remembered at most.
 const PROBE_CACHE_LIMIT: usize = 8;
@@ -31,7 +31,7 @@ struct ProbeAnswer {
 
 /// Cursor's agent: the first candidate, answered from the cache when it is the executable
 /// remembered as Cursor's; else found and probed ([`locate::locate_agent`]) and remembered.
-pub async fn find_agent(state_dir: &Path) -> Result<AgentInfo, LocateError> {
+pub(super) async fn find_agent(state_dir: &Path) -> Result<AgentInfo, LocateError> {
     let mut cache = crate::exec::AnswerCache::<ProbeAnswer>::open(
         state_dir.join(PROBE_CACHE_FILE),
         PROBE_CACHE_LIMIT,

@@ -37,7 +37,7 @@ pub(super) struct Cleared {
 
 impl Cleared {
     /// The policy the turn runs under, as recorded and as part of its exchange key.
-    pub fn policy_text(&self, approve_mcps: bool) -> String {
+    pub(super) fn policy_text(&self, approve_mcps: bool) -> String {
         policy::describe(self.mode, &self.cursor_mode, approve_mcps, &self.admitted)
     }
 }

@@ -201,7 +201,7 @@ pub(crate) struct CursorConfigs {
 
 impl CursorConfigs {
     /// Reads the project and global files.
-    pub fn read(inputs: &PolicyInputs, workspace: &Path) -> CursorConfigs {
+    pub(crate) fn read(inputs: &PolicyInputs, workspace: &Path) -> CursorConfigs {
         let mut configs = CursorConfigs::default();
         let paths = std::iter::once(project_path(workspace)).chain(global_path(inputs));
         for path in paths {
@@ -215,7 +215,7 @@ impl CursorConfigs {
     }
 
     /// The first file whose deny list satisfies `enforces`.
-    pub fn enforcing(&self, enforces: impl Fn(&[String]) -> bool) -> Option<&Path> {
+    pub(crate) fn enforcing(&self, enforces: impl Fn(&[String]) -> bool) -> Option<&Path> {
         self.files
             .iter()
             .find(|f| enforces(&f.deny))

@@ -176,7 +176,7 @@ impl ModePlan {
 
     /// Whether Cursor may edit or run commands without `--force`, bound only by its own
     /// allowlist or auto review: the plans Cursor's own configuration must not widen.
-    pub fn bounded_by_cursor_config(&self) -> bool {
+    pub(crate) fn bounded_by_cursor_config(&self) -> bool {
         matches!(self.cursor, CursorMode::Allowlist | CursorMode::AutoReview)
     }
 }

@@ -3,10 +3,10 @@
 use multi_cursor_test_support::gateway::TestGateway;
 
 /// The route every test asks for.
-pub const MODEL: &str = "multi/cursor/composer-2.5";
+pub(crate) const MODEL: &str = "multi/cursor/composer-2.5";
 
 /// A non-streamed Cursor request whose only user message is `text`.
-pub fn request(text: &str) -> serde_json::Value {
+pub(crate) fn request(text: &str) -> serde_json::Value {
     serde_json::json!({
         "model": MODEL, "max_tokens": 1000, "stream": false,
         "messages": [{"role": "user", "content": [{"type": "text", "text": text}]}]
@@ -15,7 +15,7 @@ pub fn request(text: &str) -> serde_json::Value {
 
 /// POSTs `body` for `session` (and `worker`, as the Agent tool's requests carry it); returns
 /// status, the `x-should-retry` header and the body.
-pub fn ask(
+pub(crate) fn ask(
     gw: &TestGateway,
     session: &str,
     worker: Option<&str>,
@@ -40,12 +40,12 @@ pub fn ask(
 }
 
 /// Every ledger line of the gateway's state folder, in order.
-pub fn ledger(gw: &TestGateway) -> Vec<serde_json::Value> {
+pub(crate) fn ledger(gw: &TestGateway) -> Vec<serde_json::Value> {
     ledger_in(&gw.state_dir)
 }
 
 /// Every ledger line under `state`, in order (month files sorted by name).
-pub fn ledger_in(state: &std::path::Path) -> Vec<serde_json::Value> {
+pub(crate) fn ledger_in(state: &std::path::Path) -> Vec<serde_json::Value> {
     let Ok(dir) = std::fs::read_dir(state.join("ledger")) else {
         return Vec::new();
     };
@@ -64,7 +64,7 @@ pub fn ledger_in(state: &std::path::Path) -> Vec<serde_json::Value> {
 }
 
 /// `GET <path>` with the token: status and JSON body.
-pub fn get(gw: &TestGateway, path: &str) -> (u16, serde_json::Value) {
+pub(crate) fn get(gw: &TestGateway, path: &str) -> (u16, serde_json::Value) {
     let response = gw
         .client()
         .get(format!("{}{path}", gw.url))
@@ -78,7 +78,7 @@ pub fn get(gw: &TestGateway, path: &str) -> (u16, serde_json::Value) {
 
 /// Waits until the gateway runs no Cursor turn (the ledger line and the record are written as
 /// the run ends, around the answer's last bytes).
-pub fn wait_idle(gw: &TestGateway) {
+pub(crate) fn wait_idle(gw: &TestGateway) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     loop {
         let (_, status) = get(gw, "/multi-cursor/status");

@@ -14,7 +14,7 @@ use crate::display::TurnDisplay;
 
 /// What a stream looks like to the user.
 #[derive(Debug)]
-pub struct Rendered {
+pub(super) struct Rendered {
     /// The text streamed: Cursor's prose, rows, plan and closing summary.
     pub text: String,
     /// Whether the stream ended with a successful `result`.
@@ -22,12 +22,12 @@ pub struct Rendered {
 }
 
 /// Renders stream-json lines for a turn running in `workspace`.
-pub fn render_lines(lines: &[String], workspace: &Path) -> Rendered {
+pub(super) fn render_lines(lines: &[String], workspace: &Path) -> Rendered {
     render((lines.join("\n") + "\n").as_bytes(), workspace)
 }
 
 /// Renders a whole stream-json capture for a turn running in `workspace`.
-pub fn render(stream: &[u8], workspace: &Path) -> Rendered {
+pub(super) fn render(stream: &[u8], workspace: &Path) -> Rendered {
     let now = Instant::now();
     let mut display = TurnDisplay::new(workspace, now);
     let mut text = String::new();
@@ -52,12 +52,12 @@ pub fn render(stream: &[u8], workspace: &Path) -> Rendered {
 }
 
 /// The folder of captured Cursor streams.
-pub fn fixtures() -> PathBuf {
+pub(super) fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cursor-stream")
 }
 
 /// The events of stream-json lines, in order (plain-text items dropped).
-pub fn events(lines: &[String]) -> Vec<RunEvent> {
+pub(super) fn events(lines: &[String]) -> Vec<RunEvent> {
     parse_all((lines.join("\n") + "\n").as_bytes())
         .unwrap()
         .into_iter()
@@ -69,38 +69,38 @@ pub fn events(lines: &[String]) -> Vec<RunEvent> {
 }
 
 /// Stream-json lines as the CLI prints them.
-pub mod lines {
+pub(super) mod lines {
     use serde_json::Value;
     use serde_json::json;
 
     /// `system/init`.
-    pub fn init() -> String {
+    pub(crate) fn init() -> String {
         r#"{"type":"system","subtype":"init","apiKeySource":"login","cwd":"/w","session_id":"chat","model":"Auto","permissionMode":"default"}"#.to_string()
     }
 
     /// A `--stream-partial-output` delta (`timestamp_ms`, no `model_call_id`).
-    pub fn delta(text: &str) -> String {
+    pub(crate) fn delta(text: &str) -> String {
         json!({"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": text}]}, "session_id": "chat", "timestamp_ms": 1}).to_string()
     }
 
     /// A whole segment (no timestamp, no `model_call_id`).
-    pub fn whole(text: &str) -> String {
+    pub(crate) fn whole(text: &str) -> String {
         json!({"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": text}]}, "session_id": "chat"}).to_string()
     }
 
     /// A thinking delta.
-    pub fn thinking(text: &str) -> String {
+    pub(crate) fn thinking(text: &str) -> String {
         json!({"type": "thinking", "subtype": "delta", "text": text, "session_id": "chat", "timestamp_ms": 1}).to_string()
     }
 
     /// `tool_call` `started` for `<key>` (e.g. `shellToolCall`).
-    pub fn started(call_id: &str, key: &str, args: Value) -> String {
+    pub(crate) fn started(call_id: &str, key: &str, args: Value) -> String {
         json!({"type": "tool_call", "subtype": "started", "call_id": call_id, "tool_call": {key: {"args": args}}, "session_id": "chat", "timestamp_ms": 1}).to_string()
     }
 
     /// `tool_call` `completed` with `result`; `args` `Null` leaves them out, as the CLI does
     /// for a rejected call.
-    pub fn completed(call_id: &str, key: &str, args: Value, result: Value) -> String {
+    pub(crate) fn completed(call_id: &str, key: &str, args: Value, result: Value) -> String {
         let mut inner = json!({"result": result});
         if !args.is_null() {
             inner["args"] = args;
@@ -109,7 +109,7 @@ pub mod lines {
     }
 
     /// A successful `result` with `text` and Cursor's usage counts (`None`: no `usage` field).
-    pub fn result(text: &str, usage: Option<Value>) -> String {
+    pub(crate) fn result(text: &str, usage: Option<Value>) -> String {
         let mut line = json!({"type": "result", "subtype": "success", "duration_ms": 10, "duration_api_ms": 10, "is_error": false, "result": text, "session_id": "chat", "request_id": "request"});
         if let Some(usage) = usage {
             line["usage"] = usage;

@@ -10,7 +10,7 @@ use std::ops::Range;
 
 /// One `"key": value` member of an object.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Member {
+pub(super) struct Member {
     /// The decoded key.
     pub key: String,
     /// From the key's opening quote to the end of the value.
@@ -101,7 +101,7 @@ fn members(bytes: &[u8], open: usize) -> Option<(Vec<Member>, usize)> {
 }
 
 /// The members of the top-level object of `text` (`None` when it is not one).
-pub fn top_members(text: &str) -> Option<Vec<Member>> {
+pub(super) fn top_members(text: &str) -> Option<Vec<Member>> {
     let bytes = text.as_bytes();
     let open = skip_ws(bytes, 0);
     (bytes.get(open) == Some(&b'{')).then_some(())?;
@@ -109,7 +109,7 @@ pub fn top_members(text: &str) -> Option<Vec<Member>> {
 }
 
 /// The members of the object that is `member`'s value (`None` when it is not an object).
-pub fn nested_members(text: &str, member: &Member) -> Option<Vec<Member>> {
+pub(super) fn nested_members(text: &str, member: &Member) -> Option<Vec<Member>> {
     let bytes = text.as_bytes();
     (bytes.get(member.value.start) == Some(&b'{')).then_some(())?;
     members(bytes, member.value.start).map(|(found, _)| found)
@@ -118,7 +118,7 @@ pub fn nested_members(text: &str, member: &Member) -> Option<Vec<Member>> {
 /// The byte ranges to cut to remove the members at `indices` (of one object) with their
 /// separating commas: a run of removed members goes up to the next kept member when there is
 /// one, else from the end of the previous kept one.
-pub fn removals(members: &[Member], indices: &[usize]) -> Vec<Range<usize>> {
+pub(super) fn removals(members: &[Member], indices: &[usize]) -> Vec<Range<usize>> {
     let mut sorted = indices.to_vec();
     sorted.sort_unstable();
     sorted.dedup();
@@ -148,7 +148,7 @@ pub fn removals(members: &[Member], indices: &[usize]) -> Vec<Range<usize>> {
 }
 
 /// `text` with each range replaced by its text; ranges must not overlap.
-pub fn apply(text: &str, mut edits: Vec<(Range<usize>, String)>) -> Option<String> {
+pub(super) fn apply(text: &str, mut edits: Vec<(Range<usize>, String)>) -> Option<String> {
     edits.sort_by_key(|(range, _)| std::cmp::Reverse(range.start));
     let mut out = text.to_string();
     let mut limit = text.len();

@@ -16,12 +16,12 @@ use serde_json::Value;
 use serde_json::json;
 
 /// The folder of recorded Cursor streams.
-pub fn fixture_dir() -> PathBuf {
+pub(super) fn fixture_dir() -> PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cursor-stream")
 }
 
 /// Every recorded stream (`*.ndjson`), sorted by name, with its bytes.
-pub fn fixtures() -> Vec<(String, Vec<u8>)> {
+pub(super) fn fixtures() -> Vec<(String, Vec<u8>)> {
     let mut found: Vec<(String, Vec<u8>)> = std::fs::read_dir(fixture_dir())
         .expect("fixture folder")
         .map(|entry| entry.expect("dir entry").path())
@@ -45,17 +45,17 @@ pub fn fixtures() -> Vec<(String, Vec<u8>)> {
 }
 
 /// One fixture's bytes by name (without `.ndjson`).
-pub fn fixture(name: &str) -> Vec<u8> {
+pub(super) fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(fixture_dir().join(format!("{name}.ndjson"))).expect("read fixture")
 }
 
 /// Feed `pieces` in order to a fresh parser with the default limit, then finish.
-pub fn parse_pieces<'a>(pieces: impl IntoIterator<Item = &'a [u8]>) -> Vec<StreamItem> {
+pub(super) fn parse_pieces<'a>(pieces: impl IntoIterator<Item = &'a [u8]>) -> Vec<StreamItem> {
     try_parse_pieces(DEFAULT_MAX_LINE, pieces).expect("stream parses")
 }
 
 /// Like [`parse_pieces`] with a limit, returning the first error.
-pub fn try_parse_pieces<'a>(
+pub(super) fn try_parse_pieces<'a>(
     max_line: usize,
     pieces: impl IntoIterator<Item = &'a [u8]>,
 ) -> Result<Vec<StreamItem>, StreamError> {
@@ -69,12 +69,12 @@ pub fn try_parse_pieces<'a>(
 }
 
 /// Parse a whole stream in one feed.
-pub fn parse(bytes: &[u8]) -> Vec<StreamItem> {
+pub(super) fn parse(bytes: &[u8]) -> Vec<StreamItem> {
     parse_pieces([bytes])
 }
 
 /// Split `bytes` at the given (sorted, deduplicated, in-range) cut points.
-pub fn split_at_cuts<'a>(bytes: &'a [u8], cuts: &[usize]) -> Vec<&'a [u8]> {
+pub(super) fn split_at_cuts<'a>(bytes: &'a [u8], cuts: &[usize]) -> Vec<&'a [u8]> {
     let mut pieces = Vec::with_capacity(cuts.len() + 1);
     let mut start = 0;
     for &cut in cuts {
@@ -86,7 +86,7 @@ pub fn split_at_cuts<'a>(bytes: &'a [u8], cuts: &[usize]) -> Vec<&'a [u8]> {
 }
 
 /// The run's events, in order.
-pub fn events(items: &[StreamItem]) -> Vec<&RunEvent> {
+pub(super) fn events(items: &[StreamItem]) -> Vec<&RunEvent> {
     items
         .iter()
         .filter_map(|item| match item {
@@ -97,7 +97,7 @@ pub fn events(items: &[StreamItem]) -> Vec<&RunEvent> {
 }
 
 /// The plain-text failures, in order.
-pub fn failures(items: &[StreamItem]) -> Vec<&CliFailure> {
+pub(super) fn failures(items: &[StreamItem]) -> Vec<&CliFailure> {
     items
         .iter()
         .filter_map(|item| match item {
@@ -108,7 +108,7 @@ pub fn failures(items: &[StreamItem]) -> Vec<&CliFailure> {
 }
 
 /// Every `Text` concatenated: Cursor's whole answer as the user sees it.
-pub fn answer(items: &[StreamItem]) -> String {
+pub(super) fn answer(items: &[StreamItem]) -> String {
     events(items)
         .into_iter()
         .filter_map(|event| match event {
@@ -119,7 +119,7 @@ pub fn answer(items: &[StreamItem]) -> String {
 }
 
 /// The `result` event, if the stream had one.
-pub fn result(items: &[StreamItem]) -> Option<&RunResult> {
+pub(super) fn result(items: &[StreamItem]) -> Option<&RunResult> {
     events(items).into_iter().find_map(|event| match event {
         RunEvent::Result(result) => Some(result),
         _ => None,
@@ -127,7 +127,7 @@ pub fn result(items: &[StreamItem]) -> Option<&RunResult> {
 }
 
 /// Completed tool calls with their outcomes.
-pub fn completed_tools(items: &[StreamItem]) -> Vec<(&ToolCall, &ToolOutcome)> {
+pub(super) fn completed_tools(items: &[StreamItem]) -> Vec<(&ToolCall, &ToolOutcome)> {
     events(items)
         .into_iter()
         .filter_map(|event| match event {
@@ -138,7 +138,7 @@ pub fn completed_tools(items: &[StreamItem]) -> Vec<(&ToolCall, &ToolOutcome)> {
 }
 
 /// Started tool calls.
-pub fn started_tools(items: &[StreamItem]) -> Vec<&ToolCall> {
+pub(super) fn started_tools(items: &[StreamItem]) -> Vec<&ToolCall> {
     events(items)
         .into_iter()
         .filter_map(|event| match event {
@@ -149,7 +149,7 @@ pub fn started_tools(items: &[StreamItem]) -> Vec<&ToolCall> {
 }
 
 /// A JSON rendering of the items, for the `stream_items__*` snapshots.
-pub fn items_json(items: &[StreamItem]) -> Value {
+pub(super) fn items_json(items: &[StreamItem]) -> Value {
     Value::Array(items.iter().map(item_json).collect())
 }
 

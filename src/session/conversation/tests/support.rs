@@ -9,7 +9,7 @@ use serde_json::Value;
 use serde_json::json;
 
 /// `tests/fixtures/claude/<name>` parsed as JSON.
-pub fn fixture(name: &str) -> Value {
+pub(super) fn fixture(name: &str) -> Value {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/claude")
         .join(name);
@@ -19,23 +19,23 @@ pub fn fixture(name: &str) -> Value {
 
 /// The body of `claude -p "hi" --model multi/cursor/composer-2.5` (user: two reminders + "hi";
 /// then a `role:"system"` message).
-pub fn main_body() -> Value {
+pub(super) fn main_body() -> Value {
     fixture("claude-request-example.json")
 }
 
 /// The body of a subagent (worker) request; its prompt is "Say WORKER_OK and nothing else.".
-pub fn subagent_body() -> Value {
+pub(super) fn subagent_body() -> Value {
     fixture("claude-subagent-request-example.json")["body"].clone()
 }
 
 /// Parses a body as the gateway would.
-pub fn parse(body: &Value) -> MessagesRequest {
+pub(super) fn parse(body: &Value) -> MessagesRequest {
     let bytes = serde_json::to_vec(body).expect("body serialises");
     parse_request(&bytes).expect("body parses")
 }
 
 /// Appends a message with the given role and content (string or blocks).
-pub fn push(body: &mut Value, role: &str, content: Value) {
+pub(super) fn push(body: &mut Value, role: &str, content: Value) {
     body["messages"]
         .as_array_mut()
         .expect("messages array")
@@ -44,7 +44,7 @@ pub fn push(body: &mut Value, role: &str, content: Value) {
 
 /// Replaces the text of the last text block of the first user message (the prompt "hi" in
 /// the fixtures) with `text`.
-pub fn set_first_prompt(body: &mut Value, text: &str) {
+pub(super) fn set_first_prompt(body: &mut Value, text: &str) {
     let blocks = body["messages"][0]["content"]
         .as_array_mut()
         .expect("content blocks");
@@ -54,7 +54,7 @@ pub fn set_first_prompt(body: &mut Value, text: &str) {
 
 /// The main fixture continued: Cursor listed files with a tool, then the user asks again
 /// (string content, as Claude Code sends after a resume).
-pub fn multi_turn_body() -> Value {
+pub(super) fn multi_turn_body() -> Value {
     let mut body = main_body();
     push(
         &mut body,
