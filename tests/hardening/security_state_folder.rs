@@ -98,7 +98,7 @@ fn a_symlinked_state_folder_is_refused() {
 #[test]
 fn a_state_folder_owned_by_another_user_is_refused() {
     if !nix::unistd::geteuid().is_root() {
-        eprintln!("skipped: only root can make a folder owned by another user");
+        println!("skipped: only root can make a folder owned by another user");
         return;
     }
     let dir = tempfile::tempdir().unwrap();

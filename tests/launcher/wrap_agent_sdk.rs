@@ -52,7 +52,7 @@ fn the_npm_agent_sdk_gets_a_cursor_answer_through_the_wrapper() {
             std::env::var_os(multi_cursor::env::TEST_AGENT_SDK_ENV).is_none(),
             "MULTI_CURSOR_TEST_AGENT_SDK is set but {why}"
         );
-        eprintln!("skipped: {why}");
+        println!("skipped: {why}");
         return;
     }
     let launch = Launch::real();
