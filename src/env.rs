@@ -43,6 +43,8 @@ pub const GATEWAY_PREFIX: &str = "MULTI_CURSOR_GATEWAY_";
 pub const RUN_MARKER_ENV: &str = "MULTI_CURSOR_RUN_MARKER";
 /// The Claude Code the end-to-end tests drive.
 pub const TEST_CLAUDE_ENV: &str = "MULTI_CURSOR_TEST_CLAUDE";
+/// The newest Claude Code, for the tests of what changed after the pinned one.
+pub const TEST_CLAUDE_LATEST_ENV: &str = "MULTI_CURSOR_TEST_CLAUDE_LATEST";
 /// The Agent SDK package the wrapper's SDK test drives.
 pub const TEST_AGENT_SDK_ENV: &str = "MULTI_CURSOR_TEST_AGENT_SDK";
 
@@ -187,6 +189,11 @@ pub const VARIABLES: &[Variable] = &[
         TEST_CLAUDE_ENV,
         "the Claude Code executable the end-to-end tests drive; the tests that drive Claude Code fail with this fix when it is unset",
         "`scripts/test` sets `.tools/claude/node_modules/.bin/claude` (2.1.328)",
+    ),
+    development(
+        TEST_CLAUDE_LATEST_ENV,
+        "the newest Claude Code, for the tests of behaviour added after the pinned version (`claude doctor`'s connectivity check, 2.1.331+); those tests fail with this fix when it is unset",
+        "`scripts/test` sets `.tools/claude-latest/node_modules/.bin/claude` (2.1.332)",
     ),
     development(
         TEST_AGENT_SDK_ENV,

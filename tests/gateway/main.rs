@@ -12,6 +12,7 @@
 mod bash_mode;
 mod catalog_recheck;
 mod claude_cursor_answer;
+mod claude_doctor;
 mod compaction_bounded;
 mod compaction_claude;
 mod compaction_no_summary;

@@ -30,6 +30,24 @@ pub fn claude_binary() -> PathBuf {
     path
 }
 
+/// The newest Claude Code (`MULTI_CURSOR_TEST_CLAUDE_LATEST`, 2.1.332 from `scripts/test`), for
+/// behaviour the pinned version does not have. Fails the test with the fix when it is not set.
+pub fn latest_claude_binary() -> PathBuf {
+    let path = std::env::var_os(multi_cursor::env::TEST_CLAUDE_LATEST_ENV).unwrap_or_else(|| {
+        panic!(
+            "MULTI_CURSOR_TEST_CLAUDE_LATEST is not set: run the tests with scripts/test, which \
+             installs the newest Claude Code into .tools/claude-latest and sets it"
+        )
+    });
+    let path = PathBuf::from(path);
+    assert!(
+        path.exists(),
+        "MULTI_CURSOR_TEST_CLAUDE_LATEST={} does not exist",
+        path.display()
+    );
+    path
+}
+
 /// A scratch HOME for Claude Code with onboarding done and the test key approved, so the
 /// non-interactive runs never stop at a first-run screen.
 pub fn prepare_home(home: &Path, project: &Path) {
