@@ -434,20 +434,26 @@ impl ClaudeFlags {
             .is_some_and(|model| model.starts_with(crate::cursor::catalog::ROUTE_PREFIX))
     }
 
-    /// Merges ours (picker rows from `catalog`, hooks running `hook_exe`, the `multi-cursor`
-    /// worker) with theirs: their `--settings` values and the picker rows of the settings
-    /// files Claude Code reads come first.
+    /// Merges ours (picker rows from `catalog`, only Auto when the account's plan was last
+    /// seen running only Auto; hooks running `hook_exe`; the `multi-cursor` worker) with
+    /// theirs: their `--settings` values and the picker rows of the settings files Claude Code
+    /// reads come first.
     pub(crate) fn merge_with_ours(
         self,
         catalog: Option<&Catalog>,
         auto_review: bool,
+        auto_only: bool,
         hook_exe: &Path,
     ) -> anyhow::Result<Merged> {
         let picker = match catalog {
             Some(catalog) => {
                 let picker = catalog.picker(&catalog::extra_models_from_env());
                 picker.check()?;
-                picker
+                if auto_only {
+                    picker.auto_only()
+                } else {
+                    picker
+                }
             }
             None => Picker {
                 rows: Vec::new(),
@@ -464,6 +470,15 @@ impl ClaudeFlags {
             routing: self.routing,
         })
     }
+}
+
+/// The launcher's line when the picker offers only Auto: why (Cursor's words) and what brings
+/// the named models back.
+fn auto_only_line(note: &catalog::plan::PlanNote) -> String {
+    format!(
+        "multi-cursor: /model offers only Auto via Cursor: when last asked for a named model, Cursor said “{}”. Once your Cursor plan includes named models, `/model multi/cursor/<id>` (ids: `multi-cursor --cursor-models`) works again and the picker lists them from the next start.",
+        crate::cursor::sanitize::sanitize(&note.said)
+    )
 }
 
 /// `multi-cursor [--] [claude args…]`: starts Claude Code through a private gateway and
@@ -496,6 +511,11 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
         );
     }
     let (catalog, refresh_from) = launch_catalog(&state_dir, agent.map(|info| info.path)).await;
+    let plan = catalog::plan::auto_only(&state_dir);
+    if let Some(note) = &plan {
+        eprintln!("{}", auto_only_line(note));
+    }
+    let auto_only = plan.is_some();
     let exe = std::env::current_exe().context("finding the multi-cursor executable for hooks")?;
     let status_line = settings::status_line(&flags.layers, &exe, statusline::enabled());
     let Merged {
@@ -503,7 +523,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
         agents,
         flag_settings,
         routing,
-    } = flags.merge_with_ours(catalog.as_ref(), auto_review, &exe)?;
+    } = flags.merge_with_ours(catalog.as_ref(), auto_review, auto_only, &exe)?;
     settings::install_status_line(&mut settings, status_line);
     let login_inputs = claude::LoginInputs::from_env(settings.get("apiKeyHelper").is_some());
     let login = claude::anthropic_login(&claude_path, &login_inputs).await;

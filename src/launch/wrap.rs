@@ -286,7 +286,12 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
         agents,
         flag_settings,
         routing,
-    } = flags.merge_with_ours(catalog.as_ref(), auto_review, &helper)?;
+    } = flags.merge_with_ours(
+        catalog.as_ref(),
+        auto_review,
+        crate::cursor::catalog::plan::auto_only(&state_dir).is_some(),
+        &helper,
+    )?;
     let login_inputs = claude::LoginInputs::from_env(settings.get("apiKeyHelper").is_some());
     let login = claude::anthropic_login(&claude_path, &login_inputs).await;
     let placeholder = (login == claude::AnthropicLogin::SignedOut).then(new_placeholder);

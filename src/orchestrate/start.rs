@@ -17,12 +17,14 @@ use super::routing::Route;
 use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::Resolved;
 use crate::cursor::command::TurnSpec;
+use crate::cursor::failure::RunFailure;
 use crate::cursor::process::end_stray_run;
 use crate::session::conversation;
 use crate::session::cursor_request::CursorRequest;
 use crate::session::cursor_request::TurnPrompts;
 use crate::session::exchange::Ending;
 use crate::session::exchange::Exchange;
+use crate::session::exchange::ExchangeFailure;
 use crate::session::exchange::exchange_key;
 use crate::session::identity::Identity;
 use crate::session::store::Admission;
@@ -33,6 +35,7 @@ use crate::session::store::keep_turn;
 use crate::spend::book::TurnAsk;
 use crate::turn;
 use crate::turn::ChatHolder;
+use crate::turn::TurnError;
 use crate::turn::TurnHandle;
 use crate::turn::TurnInput;
 
@@ -186,6 +189,11 @@ pub(super) async fn start<C: TurnContext>(
             noted.notice_shown(&claude_session, &note);
         }
     };
+    let (watched, state_dir, named_model) = (
+        Arc::clone(&exchange),
+        settings.state_dir.to_path_buf(),
+        plan.model != crate::cursor::catalog::AUTO_ID,
+    );
     tokio::spawn(async move {
         keep_turn(
             open,
@@ -198,8 +206,40 @@ pub(super) async fn start<C: TurnContext>(
         .await;
         // The run has ended here: its record is written and its exchange ended.
         ended.run_ended(run_id);
+        note_plan(&state_dir, watched.ending(), named_model).await;
     });
     Ok(Outcome::Exchange(observer))
+}
+
+/// What a finished turn says about the account's plan (`cursor::catalog::plan`): an Auto-only
+/// refusal is noted, so the next launch offers only Auto; a named model that answered clears
+/// that note. Written on the blocking pool; a failure to write is logged, never the turn's.
+async fn note_plan(state_dir: &std::path::Path, ending: Option<Ending>, named_model: bool) {
+    let auto_only_said = match &ending {
+        Some(Ending::Failed {
+            error: ExchangeFailure::Turn(failure),
+            ..
+        }) => match failure.error.as_ref() {
+            TurnError::Failed(RunFailure::AutoOnly { said, .. }) => Some(said.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let answered_named = named_model && matches!(ending, Some(Ending::Completed));
+    if auto_only_said.is_none() && !answered_named {
+        return;
+    }
+    let dir = state_dir.to_path_buf();
+    let written = tokio::task::spawn_blocking(move || match auto_only_said {
+        Some(said) => {
+            crate::cursor::catalog::plan::note_auto_only(&dir, &said).map_err(|e| e.to_string())
+        }
+        None => crate::cursor::catalog::plan::clear_auto_only(&dir).map_err(|e| e.to_string()),
+    })
+    .await;
+    if let Ok(Err(error)) = written {
+        tracing::warn!(%error, "could not note what the Cursor plan runs");
+    }
 }
 
 /// Ends a turn a stopped gateway left running, whatever this request is, and notes it in the

@@ -21,6 +21,7 @@ mod doctor_session_lock;
 mod doctor_state_folder;
 mod first_contact_tui;
 mod launch_agents_clash;
+mod launch_auto_only_plan;
 mod launch_claude_env;
 mod launch_cursor_answer;
 mod launch_exit_code;

@@ -41,6 +41,7 @@
 
 mod cache;
 mod list_models;
+pub mod plan;
 mod render;
 mod routes;
 

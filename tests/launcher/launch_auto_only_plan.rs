@@ -1,0 +1,85 @@
+//! An account whose plan runs only Auto (2026.10.01: `ActionRequiredError: Named models
+//! unavailable Free plans can only use Auto.`): after Cursor refuses a named model once, the
+//! next launch offers only Auto in `/model` and to workers, and says why in Cursor's words;
+//! once a named model answers again (the plan changed), every row comes back.
+
+use multi_cursor_test_support::launcher;
+use multi_cursor_test_support::repo_root;
+
+use launcher::Launch;
+
+fn picker_models(launch: &Launch) -> Vec<String> {
+    launch.claude_settings()["modelPicker"]["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["model"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A scripted Claude Code started by the launcher on `state`: its picker rows and stderr.
+fn scripted_start(state: &std::path::Path) -> (Vec<String>, String) {
+    let mut launch = Launch::scripted()
+        .env("MULTI_CURSOR_STATE_DIR", state)
+        .args(["-p", "hi"]);
+    let output = launch.run();
+    assert_eq!(output.status, Some(0), "{output:?}");
+    (picker_models(&launch), output.stderr)
+}
+
+#[test]
+fn an_auto_only_refusal_leaves_only_auto_in_the_picker_until_a_named_model_answers() {
+    let scenario = repo_root().join("tests/fake-agent/scenarios/free-plan-named-model.scenario");
+    let mut refused = Launch::real().env("FAKE_AGENT_SCENARIO", &scenario).args([
+        "-p",
+        "hello",
+        "--model",
+        "multi/cursor/composer-2.5",
+        "--permission-mode",
+        "bypassPermissions",
+    ]);
+    let output = refused.run();
+    assert_ne!(output.status, Some(0), "{output:?}");
+    assert!(
+        output.stdout.contains("can only run Auto") || output.stderr.contains("can only run Auto"),
+        "{output:?}"
+    );
+    let state = refused.state.clone();
+    assert!(
+        state.join("plan.json").is_file(),
+        "the refusal was not noted"
+    );
+
+    let (rows, stderr) = scripted_start(&state);
+    assert_eq!(rows, ["multi/cursor/default"]);
+    assert!(
+        stderr.contains("/model offers only Auto via Cursor")
+            && stderr.contains(
+                "“ActionRequiredError: Named models unavailable Free plans can only use Auto.”"
+            ),
+        "{stderr}"
+    );
+
+    // The plan changed: a named model typed into /model answers, and the note goes.
+    let mut answered = Launch::real().env("MULTI_CURSOR_STATE_DIR", &state).args([
+        "-p",
+        "hello",
+        "--model",
+        "multi/cursor/composer-2.5",
+        "--permission-mode",
+        "bypassPermissions",
+    ]);
+    let output = answered.run();
+    assert_eq!(output.status, Some(0), "{output:?}");
+    assert!(
+        !state.join("plan.json").exists(),
+        "a named answer kept the note"
+    );
+    let (rows, stderr) = scripted_start(&state);
+    assert!(rows.len() > 1, "{rows:?}");
+    assert!(
+        rows.contains(&"multi/cursor/composer-2.5".to_string()),
+        "{rows:?}"
+    );
+    assert!(!stderr.contains("offers only Auto"), "{stderr}");
+}
