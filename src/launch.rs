@@ -587,7 +587,7 @@ fn resume_hint(gateway: &gateway::Gateway, args: &[OsString]) -> Option<String> 
     {
         return None;
     }
-    let session = gateway.sessions().last_prompted()?.to_string();
+    let session = gateway.services().sessions().last_prompted()?.to_string();
     // A hook's value: printed only when it is an id (no control sequence reaches the terminal).
     let id_like = !session.is_empty()
         && session

@@ -269,17 +269,17 @@ impl From<&RequestError> for ApiError {
     }
 }
 
-impl From<Refusal<ApiError>> for ApiError {
+impl From<Refusal> for ApiError {
     /// A Cursor request the orchestrator did not run: 400 for the request, a missing agent,
     /// the policy and an unknown model; 409 while a different request runs; 500 when the
     /// rulebook could not be loaded; the catalog, store and compaction cases as their own
     /// errors map.
-    fn from(refusal: Refusal<ApiError>) -> Self {
+    fn from(refusal: Refusal) -> Self {
         match refusal {
             Refusal::Request(error) => ApiError::from(&error),
             Refusal::Agent(error) => ApiError::bad_request(error.to_string()),
             Refusal::Policy(refusal) => ApiError::bad_request(refusal.to_string()),
-            Refusal::CatalogUnavailable(error) => error,
+            Refusal::CatalogUnavailable(error) => ApiError::from(&error),
             Refusal::Model(error) => ApiError::from(&error),
             Refusal::Compaction(error) => ApiError::from(&error),
             Refusal::Store(error) => ApiError::from(&error),

@@ -2,9 +2,6 @@
 //! answered by a Cursor turn; any other model goes to the upstream byte for byte.
 
 use std::convert::Infallible;
-use std::path::Path;
-use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
@@ -22,9 +19,7 @@ use serde_json::json;
 
 use super::Gateway;
 use super::LimitedBody;
-use super::LiveRun;
 use super::error::ApiError;
-use super::hooks::DEFAULT_SESSION;
 use super::passthrough;
 use crate::anthropic::SseEvent;
 use crate::anthropic::StreamEvent;
@@ -32,23 +27,15 @@ use crate::anthropic::Usage;
 use crate::anthropic::events::answer_events;
 use crate::anthropic::events::fold_message;
 use crate::anthropic::events::safeguard_results;
-use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::ROUTE_PREFIX;
-use crate::cursor::locate::AgentInfo;
-use crate::cursor::locate::LocateError;
 use crate::cursor::sanitize::sanitize;
 use crate::orchestrate;
 use crate::orchestrate::Outcome;
-use crate::orchestrate::TurnContext;
-use crate::orchestrate::TurnSettings;
-use crate::policy::ClaudeMode;
 use crate::session::conversation;
 use crate::session::cursor_request::CursorRequest;
 use crate::session::exchange::Ending;
 use crate::session::exchange::Observer;
-use crate::session::identity::Identity;
-use crate::session::store::SessionStore;
-use crate::state::now_rfc3339;
+use crate::session::hooks::DEFAULT_SESSION;
 
 /// SSE comment-free keepalive: a `ping` event after this much silence.
 const PING_EVERY: Duration = Duration::from_secs(10);
@@ -177,7 +164,7 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
             &edge,
         ));
     }
-    match orchestrate::run(gateway, &parsed).await {
+    match orchestrate::run(gateway.services(), &parsed).await {
         Ok(Outcome::Exchange(observer)) => answer(observer, edge).await,
         Ok(Outcome::Local(text)) => Ok(local_answer(&request.model, &text, &edge)),
         Ok(Outcome::Events(events)) => Ok(events_answer(events, &edge)),
@@ -216,84 +203,6 @@ impl Edge {
             event.add_safeguard_results(results);
         }
         event
-    }
-}
-
-/// The gateway as the orchestrator's context: its agent, catalog cache, hook-reported
-/// sessions, session store and live runs.
-impl TurnContext for Gateway {
-    type CatalogUnavailable = ApiError;
-
-    fn settings(&self) -> TurnSettings<'_> {
-        let config = self.config();
-        TurnSettings {
-            default_mode: config.default_mode,
-            working_dir: &config.working_dir,
-            home: config.home.as_deref(),
-            approve_mcps: config.approve_mcps,
-            limits: config.limits,
-            state_dir: &config.state_dir,
-            policy: &config.policy,
-            surface: config.surface,
-        }
-    }
-
-    async fn agent(&self) -> Result<AgentInfo, LocateError> {
-        Gateway::agent(self).await
-    }
-
-    async fn catalog(&self, agent: &Path) -> Result<Catalog, ApiError> {
-        Gateway::catalog(self, agent).await
-    }
-
-    async fn recheck_catalog(&self, agent: &Path, model: &str) -> Option<Catalog> {
-        Gateway::recheck_catalog(self, agent, model).await
-    }
-
-    fn session_mode(
-        &self,
-        session: &str,
-        worker: Option<&str>,
-    ) -> (Option<ClaudeMode>, Option<PathBuf>) {
-        self.sessions().lookup(session, worker)
-    }
-
-    fn note_policy(&self, session: &str, policy: String) {
-        self.sessions().note_policy(session, policy);
-    }
-
-    fn notice_was_shown(&self, session: &str, notice: &str) -> bool {
-        self.sessions().was_shown(session, notice)
-    }
-
-    fn notice_shown(&self, session: &str, notice: &str) {
-        self.sessions().notice_shown(session, notice);
-    }
-
-    fn store(&self) -> &SessionStore {
-        Gateway::store(self)
-    }
-
-    fn run_started(&self, identity: &Identity, model: &str) -> u64 {
-        self.add_run(LiveRun {
-            session: identity.session.clone(),
-            worker: identity.worker.clone(),
-            model: model.to_string(),
-            pgid: 0,
-            started_at: now_rfc3339(),
-        })
-    }
-
-    fn run_spawned(&self, id: u64, pgid: i32) {
-        self.set_run_pgid(id, pgid);
-    }
-
-    fn run_ended(&self, id: u64) {
-        self.remove_run(id);
-    }
-
-    fn spend(&self) -> &Arc<crate::spend::SpendBook> {
-        Gateway::spend(self)
     }
 }
 

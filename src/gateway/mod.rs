@@ -8,7 +8,6 @@
 pub mod client;
 pub mod error;
 pub mod guard;
-pub mod hooks;
 pub mod messages;
 pub mod passthrough;
 pub mod plugin_commands;
@@ -16,14 +15,9 @@ pub mod server;
 pub mod spend;
 pub mod status;
 
-use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::path::Path;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::Mutex;
-use std::sync::atomic::AtomicU64;
-use std::sync::atomic::Ordering;
 
 use anyhow::Context;
 use axum::Router;
@@ -41,13 +35,11 @@ use serde::Serialize;
 use tokio::net::TcpListener;
 
 use crate::cursor::catalog::Catalog;
-use crate::cursor::locate::AgentInfo;
-use crate::cursor::locate::LocateError;
 use crate::cursor::process::RunLimits;
+use crate::orchestrate::services::TurnConfig;
+use crate::orchestrate::services::TurnServices;
 use crate::policy::ClaudeMode;
-use crate::session::store::SessionStore;
 use error::ApiError;
-use hooks::SessionBook;
 use passthrough::Upstream;
 
 /// Largest request body accepted.
@@ -88,6 +80,20 @@ pub struct GatewayConfig {
 }
 
 impl GatewayConfig {
+    /// The part of the configuration a Cursor request is served under.
+    fn turn_config(&self) -> TurnConfig {
+        TurnConfig {
+            default_mode: self.default_mode,
+            working_dir: self.working_dir.clone(),
+            home: self.home.clone(),
+            approve_mcps: self.approve_mcps,
+            limits: self.limits,
+            state_dir: self.state_dir.clone(),
+            policy: self.policy.clone(),
+            surface: self.surface,
+        }
+    }
+
     /// A configuration from the environment with a fresh random token.
     pub fn from_env(default_mode: Option<ClaudeMode>) -> anyhow::Result<Self> {
         let state_dir = crate::state::state_dir().context("opening the state folder")?;
@@ -104,7 +110,7 @@ impl GatewayConfig {
             home: std::env::var_os("HOME").map(PathBuf::from),
             approve_mcps: std::env::var(crate::env::APPROVE_MCPS_ENV).is_ok_and(|v| v == "1"),
             limits: RunLimits::from_env().map_err(anyhow::Error::msg)?,
-            max_sessions: SessionStore::capacity_from_env(),
+            max_sessions: crate::session::store::SessionStore::capacity_from_env(),
             anthropic_placeholder: None,
             policy: crate::policy::PolicyInputs::from_env(),
             surface: crate::policy::Surface::Terminal,
@@ -121,22 +127,6 @@ pub fn new_token() -> String {
     )
 }
 
-/// A Cursor run in progress, for `GET /multi-cursor/status`.
-#[derive(Debug, Clone, Serialize)]
-pub struct LiveRun {
-    pub session: String,
-    pub worker: String,
-    pub model: String,
-    pub pgid: i32,
-    pub started_at: String,
-}
-
-/// How long an unknown model id is not checked with Cursor again ([`Gateway::recheck_catalog`]).
-pub const CATALOG_RECHECK: std::time::Duration = std::time::Duration::from_secs(60);
-
-/// Most unknown model ids remembered at once; beyond that, no recheck until some expire.
-const MAX_RECHECKED: usize = 64;
-
 /// Shared gateway state; cheap to clone.
 #[derive(Clone)]
 pub struct Gateway {
@@ -146,17 +136,8 @@ pub struct Gateway {
 struct Inner {
     config: GatewayConfig,
     upstream: Upstream,
-    agent: tokio::sync::OnceCell<Result<AgentInfo, LocateError>>,
-    catalog: tokio::sync::RwLock<Option<Catalog>>,
-    /// Unknown model ids the catalog was fetched again for, and when (see
-    /// [`Gateway::recheck_catalog`]).
-    rechecked: Mutex<HashMap<String, std::time::Instant>>,
-    sessions: Mutex<SessionBook>,
-    store: SessionStore,
-    runs: Mutex<HashMap<u64, LiveRun>>,
-    next_run: AtomicU64,
-    /// Cursor spend: per-session figures, the ledger, budgets and runaway guards.
-    spend: Arc<crate::spend::SpendBook>,
+    /// What serving a Cursor request needs, below HTTP.
+    services: Arc<TurnServices>,
 }
 
 impl Gateway {
@@ -167,18 +148,13 @@ impl Gateway {
             .refusing_placeholder(config.anthropic_placeholder.clone());
         let limits = crate::spend::limits::SpendLimits::from_env()
             .context("reading the Cursor spend limits")?;
+        let spend = crate::spend::SpendBook::new(&config.state_dir, limits);
+        let services = TurnServices::new(config.turn_config(), config.max_sessions, catalog, spend);
         Ok(Gateway {
             inner: Arc::new(Inner {
-                spend: Arc::new(crate::spend::SpendBook::new(&config.state_dir, limits)),
-                store: SessionStore::new(&config.state_dir, config.max_sessions),
                 config,
                 upstream,
-                agent: tokio::sync::OnceCell::new(),
-                catalog: tokio::sync::RwLock::new(catalog),
-                rechecked: Mutex::new(HashMap::new()),
-                sessions: Mutex::new(SessionBook::default()),
-                runs: Mutex::new(HashMap::new()),
-                next_run: AtomicU64::new(1),
+                services: Arc::new(services),
             }),
         })
     }
@@ -198,139 +174,10 @@ impl Gateway {
         &self.inner.upstream
     }
 
-    /// Cursor's agent, located and identified once.
-    pub async fn agent(&self) -> Result<AgentInfo, LocateError> {
-        self.inner
-            .agent
-            .get_or_init(crate::cursor::locate::locate_agent)
-            .await
-            .clone()
-    }
-
-    /// The catalog, fetched from Cursor (and cached) on first need.
-    pub async fn catalog(&self, agent: &Path) -> Result<Catalog, ApiError> {
-        if let Some(catalog) = self.inner.catalog.read().await.as_ref() {
-            return Ok(catalog.clone());
-        }
-        let mut slot = self.inner.catalog.write().await;
-        if let Some(catalog) = slot.as_ref() {
-            return Ok(catalog.clone());
-        }
-        let catalog = self.fetch_catalog(agent).await.map_err(|e| match e {
-            crate::cursor::catalog::CatalogError::LoggedOut { .. } => {
-                ApiError::forbidden(e.to_string())
-            }
-            other => ApiError::bad_request(other.to_string()),
-        })?;
-        *slot = Some(catalog.clone());
-        Ok(catalog)
-    }
-
-    /// Asks Cursor for its models and caches them for the next launch (a cache that cannot be
-    /// written is logged, not fatal).
-    async fn fetch_catalog(
-        &self,
-        agent: &Path,
-    ) -> Result<Catalog, crate::cursor::catalog::CatalogError> {
-        let catalog = crate::cursor::catalog::fetch_catalog(agent).await?;
-        if let Err(error) =
-            crate::cursor::catalog::store_cache_in(&self.inner.config.state_dir, &catalog, agent)
-        {
-            tracing::warn!(%error, "could not cache the Cursor catalog");
-        }
-        Ok(catalog)
-    }
-
-    /// The catalog fetched again from Cursor because a request named `model`, which the one in
-    /// hand does not know: Cursor may have added it since the catalog was cached (the picker
-    /// shows only what the cache knew at launch). Once per model id per [`CATALOG_RECHECK`], so
-    /// Claude Code's quick re-sends of a refused request do not run `agent models` each time.
-    /// `None` when not fetched (recently checked for that id, or fetching failed).
-    pub async fn recheck_catalog(&self, agent: &Path, model: &str) -> Option<Catalog> {
-        {
-            let now = std::time::Instant::now();
-            let mut rechecked = self
-                .inner
-                .rechecked
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            rechecked.retain(|_, at| now.duration_since(*at) < CATALOG_RECHECK);
-            if rechecked.contains_key(model) || rechecked.len() >= MAX_RECHECKED {
-                return None;
-            }
-            rechecked.insert(model.to_string(), now);
-        }
-        match self.fetch_catalog(agent).await {
-            Ok(fresh) => {
-                *self.inner.catalog.write().await = Some(fresh.clone());
-                // The next launch's picker rows follow Cursor's list too (a model Cursor
-                // dropped is no longer offered in /model).
-                if let Err(error) = crate::cursor::catalog::store_cache_in(
-                    &self.inner.config.state_dir,
-                    &fresh,
-                    agent,
-                ) {
-                    tracing::warn!(%error, "could not cache the Cursor catalog");
-                }
-                Some(fresh)
-            }
-            Err(error) => {
-                tracing::warn!(%error, model, "could not check Cursor's models again");
-                None
-            }
-        }
-    }
-
-    /// Hook-reported sessions.
-    pub fn sessions(&self) -> std::sync::MutexGuard<'_, SessionBook> {
-        self.inner
-            .sessions
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// The identities this gateway owns and their records.
-    pub fn store(&self) -> &SessionStore {
-        &self.inner.store
-    }
-
-    /// The spend book: figures, the ledger, budgets and runaway guards.
-    pub fn spend(&self) -> &Arc<crate::spend::SpendBook> {
-        &self.inner.spend
-    }
-
-    /// Registers a live run; the returned id removes it again.
-    pub fn add_run(&self, run: LiveRun) -> u64 {
-        let id = self.inner.next_run.fetch_add(1, Ordering::Relaxed);
-        self.runs_lock().insert(id, run);
-        id
-    }
-
-    /// Notes the process group of a live run once it is spawned.
-    pub fn set_run_pgid(&self, id: u64, pgid: i32) {
-        if let Some(run) = self.runs_lock().get_mut(&id) {
-            run.pgid = pgid;
-        }
-    }
-
-    /// Forgets a finished run.
-    pub fn remove_run(&self, id: u64) {
-        self.runs_lock().remove(&id);
-    }
-
-    /// Live runs, oldest first.
-    pub fn live_runs(&self) -> Vec<LiveRun> {
-        let runs = self.runs_lock();
-        let mut ids: Vec<_> = runs.keys().copied().collect();
-        ids.sort_unstable();
-        ids.iter().filter_map(|id| runs.get(id).cloned()).collect()
-    }
-
-    fn runs_lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, LiveRun>> {
-        self.inner
-            .runs
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    /// What serving a Cursor request needs: the agent, the catalog, the hook-reported
+    /// sessions, the session store, the live runs and the spend book.
+    pub fn services(&self) -> &Arc<TurnServices> {
+        &self.inner.services
     }
 }
 

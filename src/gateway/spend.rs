@@ -15,7 +15,7 @@ pub async fn session_spend(
     State(gateway): State<Gateway>,
     Path(session): Path<String>,
 ) -> Json<SessionSpend> {
-    Json(gateway.spend().session_spend(&session))
+    Json(gateway.services().spend().session_spend(&session))
 }
 
 /// The spend part of `multi-cursor status`'s printout, from the status JSON's `spend` object:

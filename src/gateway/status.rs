@@ -10,8 +10,8 @@ use serde_json::json;
 use super::Gateway;
 use super::LimitedBody;
 use super::error::ApiError;
-use super::hooks::HookPayload;
 use crate::policy::ClaudeMode;
+use crate::session::hooks::HookPayload;
 
 /// Takes one hook payload: remembers the session's mode and workspace, or a worker's workspace.
 pub async fn hook(State(gateway): State<Gateway>, LimitedBody(body): LimitedBody) -> Response {
@@ -25,7 +25,7 @@ pub async fn hook(State(gateway): State<Gateway>, LimitedBody(body): LimitedBody
         }
     };
     tracing::debug!(event = %payload.hook_event_name, session = %payload.session_id, mode = ?payload.permission_mode, "hook");
-    match gateway.sessions().record(&payload) {
+    match gateway.services().sessions().record(&payload) {
         Ok(()) => Json(json!({})).into_response(),
         Err(error) => ApiError::bad_request(error.to_string()).into_response(),
     }
@@ -34,7 +34,7 @@ pub async fn hook(State(gateway): State<Gateway>, LimitedBody(body): LimitedBody
 /// The gateway's state: version, agent, login, sessions, live runs, and Cursor spend (turns,
 /// tokens, today's tokens across gateways, each budget's use and what is left).
 pub async fn status(State(gateway): State<Gateway>) -> Json<Value> {
-    let agent = gateway.agent().await;
+    let agent = gateway.services().agent().await;
     let (agent_json, login) = match &agent {
         Ok(info) => {
             let login = match crate::cursor::account::login_state(&info.path).await {
@@ -53,6 +53,7 @@ pub async fn status(State(gateway): State<Gateway>) -> Json<Value> {
     };
     let default_mode = gateway.config().default_mode.map(ClaudeMode::as_str);
     let sessions: Vec<Value> = gateway
+        .services()
         .sessions()
         .snapshot()
         .into_iter()
@@ -74,7 +75,7 @@ pub async fn status(State(gateway): State<Gateway>) -> Json<Value> {
         "agent": agent_json,
         "login": login,
         "sessions": sessions,
-        "runs": gateway.live_runs(),
-        "spend": gateway.spend().figures(),
+        "runs": gateway.services().live_runs(),
+        "spend": gateway.services().spend().figures(),
     }))
 }

@@ -8,7 +8,9 @@
 use std::path::PathBuf;
 
 use super::Refusal;
-use super::TurnContext;
+use std::sync::Arc;
+
+use super::services::TurnServices;
 use crate::cursor::command::CursorMode;
 use crate::cursor::locate::AgentInfo;
 use crate::policy;
@@ -43,10 +45,10 @@ impl Cleared {
 }
 
 /// Admits `parsed`, or says why Cursor may not run for it.
-pub(super) async fn admit<C: TurnContext>(
-    context: &C,
+pub(super) async fn admit(
+    context: &Arc<TurnServices>,
     parsed: &CursorRequest,
-) -> Result<Cleared, Refusal<C::CatalogUnavailable>> {
+) -> Result<Cleared, Refusal> {
     let agent = context.agent().await.map_err(Refusal::Agent)?;
     let settings = context.settings();
     let (mode, hook_workspace) = context.session_mode(&parsed.session, parsed.worker.as_deref());

@@ -15,18 +15,17 @@
 //!    request joined to an identical one or replayed, else the turn started and kept.
 //!
 //! What the orchestrator needs from whoever serves the request (the agent, the catalog cache,
-//! the per-session modes and notices, the session store, the live runs) comes through
-//! [`TurnContext`]; the gateway implements it. Nothing here knows HTTP: the gateway turns the
+//! the per-session modes and notices, the session store, the live runs, the spend book) is one
+//! concrete [`services::TurnServices`], which the gateway owns. Nothing here knows HTTP: the gateway turns the
 //! outcome into an answer and each refusal into its status (`gateway::error`).
 
 mod admission;
 mod prompt;
 mod routing;
+pub mod services;
 mod start;
 
-use std::future::Future;
 use std::path::Path;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use thiserror::Error;
@@ -36,7 +35,6 @@ use crate::compaction::CompactionError;
 use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::CatalogError;
 use crate::cursor::command::CursorMode;
-use crate::cursor::locate::AgentInfo;
 use crate::cursor::locate::LocateError;
 use crate::cursor::process::RunLimits;
 use crate::policy::ClaudeMode;
@@ -46,12 +44,10 @@ use crate::session::conversation;
 use crate::session::conversation::RequestError;
 use crate::session::cursor_request::CursorRequest;
 use crate::session::exchange::Observer;
-use crate::session::identity::Identity;
 use crate::session::store::BUSY_MESSAGE;
-use crate::session::store::SessionStore;
 use crate::session::store::StoreError;
-use crate::spend::SpendBook;
 use crate::spend::SpendRefusal;
+use services::TurnServices;
 
 /// The settings a Cursor request is served under, fixed for the server's lifetime.
 #[derive(Debug, Clone, Copy)]
@@ -74,66 +70,6 @@ pub struct TurnSettings<'a> {
     pub surface: crate::policy::Surface,
 }
 
-/// What serving a Cursor request needs from the server it runs in. Implemented by the gateway;
-/// every method is cheap or caches what it fetches.
-pub trait TurnContext: Clone + Send + Sync + 'static {
-    /// Why the catalog could not be had, as the server answers it.
-    type CatalogUnavailable: Send;
-
-    /// The settings requests are served under.
-    fn settings(&self) -> TurnSettings<'_>;
-
-    /// Cursor's agent, located and identified once.
-    fn agent(&self) -> impl Future<Output = Result<AgentInfo, LocateError>> + Send;
-
-    /// The catalog of Cursor's models, fetched on first need and cached.
-    fn catalog(
-        &self,
-        agent: &Path,
-    ) -> impl Future<Output = Result<Catalog, Self::CatalogUnavailable>> + Send;
-
-    /// The catalog fetched again because a request named `model`, which the one in hand does
-    /// not know; `None` when not fetched (recently checked for that id, or fetching failed).
-    fn recheck_catalog(
-        &self,
-        agent: &Path,
-        model: &str,
-    ) -> impl Future<Output = Option<Catalog>> + Send;
-
-    /// The session's current mode (a worker runs under its parent's) and the request's
-    /// workspace, when hooks reported them.
-    fn session_mode(
-        &self,
-        session: &str,
-        worker: Option<&str>,
-    ) -> (Option<ClaudeMode>, Option<PathBuf>);
-
-    /// Notes the policy a request of `session` was admitted under (or its refusal), for
-    /// `multi-cursor status`.
-    fn note_policy(&self, session: &str, policy: String);
-
-    /// Whether `notice` was already shown in an answer of `session`.
-    fn notice_was_shown(&self, session: &str, notice: &str) -> bool;
-
-    /// Remembers that an answer carrying `notice` completed in `session`.
-    fn notice_shown(&self, session: &str, notice: &str);
-
-    /// The identities this server owns and their records.
-    fn store(&self) -> &SessionStore;
-
-    /// A turn of `identity` on Cursor model `model` started; the returned id names it.
-    fn run_started(&self, identity: &Identity, model: &str) -> u64;
-
-    /// The process group of run `id` was spawned.
-    fn run_spawned(&self, id: u64, pgid: i32);
-
-    /// Run `id` ended (its record is written).
-    fn run_ended(&self, id: u64);
-
-    /// The spend book: each run's ledger line and figures, budgets and runaway guards.
-    fn spend(&self) -> &Arc<SpendBook>;
-}
-
 /// What a Cursor request is answered from.
 #[derive(Debug)]
 pub enum Outcome {
@@ -146,10 +82,9 @@ pub enum Outcome {
     Events(Vec<StreamEvent>),
 }
 
-/// Why a Cursor request is not run. Nothing ran for any of them. `U` is the server's reason the
-/// catalog was unavailable ([`TurnContext::CatalogUnavailable`]).
+/// Why a Cursor request is not run. Nothing ran for any of them.
 #[derive(Debug, Error)]
-pub(crate) enum Refusal<U> {
+pub(crate) enum Refusal {
     /// The request itself is malformed or unsupported, or its images could not be saved.
     #[error("{0}")]
     Request(#[from] RequestError),
@@ -160,8 +95,8 @@ pub(crate) enum Refusal<U> {
     #[error("{0}")]
     Policy(PolicyRefusal),
     /// The catalog of Cursor's models could not be had.
-    #[error("the catalog of Cursor's models is unavailable")]
-    CatalogUnavailable(U),
+    #[error("{0}")]
+    CatalogUnavailable(CatalogError),
     /// The model is unknown to Cursor (or an effort variant it lacks).
     #[error("{0}")]
     Model(CatalogError),
@@ -184,10 +119,10 @@ pub(crate) enum Refusal<U> {
 
 /// Serves one `multi/cursor/*` request: admits it, resolves its model, then answers a
 /// `/compact` with a summary run, or joins, replays or starts the identity's turn.
-pub(crate) async fn run<C: TurnContext>(
-    context: &C,
+pub(crate) async fn run(
+    context: &Arc<TurnServices>,
     parsed: &CursorRequest,
-) -> Result<Outcome, Refusal<C::CatalogUnavailable>> {
+) -> Result<Outcome, Refusal> {
     let cleared = admission::admit(context, parsed).await?;
     conversation::validate_for_cursor(&parsed.request)?;
     let mut catalog = context
@@ -217,12 +152,12 @@ pub(crate) async fn run<C: TurnContext>(
 
 /// `/compact`: a separate read-only Cursor run writes the summary; the session's record and its
 /// Cursor chat are not touched (`compaction`).
-async fn compact<C: TurnContext>(
-    context: &C,
+async fn compact(
+    context: &Arc<TurnServices>,
     parsed: &CursorRequest,
     cleared: &admission::Cleared,
     catalog: &Catalog,
-) -> Result<Outcome, Refusal<C::CatalogUnavailable>> {
+) -> Result<Outcome, Refusal> {
     let settings = context.settings();
     let identity = parsed.identity(cleared.workspace.clone());
     // A compaction run is a Cursor run: it holds its identity open for the whole run, so it

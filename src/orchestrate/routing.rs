@@ -5,8 +5,10 @@
 //! unknown id there is answered as text listing the valid ones, and nothing runs.
 
 use super::Refusal;
-use super::TurnContext;
+use std::sync::Arc;
+
 use super::admission::Cleared;
+use super::services::TurnServices;
 use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::CatalogError;
 use crate::cursor::catalog::ROUTE_PREFIX;
@@ -17,12 +19,12 @@ use crate::session::cursor_request::CursorRequest;
 /// The main session's route, resolved before its session is opened, so an unknown id (and the
 /// catalog recheck it may cause) never holds the session's lock. `None` for a worker, whose
 /// route can still change with its `model:` line ([`worker_route`]).
-pub(super) async fn main_route<C: TurnContext>(
-    context: &C,
+pub(super) async fn main_route(
+    context: &Arc<TurnServices>,
     parsed: &CursorRequest,
     cleared: &Cleared,
     catalog: &mut Catalog,
-) -> Result<Option<Resolved>, Refusal<C::CatalogUnavailable>> {
+) -> Result<Option<Resolved>, Refusal> {
     if parsed.worker.is_some() {
         return Ok(None);
     }
@@ -44,15 +46,15 @@ pub(super) enum Route {
 
 /// The turn's route: `main` when the main session's was resolved already, else the worker's
 /// (its `model:` line, taken off `prompt`, else the request's model).
-pub(super) async fn turn_route<C: TurnContext>(
-    context: &C,
+pub(super) async fn turn_route(
+    context: &Arc<TurnServices>,
     parsed: &CursorRequest,
     cleared: &Cleared,
     catalog: &mut Catalog,
     main: Option<Resolved>,
     prompt: &mut Prompt,
     remembered: Option<&str>,
-) -> Result<Route, Refusal<C::CatalogUnavailable>> {
+) -> Result<Route, Refusal> {
     let request = &parsed.request;
     let mut requested = request.model.clone();
     let mut chosen = None;
@@ -127,10 +129,10 @@ pub(super) fn unoffered_model(requested: &str, close: &[String], catalog: &Catal
 }
 
 /// Resolves `model` in `catalog`. An unknown one is checked with Cursor again (once per id for
-/// a while, [`TurnContext::recheck_catalog`]): Cursor may have added it since the catalog was
+/// a while, [`TurnServices::recheck_catalog`]): Cursor may have added it since the catalog was
 /// cached; `catalog` then holds the fresh list.
-async fn resolve_model<C: TurnContext>(
-    context: &C,
+async fn resolve_model(
+    context: &Arc<TurnServices>,
     cleared: &Cleared,
     catalog: &mut Catalog,
     model: &str,

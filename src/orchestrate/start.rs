@@ -8,12 +8,12 @@ use std::sync::Arc;
 
 use super::Outcome;
 use super::Refusal;
-use super::TurnContext;
 use super::admission::Cleared;
 use super::prompt;
 use super::prompt::Parts;
 use super::routing;
 use super::routing::Route;
+use super::services::TurnServices;
 use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::Resolved;
 use crate::cursor::command::TurnSpec;
@@ -41,13 +41,13 @@ use crate::turn::TurnInput;
 
 /// Opens the request's session and joins, refuses or starts its turn. `main_route` is the main
 /// session's model, resolved before the session was opened (`None` for a worker).
-pub(super) async fn start<C: TurnContext>(
-    context: &C,
+pub(super) async fn start(
+    context: &Arc<TurnServices>,
     parsed: &CursorRequest,
     cleared: Cleared,
     mut catalog: Catalog,
     main_route: Option<Resolved>,
-) -> Result<Outcome, Refusal<C::CatalogUnavailable>> {
+) -> Result<Outcome, Refusal> {
     let settings = context.settings();
     let request = &parsed.request;
     let identity = parsed.identity(cleared.workspace.clone());
@@ -247,8 +247,8 @@ async fn note_plan(state_dir: &std::path::Path, ending: Option<Ending>, named_mo
 /// time and carries the recorded marker is signalled; a record without a marker (written by
 /// the previous release) never is. Returns that group as the chat's possible holder, for a
 /// turn Cursor answers with `… is already in use.`
-async fn end_inherited_run<C: TurnContext>(
-    context: &C,
+async fn end_inherited_run(
+    context: &Arc<TurnServices>,
     session: &mut Session,
     identity: &Identity,
     parsed: &CursorRequest,

@@ -14,6 +14,7 @@
 pub mod conversation;
 pub mod cursor_request;
 pub mod exchange;
+pub mod hooks;
 pub mod identity;
 pub mod lock;
 pub mod record;

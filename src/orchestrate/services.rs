@@ -1,0 +1,255 @@
+//! What serving a Cursor request needs, in one place and below HTTP: the settings, Cursor's
+//! agent, the catalog cache, the hook-reported sessions, the session store, the live runs and
+//! the spend book. The gateway owns one [`TurnServices`] and hands it to the orchestrator;
+//! every method is cheap or caches what it fetches.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::MutexGuard;
+use std::sync::PoisonError;
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::TurnSettings;
+use crate::cursor::catalog::Catalog;
+use crate::cursor::catalog::CatalogError;
+use crate::cursor::locate::AgentInfo;
+use crate::cursor::locate::LocateError;
+use crate::cursor::process::RunLimits;
+use crate::policy::ClaudeMode;
+use crate::policy::PolicyInputs;
+use crate::policy::Surface;
+use crate::session::hooks::SessionBook;
+use crate::session::identity::Identity;
+use crate::session::store::SessionStore;
+use crate::spend::SpendBook;
+
+/// How long an unknown model id is not checked with Cursor again
+/// ([`TurnServices::recheck_catalog`]).
+pub const CATALOG_RECHECK: Duration = Duration::from_secs(60);
+
+/// Most unknown model ids remembered at once; beyond that, no recheck until some expire.
+const MAX_RECHECKED: usize = 64;
+
+/// The settings requests are served under, owned (see [`TurnSettings`] for each field).
+#[derive(Debug, Clone)]
+pub struct TurnConfig {
+    pub default_mode: Option<ClaudeMode>,
+    pub working_dir: PathBuf,
+    pub home: Option<PathBuf>,
+    pub approve_mcps: bool,
+    pub limits: RunLimits,
+    pub state_dir: PathBuf,
+    pub policy: PolicyInputs,
+    pub surface: Surface,
+}
+
+/// A Cursor run in progress, for `GET /multi-cursor/status`.
+#[derive(Debug, Clone, Serialize)]
+pub struct LiveRun {
+    pub session: String,
+    pub worker: String,
+    pub model: String,
+    pub pgid: i32,
+    pub started_at: String,
+}
+
+/// The services of one gateway (see the module doc).
+pub struct TurnServices {
+    config: TurnConfig,
+    agent: tokio::sync::OnceCell<Result<AgentInfo, LocateError>>,
+    catalog: tokio::sync::RwLock<Option<Catalog>>,
+    /// Unknown model ids the catalog was fetched again for, and when.
+    rechecked: Mutex<HashMap<String, Instant>>,
+    sessions: Mutex<SessionBook>,
+    store: SessionStore,
+    runs: Mutex<HashMap<u64, LiveRun>>,
+    next_run: AtomicU64,
+    spend: Arc<SpendBook>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl TurnServices {
+    /// The services for `config`, keeping at most `max_sessions` identities open; `catalog`
+    /// may be `None` (it is fetched on first need).
+    pub fn new(
+        config: TurnConfig,
+        max_sessions: usize,
+        catalog: Option<Catalog>,
+        spend: SpendBook,
+    ) -> TurnServices {
+        TurnServices {
+            store: SessionStore::new(&config.state_dir, max_sessions),
+            config,
+            agent: tokio::sync::OnceCell::new(),
+            catalog: tokio::sync::RwLock::new(catalog),
+            rechecked: Mutex::new(HashMap::new()),
+            sessions: Mutex::new(SessionBook::default()),
+            runs: Mutex::new(HashMap::new()),
+            next_run: AtomicU64::new(1),
+            spend: Arc::new(spend),
+        }
+    }
+
+    /// The settings requests are served under.
+    pub fn settings(&self) -> TurnSettings<'_> {
+        let config = &self.config;
+        TurnSettings {
+            default_mode: config.default_mode,
+            working_dir: &config.working_dir,
+            home: config.home.as_deref(),
+            approve_mcps: config.approve_mcps,
+            limits: config.limits,
+            state_dir: &config.state_dir,
+            policy: &config.policy,
+            surface: config.surface,
+        }
+    }
+
+    /// Cursor's agent, located and identified once.
+    pub async fn agent(&self) -> Result<AgentInfo, LocateError> {
+        self.agent
+            .get_or_init(crate::cursor::locate::locate_agent)
+            .await
+            .clone()
+    }
+
+    /// The catalog, fetched from Cursor (and cached) on first need.
+    pub async fn catalog(&self, agent: &Path) -> Result<Catalog, CatalogError> {
+        if let Some(catalog) = self.catalog.read().await.as_ref() {
+            return Ok(catalog.clone());
+        }
+        let mut slot = self.catalog.write().await;
+        if let Some(catalog) = slot.as_ref() {
+            return Ok(catalog.clone());
+        }
+        let catalog = self.fetch_catalog(agent).await?;
+        *slot = Some(catalog.clone());
+        Ok(catalog)
+    }
+
+    /// Asks Cursor for its models and caches them for the next launch (a cache that cannot be
+    /// written is logged, not fatal): the next launch's picker rows follow Cursor's list (a
+    /// model Cursor dropped is no longer offered in /model).
+    async fn fetch_catalog(&self, agent: &Path) -> Result<Catalog, CatalogError> {
+        let catalog = crate::cursor::catalog::fetch_catalog(agent).await?;
+        if let Err(error) =
+            crate::cursor::catalog::store_cache_in(&self.config.state_dir, &catalog, agent)
+        {
+            tracing::warn!(%error, "could not cache the Cursor catalog");
+        }
+        Ok(catalog)
+    }
+
+    /// The catalog fetched again from Cursor because a request named `model`, which the one in
+    /// hand does not know: Cursor may have added it since the catalog was cached (the picker
+    /// shows only what the cache knew at launch). Once per model id per [`CATALOG_RECHECK`], so
+    /// Claude Code's quick re-sends of a refused request do not run `agent models` each time.
+    /// `None` when not fetched (recently checked for that id, or fetching failed).
+    pub async fn recheck_catalog(&self, agent: &Path, model: &str) -> Option<Catalog> {
+        {
+            let now = Instant::now();
+            let mut rechecked = lock(&self.rechecked);
+            rechecked.retain(|_, at| now.duration_since(*at) < CATALOG_RECHECK);
+            if rechecked.contains_key(model) || rechecked.len() >= MAX_RECHECKED {
+                return None;
+            }
+            rechecked.insert(model.to_string(), now);
+        }
+        match self.fetch_catalog(agent).await {
+            Ok(fresh) => {
+                *self.catalog.write().await = Some(fresh.clone());
+                Some(fresh)
+            }
+            Err(error) => {
+                tracing::warn!(%error, model, "could not check Cursor's models again");
+                None
+            }
+        }
+    }
+
+    /// Hook-reported sessions: each one's mode, workspace, policy and notices shown.
+    pub fn sessions(&self) -> MutexGuard<'_, SessionBook> {
+        lock(&self.sessions)
+    }
+
+    /// The session's current mode (a worker runs under its parent's) and the request's
+    /// workspace, when hooks reported them.
+    pub fn session_mode(
+        &self,
+        session: &str,
+        worker: Option<&str>,
+    ) -> (Option<ClaudeMode>, Option<PathBuf>) {
+        self.sessions().lookup(session, worker)
+    }
+
+    /// Notes the policy a request of `session` was admitted under (or its refusal), for
+    /// `multi-cursor status`.
+    pub fn note_policy(&self, session: &str, policy: String) {
+        self.sessions().note_policy(session, policy);
+    }
+
+    /// Whether `notice` was already shown in an answer of `session`.
+    pub fn notice_was_shown(&self, session: &str, notice: &str) -> bool {
+        self.sessions().was_shown(session, notice)
+    }
+
+    /// Remembers that an answer carrying `notice` completed in `session`.
+    pub fn notice_shown(&self, session: &str, notice: &str) {
+        self.sessions().notice_shown(session, notice);
+    }
+
+    /// The identities this server owns and their records.
+    pub fn store(&self) -> &SessionStore {
+        &self.store
+    }
+
+    /// The spend book: each run's ledger line and figures, budgets and runaway guards.
+    pub fn spend(&self) -> &Arc<SpendBook> {
+        &self.spend
+    }
+
+    /// A turn of `identity` on Cursor model `model` started; the returned id names it.
+    pub fn run_started(&self, identity: &Identity, model: &str) -> u64 {
+        let id = self.next_run.fetch_add(1, Ordering::Relaxed);
+        let run = LiveRun {
+            session: identity.session.clone(),
+            worker: identity.worker.clone(),
+            model: model.to_string(),
+            pgid: 0,
+            started_at: crate::state::now_rfc3339(),
+        };
+        lock(&self.runs).insert(id, run);
+        id
+    }
+
+    /// The process group of run `id` was spawned.
+    pub fn run_spawned(&self, id: u64, pgid: i32) {
+        if let Some(run) = lock(&self.runs).get_mut(&id) {
+            run.pgid = pgid;
+        }
+    }
+
+    /// Run `id` ended (its record is written).
+    pub fn run_ended(&self, id: u64) {
+        lock(&self.runs).remove(&id);
+    }
+
+    /// Live runs, oldest first.
+    pub fn live_runs(&self) -> Vec<LiveRun> {
+        let runs = lock(&self.runs);
+        let mut ids: Vec<_> = runs.keys().copied().collect();
+        ids.sort_unstable();
+        ids.iter().filter_map(|id| runs.get(id).cloned()).collect()
+    }
+}
