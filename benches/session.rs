@@ -17,7 +17,7 @@ use multi_cursor::session::exchange::exchange_key;
 use multi_cursor::session::identity::Identity;
 use multi_cursor::session::record::Record;
 use multi_cursor::session::record::Replay;
-use multi_cursor::session::store::Admission;
+use multi_cursor::session::store::Claim;
 use multi_cursor::session::store::SessionStore;
 use serde_json::json;
 
@@ -151,8 +151,8 @@ fn main() {
         let answer = runtime.block_on(async {
             let fresh = SessionStore::new(&state, 32);
             let session = fresh.open(&identity).await.unwrap();
-            let exchange = match session.lock().await.admit(&key) {
-                Admission::Join(exchange) => exchange,
+            let exchange = match session.lock().await.claim(&key) {
+                Claim::Join(exchange) => exchange,
                 other => panic!("expected a replay, got {other:?}"),
             };
             let mut observer = exchange.observe();

@@ -25,7 +25,7 @@ use crate::cursor::catalog::Catalog;
 use crate::cursor::command::CursorMode;
 use crate::cursor::command::TurnSpec;
 use crate::cursor::events::RunEvent;
-use crate::cursor::events::Usage;
+use crate::cursor::events::RunUsage;
 use crate::cursor::process::RunError;
 use crate::cursor::process::RunLimits;
 use crate::cursor::process::RunOutput;
@@ -188,7 +188,7 @@ pub async fn summarize(
     request: &MessagesRequest,
     cursor_model: &str,
     setup: &Setup,
-) -> Result<(Compacted, Option<Usage>), CompactionError> {
+) -> Result<(Compacted, Option<RunUsage>), CompactionError> {
     let spec = TurnSpec {
         workspace: setup.workspace.clone(),
         model: cursor_model.to_string(),
@@ -237,7 +237,7 @@ pub async fn summarize(
 /// estimate and the answer at 4 bytes a token.
 fn ledger_entry(
     collected: &Result<
-        Result<(String, Option<Usage>), CompactionError>,
+        Result<(String, Option<RunUsage>), CompactionError>,
         tokio::time::error::Elapsed,
     >,
     duration: Duration,

@@ -662,7 +662,7 @@ impl Translator {
     async fn run_ended(
         &mut self,
         outcome: RunOutcome,
-        usage: Option<crate::cursor::events::Usage>,
+        usage: Option<crate::cursor::events::RunUsage>,
         exit_code: Option<i32>,
         request_id: Option<String>,
     ) -> Result<(), Stop> {

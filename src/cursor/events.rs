@@ -147,7 +147,7 @@ pub struct RunResult {
     /// `duration_ms`: 0 is a value, absent is `None`.
     pub duration_ms: Option<u64>,
     /// `usage`, when the CLI reported it (absent in older builds).
-    pub usage: Option<Usage>,
+    pub usage: Option<RunUsage>,
     /// `request_id`, when present.
     pub request_id: Option<String>,
 }
@@ -155,7 +155,7 @@ pub struct RunResult {
 /// Cursor's token counts, camelCase on the wire.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Usage {
+pub struct RunUsage {
     #[serde(default)]
     pub input_tokens: Option<u64>,
     #[serde(default)]

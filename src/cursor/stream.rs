@@ -49,7 +49,7 @@ use super::CliFailure;
 use super::events::CursorStatus;
 use super::events::RunEvent;
 use super::events::RunResult;
-use super::events::Usage;
+use super::events::RunUsage;
 use super::failure::TrustBlock;
 use super::strip_ansi;
 use interaction::Interactions;
@@ -479,7 +479,7 @@ struct WireEvent {
     #[serde(deserialize_with = "lenient")]
     duration_ms: Option<u64>,
     #[serde(deserialize_with = "lenient")]
-    usage: Option<Usage>,
+    usage: Option<RunUsage>,
     #[serde(deserialize_with = "lenient")]
     request_id: Option<String>,
     #[serde(deserialize_with = "lenient")]

@@ -4,7 +4,7 @@
 use crate::anthropic::Usage as AnswerUsage;
 use crate::anthropic::UsageSource;
 use crate::anthropic::usage::UsageOrigin;
-use crate::cursor::events::Usage;
+use crate::cursor::events::RunUsage;
 
 /// Tokens estimated from text: its bytes / 4, rounded up (not a tokenizer).
 pub fn estimate_text_tokens(text: &str) -> u64 {
@@ -15,7 +15,7 @@ pub fn estimate_text_tokens(text: &str) -> u64 {
 /// `outputTokens` → `output_tokens`, `cacheReadTokens` → `cache_read_input_tokens`,
 /// `cacheWriteTokens` → `cache_creation_input_tokens`); where Cursor gave none, the local
 /// input estimate and `ceil(answer bytes / 4)` output tokens.
-pub fn usage_json(usage: Option<Usage>, input_estimate: u64, answer: &str) -> AnswerUsage {
+pub fn usage_json(usage: Option<RunUsage>, input_estimate: u64, answer: &str) -> AnswerUsage {
     let usage = usage.unwrap_or_default();
     AnswerUsage {
         input_tokens: usage.input_tokens.unwrap_or(input_estimate),
@@ -30,7 +30,7 @@ pub fn usage_json(usage: Option<Usage>, input_estimate: u64, answer: &str) -> An
 /// The `multi_cursor_usage` object: `source` is `provider` when Cursor reported both input
 /// and output tokens, else `estimate` (some or all counts are ours); `model` is the Cursor
 /// model id that ran.
-pub fn usage_source(usage: Option<Usage>, cursor_model: &str) -> UsageSource {
+pub fn usage_source(usage: Option<RunUsage>, cursor_model: &str) -> UsageSource {
     UsageSource {
         source: if reported_in_full(usage) {
             UsageOrigin::Provider
@@ -46,7 +46,7 @@ pub fn usage_source(usage: Option<Usage>, cursor_model: &str) -> UsageSource {
 /// `usage` ([`usage_json`]), marked `provider` only when Cursor reported both input and output
 /// tokens (as [`usage_source`] decides).
 pub fn run_tokens(
-    usage: Option<Usage>,
+    usage: Option<RunUsage>,
     input_estimate: u64,
     basis: crate::spend::ledger::EstimateBasis,
     answer: &str,
@@ -68,6 +68,6 @@ pub fn run_tokens(
 }
 
 /// Whether Cursor reported both input and output tokens (else some counts are ours).
-fn reported_in_full(usage: Option<Usage>) -> bool {
+fn reported_in_full(usage: Option<RunUsage>) -> bool {
     usage.is_some_and(|u| u.input_tokens.is_some() && u.output_tokens.is_some())
 }

@@ -30,7 +30,7 @@ use crate::anthropic::events::safeguard_results;
 use crate::cursor::catalog::ROUTE_PREFIX;
 use crate::cursor::sanitize::sanitize;
 use crate::orchestrate;
-use crate::orchestrate::Outcome;
+use crate::orchestrate::Reply;
 use crate::session::conversation;
 use crate::session::cursor_request::CursorRequest;
 use crate::session::exchange::Ending;
@@ -165,9 +165,9 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
         ));
     }
     match orchestrate::run(gateway.services(), &parsed).await {
-        Ok(Outcome::Exchange(observer)) => answer(observer, edge).await,
-        Ok(Outcome::Local(text)) => Ok(local_answer(&request.model, &text, &edge)),
-        Ok(Outcome::Events(events)) => Ok(events_answer(events, &edge)),
+        Ok(Reply::Exchange(observer)) => answer(observer, edge).await,
+        Ok(Reply::Local(text)) => Ok(local_answer(&request.model, &text, &edge)),
+        Ok(Reply::Events(events)) => Ok(events_answer(events, &edge)),
         Err(refusal) => Err(refuse(ApiError::from(refusal))),
     }
 }

@@ -36,8 +36,8 @@ use tokio::net::TcpListener;
 
 use crate::cursor::catalog::Catalog;
 use crate::cursor::process::RunLimits;
-use crate::orchestrate::services::TurnConfig;
 use crate::orchestrate::services::TurnServices;
+use crate::orchestrate::services::TurnSettings;
 use crate::policy::ClaudeMode;
 use error::ApiError;
 use passthrough::Upstream;
@@ -81,8 +81,8 @@ pub struct GatewayConfig {
 
 impl GatewayConfig {
     /// The part of the configuration a Cursor request is served under.
-    fn turn_config(&self) -> TurnConfig {
-        TurnConfig {
+    fn turn_config(&self) -> TurnSettings {
+        TurnSettings {
             default_mode: self.default_mode,
             working_dir: self.working_dir.clone(),
             home: self.home.clone(),
@@ -181,10 +181,10 @@ impl Gateway {
     }
 }
 
-/// One route of the gateway: what it answers, in the reference page's words
-/// (`docs/gateway.md`'s route table is generated from [`ROUTES`]), and its handler. The router
-/// is built from this table, so a route cannot exist undocumented.
-pub struct Route {
+/// One endpoint of the gateway: what it answers, in the reference page's words
+/// (`docs/gateway.md`'s route table is generated from [`ENDPOINTS`]), and its handler. The router
+/// is built from this table, so an endpoint cannot exist undocumented.
+pub struct Endpoint {
     /// The methods, as the page shows them (`POST`, `HEAD` or `GET`).
     pub methods: &'static str,
     /// The path in axum's syntax (`{session}` for a segment).
@@ -193,39 +193,39 @@ pub struct Route {
     handler: fn() -> MethodRouter<Gateway>,
 }
 
-/// Every route, in the order of the reference page.
-pub const ROUTES: &[Route] = &[
-    Route {
+/// Every endpoint, in the order of the reference page.
+pub const ENDPOINTS: &[Endpoint] = &[
+    Endpoint {
         methods: "POST",
         path: "/v1/messages",
         does: "a `multi/cursor/*` model: one Cursor turn, answered as SSE or one JSON message (text only); any other model: passthrough. Any query string",
         handler: || post(messages::messages),
     },
-    Route {
+    Endpoint {
         methods: "POST",
         path: "/v1/messages/count_tokens",
         does: "a local estimate for Cursor models; passthrough otherwise",
         handler: || post(messages::count_tokens),
     },
-    Route {
+    Endpoint {
         methods: "HEAD` or `GET",
         path: "/api/hello",
         does: "an empty 200 and nothing else; the only requests that need no token (Claude Code's preconnect and, since 2.1.331, `claude doctor`'s connectivity check carry no auth headers)",
         handler: || get(|| async { StatusCode::OK }),
     },
-    Route {
+    Endpoint {
         methods: "POST",
         path: "/multi-cursor/hook",
         does: "one Claude Code hook payload: each session's permission mode and workspace, each worker's workspace",
         handler: || post(status::hook),
     },
-    Route {
+    Endpoint {
         methods: "GET",
         path: "/multi-cursor/status",
         does: "version, agent path and version, login, per-session mode, workspace and policy, live Cursor runs",
         handler: || get(status::status),
     },
-    Route {
+    Endpoint {
         methods: "GET",
         path: "/multi-cursor/spend/{session}",
         does: "one session's spend as JSON (runs, replays, tokens, the live run, budgets): what `multi-cursor statusline` shows ([spend.md](spend.md))",
@@ -233,10 +233,10 @@ pub const ROUTES: &[Route] = &[
     },
 ];
 
-/// [`ROUTES`] as the reference page's markdown table.
-pub fn routes_markdown() -> String {
+/// [`ENDPOINTS`] as the reference page's markdown table.
+pub fn endpoints_markdown() -> String {
     let mut out = String::from("| route | what it does |\n|---|---|\n");
-    for route in ROUTES {
+    for route in ENDPOINTS {
         out.push_str(&format!(
             "| `{} {}` | {} |\n",
             route.methods, route.path, route.does
@@ -245,9 +245,9 @@ pub fn routes_markdown() -> String {
     out
 }
 
-/// The gateway's routes ([`ROUTES`]) behind its guard.
+/// The gateway's routes ([`ENDPOINTS`]) behind its guard.
 pub fn router(gateway: Gateway) -> Router {
-    ROUTES
+    ENDPOINTS
         .iter()
         .fold(Router::new(), |router, route| {
             router.route(route.path, (route.handler)())

@@ -182,7 +182,7 @@ impl Registry {
 
     /// Adds `connection`, first shedding one when the cap is reached; false when every open
     /// connection is busy and authenticated (the new one is then refused).
-    fn admit(&self, connection: &Arc<Connection>) -> bool {
+    fn accept(&self, connection: &Arc<Connection>) -> bool {
         // The descriptor limit may have been lowered since we started (`prlimit --pid`).
         let cap = self
             .cap
@@ -269,7 +269,7 @@ pub async fn serve(
         // Without TCP_NODELAY, small SSE frames wait ~40 ms on Nagle + delayed ACK (measured).
         let _ = tcp.set_nodelay(true);
         let connection = Arc::new(Connection::new(next_id.fetch_add(1, Ordering::Relaxed)));
-        if !registry.admit(&connection) {
+        if !registry.accept(&connection) {
             tracing::warn!(
                 cap = registry.cap,
                 "refused a connection: every connection is busy"

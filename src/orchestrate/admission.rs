@@ -54,10 +54,11 @@ pub(super) async fn admit(
     let (mode, hook_workspace) = context.session_mode(&parsed.session, parsed.worker.as_deref());
     let mode = mode.or(settings.default_mode);
     let workspace = hook_workspace.unwrap_or_else(|| settings.working_dir.to_path_buf());
-    policy::check_mcp(&workspace, settings.home, settings.approve_mcps).map_err(Refusal::Policy)?;
+    policy::check_mcp(&workspace, settings.home.as_deref(), settings.approve_mcps)
+        .map_err(Refusal::Policy)?;
     // Claude's permission settings must bind Cursor, or nothing runs (`policy::admission`);
     // the outcome is shown per session by `multi-cursor status`.
-    let admitted = policy::admit_request(settings.policy, mode, &workspace).await;
+    let admitted = policy::admit_request(&settings.policy, mode, &workspace).await;
     context.note_policy(&parsed.session, policy::status_text(&admitted));
     let admitted = admitted.map_err(|e| Refusal::Policy(PolicyRefusal::from(e)))?;
     let plan = policy::cursor_mode(

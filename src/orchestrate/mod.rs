@@ -1,5 +1,5 @@
 //! One way down for a Cursor request: the typed [`CursorRequest`] is carried from admission to
-//! a running turn below the HTTP layer, and comes back as an [`Outcome`] to answer from or a
+//! a running turn below the HTTP layer, and comes back as a [`Reply`] to answer from or a
 //! [`Refusal`] saying why nothing runs.
 //!
 //! The steps, each in its own file and in this order (a request refused by an earlier step
@@ -25,7 +25,6 @@ mod routing;
 pub mod services;
 mod start;
 
-use std::path::Path;
 use std::sync::Arc;
 
 use thiserror::Error;
@@ -36,9 +35,6 @@ use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::CatalogError;
 use crate::cursor::command::CursorMode;
 use crate::cursor::locate::LocateError;
-use crate::cursor::process::RunLimits;
-use crate::policy::ClaudeMode;
-use crate::policy::PolicyInputs;
 use crate::policy::PolicyRefusal;
 use crate::session::conversation;
 use crate::session::conversation::RequestError;
@@ -49,30 +45,9 @@ use crate::session::store::StoreError;
 use crate::spend::SpendRefusal;
 use services::TurnServices;
 
-/// The settings a Cursor request is served under, fixed for the server's lifetime.
-#[derive(Debug, Clone, Copy)]
-pub struct TurnSettings<'a> {
-    /// Mode for sessions no hook has reported one for (`serve --permission-mode`).
-    pub default_mode: Option<ClaudeMode>,
-    /// Workspace for requests whose session reported none.
-    pub working_dir: &'a Path,
-    /// The user's home (for `~/.cursor/mcp.json` and the rulebook's user rules).
-    pub home: Option<&'a Path>,
-    /// `MULTI_CURSOR_APPROVE_MCPS=1`.
-    pub approve_mcps: bool,
-    /// Supervision limits for Cursor runs.
-    pub limits: RunLimits,
-    /// The state folder (images of the newest turn go to its `images` folder).
-    pub state_dir: &'a Path,
-    /// Where Claude's settings and Cursor's config are read for settings admission.
-    pub policy: &'a PolicyInputs,
-    /// Where Claude Code runs (a terminal or the VS Code panel), for the words of a refusal.
-    pub surface: crate::policy::Surface,
-}
-
 /// What a Cursor request is answered from.
 #[derive(Debug)]
-pub enum Outcome {
+pub enum Reply {
     /// An exchange: a turn started for this request, or an identical one joined, replayed, or
     /// failed before.
     Exchange(Observer),
@@ -122,7 +97,7 @@ pub(crate) enum Refusal {
 pub(crate) async fn run(
     context: &Arc<TurnServices>,
     parsed: &CursorRequest,
-) -> Result<Outcome, Refusal> {
+) -> Result<Reply, Refusal> {
     let cleared = admission::admit(context, parsed).await?;
     conversation::validate_for_cursor(&parsed.request)?;
     let mut catalog = context
@@ -139,7 +114,7 @@ pub(crate) async fn run(
             requested,
             suggestions,
         })) => {
-            return Ok(Outcome::Local(routing::unoffered_model(
+            return Ok(Reply::Local(routing::unoffered_model(
                 &requested,
                 &suggestions,
                 &catalog,
@@ -157,12 +132,12 @@ async fn compact(
     parsed: &CursorRequest,
     cleared: &admission::Cleared,
     catalog: &Catalog,
-) -> Result<Outcome, Refusal> {
+) -> Result<Reply, Refusal> {
     let settings = context.settings();
     let identity = parsed.identity(cleared.workspace.clone());
     // A compaction run is a Cursor run: it holds its identity open for the whole run, so it
     // counts against MULTI_CURSOR_MAX_SESSIONS like a turn (its record is only read), and
-    // goes through the rate guard and the budgets (`SpendBook::admit_compaction`).
+    // goes through the rate guard and the budgets (`SpendBook::check_compaction`).
     let open = context
         .store()
         .open(&identity)
@@ -174,7 +149,7 @@ async fn compact(
     }
     context
         .spend()
-        .admit_compaction(
+        .check_compaction(
             &identity.session,
             crate::spend::book::history_digest(&parsed.request),
         )
@@ -192,12 +167,12 @@ async fn compact(
         limits: settings.limits,
         images_dir: settings.state_dir.join("images"),
         spend: Some(context.spend().tap(place)),
-        cursor_config: crate::policy::cursor_config::default_model_file(settings.policy),
+        cursor_config: crate::policy::cursor_config::default_model_file(&settings.policy),
     };
     let answer = crate::compaction::answer(&parsed.request, catalog, setup).await;
     drop(held);
     match answer {
-        Ok(events) => Ok(Outcome::Events(events)),
+        Ok(events) => Ok(Reply::Events(events)),
         Err(error) => {
             tracing::warn!(%error, "compaction failed");
             Err(Refusal::Compaction(error))

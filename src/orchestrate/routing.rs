@@ -36,7 +36,7 @@ pub(super) async fn main_route(
 }
 
 /// How a turn's model was decided.
-pub(super) enum Route {
+pub(super) enum ModelChoice {
     /// Run on this model; for a worker, the route its `model:` line (or, on a later turn, its
     /// record) chose, to be kept in the record.
     Run(Resolved, Option<String>),
@@ -54,7 +54,7 @@ pub(super) async fn turn_route(
     main: Option<Resolved>,
     prompt: &mut Prompt,
     remembered: Option<&str>,
-) -> Result<Route, Refusal> {
+) -> Result<ModelChoice, Refusal> {
     let request = &parsed.request;
     let mut requested = request.model.clone();
     let mut chosen = None;
@@ -70,7 +70,7 @@ pub(super) async fn turn_route(
             .await
             .is_err()
         {
-            return Ok(Route::UnknownWorkerModel(unknown_worker_model(
+            return Ok(ModelChoice::UnknownWorkerModel(unknown_worker_model(
                 &id, catalog,
             )));
         }
@@ -89,7 +89,7 @@ pub(super) async fn turn_route(
             .await
             .map_err(Refusal::Model)?,
     };
-    Ok(Route::Run(resolved, chosen))
+    Ok(ModelChoice::Run(resolved, chosen))
 }
 
 /// The answer to a worker whose `model:` line names `id`, unknown to Cursor.

@@ -17,7 +17,6 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::TurnSettings;
 use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::CatalogError;
 use crate::cursor::locate::AgentInfo;
@@ -38,16 +37,24 @@ pub const CATALOG_RECHECK: Duration = Duration::from_secs(60);
 /// Most unknown model ids remembered at once; beyond that, no recheck until some expire.
 const MAX_RECHECKED: usize = 64;
 
-/// The settings requests are served under, owned (see [`TurnSettings`] for each field).
+/// The settings a Cursor request is served under, fixed for the server's lifetime.
 #[derive(Debug, Clone)]
-pub struct TurnConfig {
+pub struct TurnSettings {
+    /// Mode for sessions no hook has reported one for (`serve --permission-mode`).
     pub default_mode: Option<ClaudeMode>,
+    /// Workspace for requests whose session reported none.
     pub working_dir: PathBuf,
+    /// The user's home (for `~/.cursor/mcp.json` and the rulebook's user rules).
     pub home: Option<PathBuf>,
+    /// `MULTI_CURSOR_APPROVE_MCPS=1`.
     pub approve_mcps: bool,
+    /// Supervision limits for Cursor runs.
     pub limits: RunLimits,
+    /// The state folder (images of the newest turn go to its `images` folder).
     pub state_dir: PathBuf,
+    /// Where Claude's settings and Cursor's config are read for settings admission.
     pub policy: PolicyInputs,
+    /// Where Claude Code runs (a terminal or the VS Code panel), for the words of a refusal.
     pub surface: Surface,
 }
 
@@ -63,7 +70,7 @@ pub struct LiveRun {
 
 /// The services of one gateway (see the module doc).
 pub struct TurnServices {
-    config: TurnConfig,
+    config: TurnSettings,
     agent: tokio::sync::OnceCell<Result<AgentInfo, LocateError>>,
     catalog: tokio::sync::RwLock<Option<Catalog>>,
     /// Unknown model ids the catalog was fetched again for, and when.
@@ -83,7 +90,7 @@ impl TurnServices {
     /// The services for `config`, keeping at most `max_sessions` identities open; `catalog`
     /// may be `None` (it is fetched on first need).
     pub fn new(
-        config: TurnConfig,
+        config: TurnSettings,
         max_sessions: usize,
         catalog: Option<Catalog>,
         spend: SpendBook,
@@ -102,18 +109,8 @@ impl TurnServices {
     }
 
     /// The settings requests are served under.
-    pub fn settings(&self) -> TurnSettings<'_> {
-        let config = &self.config;
-        TurnSettings {
-            default_mode: config.default_mode,
-            working_dir: &config.working_dir,
-            home: config.home.as_deref(),
-            approve_mcps: config.approve_mcps,
-            limits: config.limits,
-            state_dir: &config.state_dir,
-            policy: &config.policy,
-            surface: config.surface,
-        }
+    pub fn settings(&self) -> &TurnSettings {
+        &self.config
     }
 
     /// Cursor's agent, located and identified once.

@@ -6,13 +6,13 @@
 
 use std::sync::Arc;
 
-use super::Outcome;
 use super::Refusal;
+use super::Reply;
 use super::admission::Cleared;
 use super::prompt;
 use super::prompt::Parts;
 use super::routing;
-use super::routing::Route;
+use super::routing::ModelChoice;
 use super::services::TurnServices;
 use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::Resolved;
@@ -27,7 +27,7 @@ use crate::session::exchange::Exchange;
 use crate::session::exchange::ExchangeFailure;
 use crate::session::exchange::exchange_key;
 use crate::session::identity::Identity;
-use crate::session::store::Admission;
+use crate::session::store::Claim;
 use crate::session::store::INTERRUPTED_NOTICE;
 use crate::session::store::Session;
 use crate::session::store::TurnPlan;
@@ -47,7 +47,7 @@ pub(super) async fn start(
     cleared: Cleared,
     mut catalog: Catalog,
     main_route: Option<Resolved>,
-) -> Result<Outcome, Refusal> {
+) -> Result<Reply, Refusal> {
     let settings = context.settings();
     let request = &parsed.request;
     let identity = parsed.identity(cleared.workspace.clone());
@@ -61,8 +61,8 @@ pub(super) async fn start(
     let mut session = open.lock().await;
     let holder = end_inherited_run(context, &mut session, &identity, parsed, &cleared).await;
 
-    match session.admit(&key) {
-        Admission::Join(exchange) => {
+    match session.claim(&key) {
+        Claim::Join(exchange) => {
             drop(session);
             // An answer served again costs nothing but is counted (a failure repeated is not
             // an answer, and costs nothing either).
@@ -71,10 +71,10 @@ pub(super) async fn start(
                 let place = identity.run_place(&request.model, model, &cleared.cursor_mode);
                 context.spend().note_replay(&place);
             }
-            return Ok(Outcome::Exchange(exchange.observe()));
+            return Ok(Reply::Exchange(exchange.observe()));
         }
-        Admission::Busy => return Err(Refusal::Busy),
-        Admission::Start => {}
+        Claim::Busy => return Err(Refusal::Busy),
+        Claim::Start => {}
     }
     let images = settings.state_dir.join("images");
     let interrupted_before = session.record.interrupted;
@@ -113,18 +113,18 @@ pub(super) async fn start(
     )
     .await?;
     let resolved = match route {
-        Route::Run(resolved, chosen) => {
+        ModelChoice::Run(resolved, chosen) => {
             if chosen.is_some() {
                 session.record.worker_model = chosen;
             }
             resolved
         }
-        Route::UnknownWorkerModel(text) => return Ok(Outcome::Local(text)),
+        ModelChoice::UnknownWorkerModel(text) => return Ok(Reply::Local(text)),
     };
     // The rulebook: what this chat has not been given yet goes in front of the conversation.
     let book = prompt::load_rulebook(
         &cleared.workspace,
-        settings.home,
+        settings.home.as_deref(),
         cleared.agent.reads_claude_skills(),
         &mut notices,
     )
@@ -144,7 +144,7 @@ pub(super) async fn start(
         .then(|| crate::spend::book::task_digest(request));
     context
         .spend()
-        .admit(&TurnAsk {
+        .check_turn(&TurnAsk {
             session: &identity.session,
             new_worker_task,
         })
@@ -165,7 +165,7 @@ pub(super) async fn start(
         notices,
         limits: settings.limits,
         stream_rules: Some(assembled.stream_rules),
-        cursor_config: crate::policy::cursor_config::default_model_file(settings.policy),
+        cursor_config: crate::policy::cursor_config::default_model_file(&settings.policy),
     };
     session.record.policy = Some(policy_text);
     let TurnHandle { items, cancel } = turn::start_reclaiming(input, holder);
@@ -208,7 +208,7 @@ pub(super) async fn start(
         ended.run_ended(run_id);
         note_plan(&state_dir, watched.ending(), named_model).await;
     });
-    Ok(Outcome::Exchange(observer))
+    Ok(Reply::Exchange(observer))
 }
 
 /// What a finished turn says about the account's plan (`cursor::catalog::plan`): an Auto-only

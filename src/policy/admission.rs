@@ -499,7 +499,7 @@ fn edits_preapproved(layers: &[Layer]) -> bool {
 /// Admits (or refuses) a Cursor turn in `workspace` under `mode`, reading Claude's settings
 /// and Cursor's config now. Called by the gateway for every `multi/cursor/*` request, before
 /// anything runs.
-pub fn admit(
+pub fn admit_settings(
     inputs: &PolicyInputs,
     mode: Option<ClaudeMode>,
     workspace: &Path,
@@ -578,10 +578,10 @@ pub(crate) async fn admit_request(
     workspace: &Path,
 ) -> Result<Admitted, SettingsRefusal> {
     let (owned, path) = (inputs.clone(), workspace.to_path_buf());
-    match tokio::task::spawn_blocking(move || admit(&owned, mode, &path)).await {
+    match tokio::task::spawn_blocking(move || admit_settings(&owned, mode, &path)).await {
         Ok(result) => result,
         // The blocking pool is shutting down or the task panicked: decide here instead.
-        Err(_) => admit(inputs, mode, workspace),
+        Err(_) => admit_settings(inputs, mode, workspace),
     }
 }
 

@@ -6,7 +6,7 @@
 //! note, accept edits runs Cursor's allowlist, auto its auto review, plan `--mode plan`, bypass
 //! `--force`), refused when Cursor's own configuration would widen it ([`check_not_widened`]).
 //!
-//! Claude's permission settings are admitted per request by [`admission::admit`]: read from
+//! Claude's permission settings are admitted per request by [`admission::admit_settings`]: read from
 //! every source Claude Code reads ([`settings`]), each rule translated to Cursor's tokens
 //! ([`translate`]) and looked up in Cursor's own config ([`cursor_config`]); whatever Cursor
 //! would not be bound by refuses the request.
@@ -18,8 +18,8 @@ pub mod translate;
 
 pub use admission::Admitted;
 pub use admission::SettingsRefusal;
-pub use admission::admit;
 pub(crate) use admission::admit_request;
+pub use admission::admit_settings;
 pub(crate) use admission::status_text;
 pub use settings::FlagSettings;
 pub use settings::PolicyInputs;

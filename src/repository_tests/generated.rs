@@ -36,7 +36,7 @@ fn sections() -> Vec<(&'static str, &'static str, String)> {
         (
             "docs/gateway.md",
             "routes",
-            crate::gateway::routes_markdown(),
+            crate::gateway::endpoints_markdown(),
         ),
         (
             "docs/gateway.md",

@@ -233,7 +233,7 @@ pub struct Session {
 
 /// What to do with a request, decided under the session's lock.
 #[derive(Debug)]
-pub enum Admission {
+pub enum Claim {
     /// Answer from this exchange (running: join; completed: replay; failed: same failure).
     Join(Arc<Exchange>),
     /// Another exchange is running: 409.
@@ -321,7 +321,7 @@ impl Session {
     }
 
     /// Decides what a request with exchange `key` gets.
-    pub fn admit(&mut self, key: &str) -> Admission {
+    pub fn claim(&mut self, key: &str) -> Claim {
         let known = self.exchanges.iter().find(|e| {
             e.key() == key
                 && match e.ending() {
@@ -330,7 +330,7 @@ impl Session {
                 }
         });
         if let Some(exchange) = known {
-            return Admission::Join(Arc::clone(exchange));
+            return Claim::Join(Arc::clone(exchange));
         }
         if let Some(replay) = self.record.replay.as_ref().filter(|r| r.key == key) {
             let events = replay
@@ -340,12 +340,12 @@ impl Session {
                 .collect();
             let exchange = Exchange::replay(key.to_string(), events);
             self.remember(Arc::clone(&exchange));
-            return Admission::Join(exchange);
+            return Claim::Join(exchange);
         }
         if self.is_busy() {
-            Admission::Busy
+            Claim::Busy
         } else {
-            Admission::Start
+            Claim::Start
         }
     }
 

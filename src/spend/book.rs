@@ -200,7 +200,7 @@ impl SpendBook {
     /// Admits a turn (counting it) or refuses it. Called once per turn, before anything is
     /// spawned; the runs inside an admitted turn are never asked about. Order: the rate guard,
     /// the loop guard, then the budgets (turns, tokens, daily tokens).
-    pub fn admit(&self, ask: &TurnAsk<'_>) -> Result<(), SpendRefusal> {
+    pub fn check_turn(&self, ask: &TurnAsk<'_>) -> Result<(), SpendRefusal> {
         let now = Instant::now();
         let limits = self.limits;
         let mut state = self.lock();
@@ -236,7 +236,7 @@ impl SpendBook {
     /// one compaction per session and conversation ([`history_digest`]) is still let through, so
     /// a user whose budget ran out can compact what they have; only for a session this gateway
     /// already ran Cursor for, and never twice for the same history.
-    pub fn admit_compaction(&self, session: &str, history: [u8; 32]) -> Result<(), SpendRefusal> {
+    pub fn check_compaction(&self, session: &str, history: [u8; 32]) -> Result<(), SpendRefusal> {
         let now = Instant::now();
         let mut state = self.lock();
         check_rate(&mut state, self.limits, now)?;

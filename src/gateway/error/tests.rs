@@ -168,10 +168,10 @@ fn every_run_failure_case_has_its_status() {
 fn the_spend_route_is_served() {
     let served = format!("{}/{{session}}", crate::spend::SPEND_ROUTE);
     assert!(
-        crate::gateway::ROUTES
+        crate::gateway::ENDPOINTS
             .iter()
             .any(|route| route.path == served),
-        "{served} is not in ROUTES"
+        "{served} is not in ENDPOINTS"
     );
 }
 

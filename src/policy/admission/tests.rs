@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use crate::policy::ClaudeMode;
 use crate::policy::PolicyInputs;
-use crate::policy::admit;
+use crate::policy::admit_settings;
 use crate::policy::settings::TargetOs;
 
 /// Writes `value` as JSON to `path`, creating its folders.
@@ -53,7 +53,8 @@ fn each_os_managed_folder_is_read() {
             managed_dir,
             ..PolicyInputs::default()
         };
-        let refusal = admit(&inputs, Some(ClaudeMode::BypassPermissions), &workspace).unwrap_err();
+        let refusal =
+            admit_settings(&inputs, Some(ClaudeMode::BypassPermissions), &workspace).unwrap_err();
         let message = refusal.to_string();
         for line in [
             format!("deny rule `Bash(shutdown)` in {}", main.display()),

@@ -87,12 +87,12 @@ fn budgets_refuse_the_next_turn_only() {
         tokens: Some(1000),
         ..SpendLimits::default()
     });
-    book.admit(&ask("s")).unwrap();
+    book.check_turn(&ask("s")).unwrap();
     book.tap(place("s")).run_ended(&ended(999, 0));
-    book.admit(&ask("s")).unwrap();
+    book.check_turn(&ask("s")).unwrap();
     book.tap(place("s")).run_ended(&ended(1, 0));
     assert_eq!(
-        book.admit(&ask("s")),
+        book.check_turn(&ask("s")),
         Err(SpendRefusal::Turns { limit: 2, used: 2 })
     );
     let figures = book.figures();
@@ -112,7 +112,7 @@ fn the_daily_budget_reads_every_gateways_lines() {
         ..SpendLimits::default()
     });
     let other = Arc::new(SpendBook::new(dir.path(), SpendLimits::default()));
-    book.admit(&ask("s")).unwrap();
+    book.check_turn(&ask("s")).unwrap();
     other.tap(place("t")).run_ended(&ended(40, 10));
     assert_eq!(
         book.session_spend("s").budgets,
@@ -125,7 +125,7 @@ fn the_daily_budget_reads_every_gateways_lines() {
         "the spend route reads today's tokens of every gateway"
     );
     assert_eq!(
-        book.admit(&ask("s")),
+        book.check_turn(&ask("s")),
         Err(SpendRefusal::DailyTokens {
             limit: 50,
             used: 50
@@ -140,12 +140,12 @@ fn the_same_task_refused_the_third_time() {
         session,
         new_worker_task: Some([7; 32]),
     };
-    book.admit(&task("s")).unwrap();
-    book.admit(&task("s")).unwrap();
-    book.admit(&ask("s")).unwrap();
-    book.admit(&task("other")).unwrap();
+    book.check_turn(&task("s")).unwrap();
+    book.check_turn(&task("s")).unwrap();
+    book.check_turn(&ask("s")).unwrap();
+    book.check_turn(&task("other")).unwrap();
     assert_eq!(
-        book.admit(&task("s")),
+        book.check_turn(&task("s")),
         Err(SpendRefusal::Loop {
             starts: 3,
             limit: 3
@@ -156,7 +156,7 @@ fn the_same_task_refused_the_third_time() {
         ..SpendLimits::default()
     });
     for _ in 0..5 {
-        off.admit(&task("s")).unwrap();
+        off.check_turn(&task("s")).unwrap();
     }
 }
 
@@ -167,7 +167,10 @@ fn the_rate_guard_counts_a_minute() {
         ..SpendLimits::default()
     });
     for _ in 0..3 {
-        book.admit(&ask("s")).unwrap();
+        book.check_turn(&ask("s")).unwrap();
     }
-    assert_eq!(book.admit(&ask("s")), Err(SpendRefusal::Rate { limit: 3 }));
+    assert_eq!(
+        book.check_turn(&ask("s")),
+        Err(SpendRefusal::Rate { limit: 3 })
+    );
 }

@@ -7,8 +7,8 @@ use super::support as stream_support;
 
 use crate::cursor::CliFailure;
 use crate::cursor::events::RunEvent;
+use crate::cursor::events::RunUsage;
 use crate::cursor::events::ToolOutcome;
-use crate::cursor::events::Usage;
 use crate::cursor::stream::StreamItem;
 use serde_json::json;
 use stream_support::answer;
@@ -22,8 +22,8 @@ use stream_support::parse;
 use stream_support::result;
 use stream_support::started_tools;
 
-fn usage(input: u64, output: u64, cache_read: u64, cache_write: u64) -> Option<Usage> {
-    Some(Usage {
+fn usage(input: u64, output: u64, cache_read: u64, cache_write: u64) -> Option<RunUsage> {
+    Some(RunUsage {
         input_tokens: Some(input),
         output_tokens: Some(output),
         cache_read_tokens: Some(cache_read),
