@@ -33,6 +33,10 @@ pub const MAX_TURNS_PER_MINUTE_ENV: &str = "MULTI_CURSOR_MAX_TURNS_PER_MINUTE";
 pub const STATUSLINE_ENV: &str = "MULTI_CURSOR_STATUSLINE";
 /// The log filter.
 pub const LOG_ENV: &str = "MULTI_CURSOR_LOG";
+/// The switch of the plugin the launcher loads.
+pub const PLUGIN_ENV: &str = "MULTI_CURSOR_PLUGIN";
+/// The `multi-cursor` executable the plugin's shim runs, set by the launcher.
+pub const BIN_ENV: &str = "MULTI_CURSOR_BIN";
 /// The gateway's URL, set by the launcher for hooks and commands inside the session.
 pub const GATEWAY_URL_ENV: &str = "MULTI_CURSOR_GATEWAY_URL";
 /// The gateway's token, set by the launcher beside [`GATEWAY_URL_ENV`].
@@ -173,6 +177,11 @@ pub const VARIABLES: &[Variable] = &[
         "log filter for stderr (`debug`, `multi_cursor=trace`, …)",
         "`warn`",
     ),
+    user(
+        PLUGIN_ENV,
+        "`off` (or `0`, `false`, `no`): the launcher starts Claude Code without its own plugin (`--plugin-dir`), so an installed copy applies as in a plain session ([launching.md](launching.md#the-claude-code-plugin))",
+        "loaded: the `plugin/` folder beside the executable's `bin/`, else the copy compiled in, written once into the state folder",
+    ),
     ours(
         GATEWAY_URL_ENV,
         "the gateway's URL, for the plugin's hooks and `multi-cursor status`/`statusline` inside a launched session; never given to Cursor",
@@ -180,6 +189,10 @@ pub const VARIABLES: &[Variable] = &[
     ours(
         GATEWAY_TOKEN_ENV,
         "the gateway's token, beside the URL; never given to Cursor, never logged",
+    ),
+    ours(
+        BIN_ENV,
+        "the launcher's own executable, for the plugin's `bin/multi-cursor` shim, which runs it before looking anywhere else (also honoured when you set it)",
     ),
     ours(
         RUN_MARKER_ENV,

@@ -7,7 +7,8 @@
 //! an unknown `MULTI_CURSOR_EXTRA_MODELS` id; tell whether Claude Code is signed in to
 //! Anthropic; start the gateway on `127.0.0.1:0` with a fresh token on this runtime; write the
 //! merged `--settings` (0600, in a private 0700 temporary folder) and `--agents` ([`settings`]);
-//! spawn `claude` with the environment that points it at the gateway; then wait. SIGTERM and
+//! spawn `claude` with the environment that points it at the gateway and with this binary's own
+//! plugin (`--plugin-dir`, [`plugin`]); then wait. SIGTERM and
 //! SIGHUP are passed on to Claude Code, SIGINT is left to it (it shares our terminal and
 //! handles Ctrl-C itself), and the launcher exits with Claude Code's exit code (128 + the
 //! signal when a signal ended it) after stopping the gateway and removing its temporary
@@ -22,6 +23,7 @@ mod agent_probe;
 pub mod args;
 mod child;
 pub mod claude;
+pub mod plugin;
 pub mod settings;
 pub mod statusline;
 pub mod upstream;
@@ -517,6 +519,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     }
     let auto_only = plan.is_some();
     let exe = std::env::current_exe().context("finding the multi-cursor executable for hooks")?;
+    let plugin_dir = plugin::for_launch(&exe, &state_dir, &user.rest)?;
     let status_line = settings::status_line(&flags.layers, &exe, statusline::enabled());
     let Merged {
         mut settings,
@@ -550,6 +553,8 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
         token: &token,
         routing: &routing,
         placeholder: placeholder.as_deref(),
+        plugin_dir: plugin_dir.as_deref(),
+        helper: Some(&exe),
     });
     let refresh = refresh_from.map(|agent| (state_dir, agent));
     let sessions = gateway.gateway.clone();

@@ -55,6 +55,10 @@ pub(crate) struct ClaudeStart<'a> {
     pub(crate) routing: &'a Routing,
     /// The placeholder credential when Claude Code has no Anthropic login.
     pub(crate) placeholder: Option<&'a str>,
+    /// `--plugin-dir`: the plugin matching this binary (the launcher; [`super::plugin`]).
+    pub(crate) plugin_dir: Option<&'a Path>,
+    /// The `multi-cursor` executable the plugin's shim runs (`MULTI_CURSOR_BIN`).
+    pub(crate) helper: Option<&'a Path>,
 }
 
 /// What a SIGINT to the launcher or the wrapper means for Claude Code.
@@ -68,9 +72,10 @@ pub(crate) enum Interrupt {
 }
 
 impl InProcessGateway {
-    /// Claude Code's command: `--settings <ours>`, `--agents`, the auto route when needed, then
-    /// the other arguments; the environment of [`child_env`]; the descriptor limit we started
-    /// with (the gateway raised ours, see `gateway::bind`).
+    /// Claude Code's command: `--settings <ours>`, `--agents`, `--plugin-dir` when given, the
+    /// auto route when needed, then the other arguments; the environment of [`child_env`] (and
+    /// `MULTI_CURSOR_BIN` when given); the descriptor limit we started with (the gateway raised
+    /// ours, see `gateway::bind`).
     pub(crate) fn claude_command(&self, start: &ClaudeStart<'_>) -> tokio::process::Command {
         let mut command = tokio::process::Command::new(start.claude_path);
         command
@@ -78,6 +83,12 @@ impl InProcessGateway {
             .arg(&self.settings_path)
             .arg("--agents")
             .arg(start.agents.to_string());
+        if let Some(folder) = start.plugin_dir {
+            command.arg("--plugin-dir").arg(folder);
+        }
+        if let Some(helper) = start.helper {
+            command.env(super::plugin::BIN_ENV, helper);
+        }
         if start.auto_model {
             command.arg("--model").arg(AUTO_ROUTE);
         }

@@ -317,6 +317,8 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
         token: &token,
         routing: &routing,
         placeholder: placeholder.as_deref(),
+        plugin_dir: None,
+        helper: None,
     });
     let refresh = refresh_from.map(|agent| (state_dir, agent));
     gateway

@@ -1,8 +1,9 @@
 //! Everything multi-cursor writes is private: after sessions that ran a Cursor turn with an
-//! image, every folder under the state folder (the folder itself, `sessions/`, `images/`) is
-//! 0700 and every file (records, locks, the image, the catalog and version caches) is 0600;
-//! so are `serve`'s ready file and the launcher's temporary folder and `--settings` file. The
-//! processes run with umask 000, so the modes come from the code, not from the umask.
+//! image, every folder under the state folder (the folder itself, `sessions/`, `images/`,
+//! `plugin/`) is 0700 and every file (records, locks, the image, the catalog and version
+//! caches, the plugin copy but its hooks and shim, which are 0700) is 0600; so are `serve`'s
+//! ready file and the launcher's temporary folder and `--settings` file. The processes run
+//! with umask 000, so the modes come from the code, not from the umask.
 
 use multi_cursor_test_support::gateway;
 use multi_cursor_test_support::security;
@@ -25,7 +26,8 @@ fn with_image() -> String {
     .to_string()
 }
 
-/// Asserts 0700 folders and 0600 files under `root`; returns how many of each.
+/// Asserts 0700 folders and 0600 files under `root` (0700 for the executables of the
+/// launcher's plugin copy, `plugin/<version>/{bin,hooks}/`); returns how many of each.
 fn assert_private(root: &Path) -> (usize, usize) {
     let entries = modes_under(root);
     let mut counts = (0, 0);
@@ -34,7 +36,15 @@ fn assert_private(root: &Path) -> (usize, usize) {
             assert_eq!(*mode, 0o700, "folder {} has mode {mode:o}", path.display());
             counts.0 += 1;
         } else {
-            assert_eq!(*mode, 0o600, "file {} has mode {mode:o}", path.display());
+            let plugin_executable = path.strip_prefix(root.join("plugin")).is_ok_and(|inner| {
+                let kind = inner
+                    .iter()
+                    .nth(1)
+                    .map(|c| c.to_string_lossy().into_owned());
+                matches!(kind.as_deref(), Some("bin" | "hooks")) && path.extension().is_none()
+            });
+            let want = if plugin_executable { 0o700 } else { 0o600 };
+            assert_eq!(*mode, want, "file {} has mode {mode:o}", path.display());
             counts.1 += 1;
         }
     }

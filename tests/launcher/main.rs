@@ -32,6 +32,7 @@ mod launch_no_login_contract;
 mod launch_other_gateway;
 mod launch_passthrough_upstream;
 mod launch_picker_effort;
+mod launch_plugin_dir;
 mod launch_settings_file;
 mod launch_sigterm;
 mod launch_temp_cleanup;

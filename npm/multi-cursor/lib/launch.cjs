@@ -5,7 +5,6 @@
 // script ever run; when the postinstall (lib/install.cjs) could run, the `bin` files are links
 // to the binary and this code is not on the path at all.
 const { spawn } = require("node:child_process");
-const os = require("node:os");
 const { findBinary, missingMessage } = require("./platform.cjs");
 
 // Sent to this process only (kill, a closing terminal): passed on to the binary.
@@ -50,7 +49,7 @@ function run(name) {
       } catch {
         // fall through to the shell's convention
       }
-      process.exit(128 + (os.constants.signals[signal] ?? 0));
+      process.exit(128 + (require("node:os").constants.signals[signal] ?? 0));
     }
     process.exit(code ?? 1);
   });

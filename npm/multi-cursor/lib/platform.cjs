@@ -1,6 +1,7 @@
 "use strict";
 // Where this machine's multi-cursor binary is: in the platform package npm installed beside
 // this one (optionalDependencies + os/cpu make npm fetch only the matching one).
+const fs = require("node:fs");
 const path = require("node:path");
 
 /** The platforms a package is published for, as npm spells `os`-`cpu`. */
@@ -16,13 +17,19 @@ function platformKey() {
  */
 function findBinary(name) {
   const pkg = `multi-cursor-${platformKey()}`;
+  const exe = process.platform === "win32" ? `${name}.exe` : name;
+  const own = path.join(__dirname, "..");
+  // Where npm puts it: nested in a global install, hoisted beside us in a project. Two stat
+  // calls; Node's module resolution (the fallback, for other layouts) costs milliseconds.
+  for (const dir of [path.join(own, "node_modules", pkg), path.join(own, "..", pkg)]) {
+    if (fs.existsSync(path.join(dir, "package.json"))) return path.join(dir, "bin", exe);
+  }
   let manifest;
   try {
-    manifest = require.resolve(`${pkg}/package.json`, { paths: [path.join(__dirname, "..")] });
+    manifest = require.resolve(`${pkg}/package.json`, { paths: [own] });
   } catch {
     return null;
   }
-  const exe = process.platform === "win32" ? `${name}.exe` : name;
   return path.join(path.dirname(manifest), "bin", exe);
 }
 

@@ -183,6 +183,13 @@ impl Launch {
         self.spawn_program(&crate::wrapper::wrapper_bin())
     }
 
+    /// Runs `program` (a copy of the launcher elsewhere) to completion with this launch's
+    /// folders, environment and arguments (killed after the timeout).
+    pub fn run_program(&mut self, program: &Path) -> LaunchOutput {
+        let mut child = self.spawn_program(program);
+        finish(&mut child, self.timeout)
+    }
+
     fn spawn_program(&mut self, program: &Path) -> Child {
         let mut command = Command::new(program);
         command

@@ -1,0 +1,384 @@
+//! The plugin a launched session loads (`claude --plugin-dir <folder>`): the one built with
+//! this binary, so `/multi-cursor:*`, the hooks and the skill are there without a marketplace
+//! step and always match the helper that answers them.
+//!
+//! The folder is, in order: the `plugin/` folder beside the executable's `bin/` folder when
+//! its manifest names this plugin at this binary's version (the npm packages carry one), else
+//! the copy of `plugin/` compiled into the binary ([`FILES`]), written once into the state
+//! folder at `plugin/<version>-<digest>/` (private modes, atomically: a complete folder is
+//! renamed into place, never written through a link).
+//!
+//! Measured with Claude Code 2.1.328: a `--plugin-dir` plugin replaces an installed plugin of
+//! the same name for that session (one set of commands, its hooks only; `init` lists it with
+//! source `multi-cursor@inline`), so a marketplace install does not double the hooks. Two
+//! `--plugin-dir` folders of the same name are both listed, and only the first one's hooks
+//! run: when the user passes a `--plugin-dir` holding a multi-cursor plugin (a development
+//! copy), ours is not added. `MULTI_CURSOR_PLUGIN=off` leaves the flag out altogether.
+
+use std::ffi::OsString;
+use std::fs;
+use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+use std::path::PathBuf;
+
+use sha2::Digest;
+
+/// The plugin's name (`plugin/.claude-plugin/plugin.json`).
+pub const NAME: &str = "multi-cursor";
+
+pub use crate::env::BIN_ENV;
+pub use crate::env::PLUGIN_ENV;
+
+/// Folder of the state folder holding the written copies.
+pub const STATE_SUBDIR: &str = "plugin";
+
+/// Largest plugin manifest read (a manifest is a few hundred bytes).
+const MANIFEST_LIMIT: u64 = 64 * 1024;
+
+/// One file of the plugin compiled into the binary.
+#[derive(Debug)]
+pub struct PluginFile {
+    /// Path inside the plugin folder.
+    pub path: &'static str,
+    pub bytes: &'static [u8],
+    /// Written 0700 (a hook or the shim) rather than 0600.
+    pub executable: bool,
+}
+
+macro_rules! plugin_file {
+    ($path:literal, $executable:literal) => {
+        PluginFile {
+            path: $path,
+            bytes: include_bytes!(concat!("../../plugin/", $path)),
+            executable: $executable,
+        }
+    };
+}
+
+/// Every file of `plugin/` but its npm manifest and lockfile (which only serve Claude Code's
+/// `npm ci` in a marketplace install; a launched session runs this binary).
+pub const FILES: &[PluginFile] = &[
+    plugin_file!(".claude-plugin/plugin.json", false),
+    plugin_file!("README.md", false),
+    plugin_file!("bin/multi-cursor", true),
+    plugin_file!("commands/login.md", false),
+    plugin_file!("commands/models.md", false),
+    plugin_file!("commands/rules.md", false),
+    plugin_file!("commands/status.md", false),
+    plugin_file!("commands/usage.md", false),
+    plugin_file!("hooks/hooks.json", false),
+    plugin_file!("hooks/model-switch", true),
+    plugin_file!("hooks/session-start", true),
+    plugin_file!("skills/multi-cursor/SKILL.md", false),
+];
+
+/// Whether the launcher should load its plugin, from `MULTI_CURSOR_PLUGIN`.
+pub fn enabled(value: Option<&str>) -> anyhow::Result<bool> {
+    match value.map(str::trim).map(str::to_ascii_lowercase).as_deref() {
+        None | Some("" | "on" | "1" | "true" | "yes") => Ok(true),
+        Some("off" | "0" | "false" | "no") => Ok(false),
+        Some(other) => anyhow::bail!(
+            "{PLUGIN_ENV}={other:?} is not understood: set it to `off` to start Claude Code without multi-cursor's own plugin, or unset it"
+        ),
+    }
+}
+
+/// Whether the user's arguments already load a multi-cursor plugin with `--plugin-dir`.
+pub fn given_by_user(args: &[OsString]) -> bool {
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        if word == "--" {
+            return false;
+        }
+        let folder = if word == "--plugin-dir" {
+            words.next().cloned()
+        } else {
+            word.to_str()
+                .and_then(|w| w.strip_prefix("--plugin-dir="))
+                .map(OsString::from)
+        };
+        if folder.is_some_and(|folder| manifest_version(Path::new(&folder)).is_some()) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The version in `folder/.claude-plugin/plugin.json` when that manifest names this plugin.
+fn manifest_version(folder: &Path) -> Option<String> {
+    let bytes =
+        crate::state::read_regular_file(&folder.join(".claude-plugin/plugin.json"), MANIFEST_LIMIT)
+            .ok()?;
+    let manifest: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+    (manifest["name"] == NAME)
+        .then(|| manifest["version"].as_str().map(str::to_string))
+        .flatten()
+}
+
+/// The `plugin/` folder beside `exe`'s folder (`<package>/bin/multi-cursor` →
+/// `<package>/plugin`) when it holds this plugin at this binary's version.
+pub fn beside(exe: &Path) -> Option<PathBuf> {
+    let exe = fs::canonicalize(exe).ok()?;
+    let folder = exe.parent()?.parent()?.join("plugin");
+    (manifest_version(&folder).as_deref() == Some(env!("CARGO_PKG_VERSION"))).then_some(folder)
+}
+
+/// `<version>-<digest of the compiled-in files>`: a changed plugin never reuses an old copy.
+fn copy_name() -> String {
+    let mut digest = sha2::Sha256::new();
+    for file in FILES {
+        digest.update(file.path.as_bytes());
+        digest.update([0, u8::from(file.executable)]);
+        digest.update((file.bytes.len() as u64).to_le_bytes());
+        digest.update(file.bytes);
+    }
+    let hash = hex::encode(digest.finalize());
+    format!("{}-{}", env!("CARGO_PKG_VERSION"), &hash[..16])
+}
+
+/// Why the compiled-in plugin could not be written.
+#[derive(Debug, thiserror::Error)]
+#[error("could not write multi-cursor's plugin into {}: {source}", .path.display())]
+pub struct WriteError {
+    path: PathBuf,
+    #[source]
+    source: anyhow::Error,
+}
+
+/// The written copy of the compiled-in plugin in `state_dir`, written now when it is missing
+/// or does not hold exactly [`FILES`].
+pub fn written_copy(state_dir: &Path) -> Result<PathBuf, WriteError> {
+    let parent = state_dir.join(STATE_SUBDIR);
+    let folder = parent.join(copy_name());
+    let fail = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source: anyhow::Error| WriteError { path, source }
+    };
+    crate::state::ensure_private_dir(&parent).map_err(|e| fail(&parent)(e.into()))?;
+    if holds_files(&folder) {
+        return Ok(folder);
+    }
+    // A folder of that name that is not a faithful copy (a file deleted or edited): replaced.
+    match fs::symlink_metadata(&folder) {
+        Ok(meta) if meta.is_dir() => {
+            fs::remove_dir_all(&folder).map_err(|e| fail(&folder)(e.into()))?;
+        }
+        Ok(_) => fs::remove_file(&folder).map_err(|e| fail(&folder)(e.into()))?,
+        Err(_) => {}
+    }
+    let temp = parent.join(format!(
+        ".{}.{}.{:016x}.tmp",
+        copy_name(),
+        std::process::id(),
+        rand::random::<u64>()
+    ));
+    let written = write_files(&temp).and_then(|()| {
+        fs::rename(&temp, &folder).or_else(|error| {
+            // Another launcher renamed its complete copy first.
+            if holds_files(&folder) {
+                Ok(())
+            } else {
+                Err(error.into())
+            }
+        })
+    });
+    if written.is_err() || temp.exists() {
+        let _ = fs::remove_dir_all(&temp);
+    }
+    written.map_err(fail(&folder))?;
+    Ok(folder)
+}
+
+/// Writes [`FILES`] into the new folder `root` (0700 folders; 0600 files, 0700 executables),
+/// each file created new (never through a link) and synced.
+fn write_files(root: &Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    let mut builder = fs::DirBuilder::new();
+    builder.mode(0o700);
+    builder.create(root)?;
+    builder.recursive(true);
+    for file in FILES {
+        let path = root.join(file.path);
+        if let Some(dir) = path.parent() {
+            builder.create(dir)?;
+        }
+        let mut out = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(if file.executable { 0o700 } else { 0o600 })
+            .custom_flags(nix::libc::O_NOFOLLOW)
+            .open(&path)?;
+        out.write_all(file.bytes)?;
+        out.sync_all()?;
+    }
+    Ok(())
+}
+
+/// Whether `folder` is a real folder (not a link) whose files are exactly [`FILES`]' bytes.
+fn holds_files(folder: &Path) -> bool {
+    let is_dir = fs::symlink_metadata(folder).is_ok_and(|meta| meta.is_dir());
+    is_dir
+        && FILES.iter().all(|file| {
+            crate::state::read_state_file(&folder.join(file.path), file.bytes.len() as u64)
+                .is_ok_and(|bytes| bytes.as_deref() == Some(file.bytes))
+        })
+}
+
+/// The folder the launcher passes as `--plugin-dir`, or `None` (with the reason on stderr
+/// when it is a failure): off through [`PLUGIN_ENV`], already given by the user, beside the
+/// executable, else the written copy.
+pub fn for_launch(
+    exe: &Path,
+    state_dir: &Path,
+    user_args: &[OsString],
+) -> anyhow::Result<Option<PathBuf>> {
+    if !enabled(std::env::var(PLUGIN_ENV).ok().as_deref())? || given_by_user(user_args) {
+        return Ok(None);
+    }
+    if let Some(folder) = beside(exe) {
+        return Ok(Some(folder));
+    }
+    match written_copy(state_dir) {
+        Ok(folder) => Ok(Some(folder)),
+        Err(error) => {
+            eprintln!(
+                "multi-cursor: {error}; Claude Code starts without it (/multi-cursor:* commands come only from an installed plugin)."
+            );
+            Ok(None)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    /// Every file of the checkout's `plugin/` folder is compiled in, but the npm files.
+    #[test]
+    fn every_plugin_file_is_compiled_in() {
+        fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
+            for entry in fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    walk(&path, root, out);
+                } else {
+                    out.push(
+                        path.strip_prefix(root)
+                            .unwrap()
+                            .to_string_lossy()
+                            .into_owned(),
+                    );
+                }
+            }
+        }
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("plugin");
+        let mut on_disk = Vec::new();
+        walk(&root, &root, &mut on_disk);
+        on_disk.retain(|p| p != "package.json" && p != "package-lock.json");
+        on_disk.sort();
+        let mut compiled: Vec<String> = FILES.iter().map(|f| f.path.to_string()).collect();
+        compiled.sort();
+        assert_eq!(compiled, on_disk);
+        for file in FILES {
+            let mode = fs::metadata(root.join(file.path))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o100 != 0, file.executable, "{}", file.path);
+        }
+    }
+
+    #[test]
+    fn the_copy_is_written_once_privately_and_repaired() {
+        let state = tempfile::tempdir().unwrap();
+        let folder = written_copy(state.path()).unwrap();
+        assert!(folder.ends_with(format!("plugin/{}", copy_name())));
+        let mode = |p: &Path| fs::symlink_metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&folder), 0o700);
+        assert_eq!(mode(&folder.join("hooks/session-start")), 0o700);
+        assert_eq!(mode(&folder.join(".claude-plugin/plugin.json")), 0o600);
+        let inode = |p: &Path| std::os::unix::fs::MetadataExt::ino(&fs::metadata(p).unwrap());
+        let before = inode(&folder.join("README.md"));
+        assert_eq!(written_copy(state.path()).unwrap(), folder);
+        assert_eq!(inode(&folder.join("README.md")), before, "not rewritten");
+
+        fs::write(folder.join("commands/status.md"), "edited").unwrap();
+        written_copy(state.path()).unwrap();
+        assert_eq!(
+            fs::read(folder.join("commands/status.md")).unwrap(),
+            include_bytes!("../../plugin/commands/status.md")
+        );
+        let leftovers: Vec<_> = fs::read_dir(folder.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(leftovers.len(), 1, "{leftovers:?}");
+    }
+
+    #[test]
+    fn a_link_in_place_of_the_copy_is_not_written_through() {
+        let state = tempfile::tempdir().unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        fs::create_dir(state.path().join(STATE_SUBDIR)).unwrap();
+        let name = state.path().join(STATE_SUBDIR).join(copy_name());
+        std::os::unix::fs::symlink(elsewhere.path(), &name).unwrap();
+        let folder = written_copy(state.path()).unwrap();
+        assert!(fs::symlink_metadata(&folder).unwrap().is_dir());
+        assert_eq!(fs::read_dir(elsewhere.path()).unwrap().count(), 0);
+
+        let linked_parent = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(elsewhere.path(), linked_parent.path().join(STATE_SUBDIR))
+            .unwrap();
+        let error = written_copy(linked_parent.path()).unwrap_err();
+        assert!(error.to_string().contains("symlink"), "{error}");
+    }
+
+    #[test]
+    fn the_switch_and_the_users_own_plugin_dir() {
+        assert!(enabled(None).unwrap());
+        assert!(!enabled(Some("off")).unwrap());
+        assert!(!enabled(Some("0")).unwrap());
+        assert!(enabled(Some("on")).unwrap());
+        assert!(enabled(Some("maybe")).is_err());
+
+        let state = tempfile::tempdir().unwrap();
+        let ours = written_copy(state.path()).unwrap();
+        let other = tempfile::tempdir().unwrap();
+        let os = |words: &[&OsString]| words.iter().map(|w| (*w).clone()).collect::<Vec<_>>();
+        let flag = OsString::from("--plugin-dir");
+        assert!(given_by_user(&os(&[&flag, &ours.clone().into_os_string()])));
+        let joined = OsString::from(format!("--plugin-dir={}", ours.display()));
+        assert!(given_by_user(&os(&[&joined])));
+        assert!(!given_by_user(&os(&[
+            &flag,
+            &other.path().as_os_str().to_os_string()
+        ])));
+        let after_dash = os(&[&OsString::from("--"), &flag, &ours.into_os_string()]);
+        assert!(!given_by_user(&after_dash));
+    }
+
+    #[test]
+    fn a_plugin_folder_beside_the_executable_at_this_version() {
+        let package = tempfile::tempdir().unwrap();
+        let exe = package.path().join("bin/multi-cursor");
+        fs::create_dir_all(exe.parent().unwrap()).unwrap();
+        fs::write(&exe, "").unwrap();
+        assert_eq!(beside(&exe), None);
+        let manifest = package.path().join("plugin/.claude-plugin/plugin.json");
+        fs::create_dir_all(manifest.parent().unwrap()).unwrap();
+        fs::write(&manifest, r#"{"name":"multi-cursor","version":"0.0.1"}"#).unwrap();
+        assert_eq!(beside(&exe), None, "another version");
+        let current = format!(
+            r#"{{"name":"multi-cursor","version":"{}"}}"#,
+            env!("CARGO_PKG_VERSION")
+        );
+        fs::write(&manifest, current).unwrap();
+        let found = beside(&exe).unwrap();
+        assert_eq!(
+            found,
+            fs::canonicalize(package.path()).unwrap().join("plugin")
+        );
+    }
+}
