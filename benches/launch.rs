@@ -63,6 +63,9 @@ fn play_stand_in() -> bool {
         print!("{LISTING}");
     } else if args.first().map(String::as_str) == Some("--version") {
         println!("2.1.328 (Claude Code)");
+    } else if args.first().map(String::as_str) == Some("--help") {
+        // As `agent`, it must read as Cursor's CLI (the launcher skips another vendor's).
+        println!("Usage: agent [options] [command] [prompt...]\n\nStart the Cursor Agent");
     } else if let Ok(stamp) = std::env::var("LAUNCH_BENCH_STAMP") {
         let _ = std::fs::write(stamp, now_ns().to_string());
     }
