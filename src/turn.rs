@@ -51,6 +51,9 @@ use crate::spend::ledger::RunOutcome;
 /// How long the first SSE frame waits for the agent's first event.
 pub const FIRST_EVENT_WAIT: Duration = Duration::from_secs(2);
 
+/// How many of a turn's items may wait between the turn and its keeper (events are small).
+pub const ITEM_BUFFER: usize = 256;
+
 /// What the gateway hands a turn.
 #[derive(Debug, Clone)]
 pub struct TurnInput {
@@ -192,7 +195,7 @@ pub fn start(input: TurnInput) -> TurnHandle {
 
 /// [`start`], with the process group that may hold the chat ([`ChatHolder`]).
 pub fn start_reclaiming(input: TurnInput, holder: Option<ChatHolder>) -> TurnHandle {
-    let (tx, rx) = mpsc::channel(256);
+    let (tx, rx) = mpsc::channel(ITEM_BUFFER);
     let (cancel_tx, cancel_rx) = oneshot::channel();
     tokio::spawn(Translator::new(input, tx).drive(cancel_rx, holder));
     TurnHandle {

@@ -10,9 +10,9 @@ use std::sync::Arc;
 
 use crate::rules::ChatRules;
 use crate::rules::Rulebook;
+use crate::rules::TurnRules;
 use crate::session::conversation::Prompt;
 use crate::session::store::INTERRUPTED_NOTICE;
-use crate::session::store::TurnRules;
 use crate::turn::StreamRules;
 
 /// Loads the workspace's rulebook and links its skills (unless the CLI reads `.claude/skills`

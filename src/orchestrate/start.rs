@@ -32,12 +32,16 @@ use crate::session::store::INTERRUPTED_NOTICE;
 use crate::session::store::Session;
 use crate::session::store::TurnPlan;
 use crate::session::store::keep_turn;
+use crate::spend::RunTap;
 use crate::spend::book::TurnAsk;
 use crate::turn;
 use crate::turn::ChatHolder;
+use crate::turn::ITEM_BUFFER;
 use crate::turn::TurnError;
 use crate::turn::TurnHandle;
 use crate::turn::TurnInput;
+use crate::turn::TurnItem;
+use tokio::sync::mpsc;
 
 /// Opens the request's session and joins, refuses or starts its turn. `main_route` is the main
 /// session's model, resolved before the session was opened (`None` for a worker).
@@ -169,6 +173,7 @@ pub(super) async fn start(
     };
     session.record.policy = Some(policy_text);
     let TurnHandle { items, cancel } = turn::start_reclaiming(input, holder);
+    let items = follow_spend(items, context.spend().tap(place));
     let exchange = Exchange::running(key.clone(), cancel);
     session.remember(Arc::clone(&exchange));
     let observer = exchange.observe();
@@ -180,7 +185,6 @@ pub(super) async fn start(
         model: resolved.cursor_model,
         interrupted_before,
         rules: assembled.turn_rules,
-        spend: context.spend().tap(place),
     };
     let (spawned, noted, ended) = (context.clone(), context.clone(), context.clone());
     let claude_session = identity.session;
@@ -209,6 +213,27 @@ pub(super) async fn start(
         note_plan(&state_dir, watched.ending(), named_model).await;
     });
     Ok(Reply::Exchange(observer))
+}
+
+/// Hands a turn's items on after the spend book has seen them, in order: each event (the live
+/// run's last action) and each run's end (its ledger line, appended before the next item is
+/// handed on, so before the turn's closing events can reach Claude Code). Ends when the turn
+/// does or the keeper stops listening.
+fn follow_spend(mut items: mpsc::Receiver<TurnItem>, tap: RunTap) -> mpsc::Receiver<TurnItem> {
+    let (forward, followed) = mpsc::channel(ITEM_BUFFER);
+    tokio::spawn(async move {
+        while let Some(item) = items.recv().await {
+            match &item {
+                TurnItem::Event(event) => tap.note_event(event),
+                TurnItem::RunEnded(ended) => tap.run_ended(ended),
+                _ => {}
+            }
+            if forward.send(item).await.is_err() {
+                break;
+            }
+        }
+    });
+    followed
 }
 
 /// What a finished turn says about the account's plan (`cursor::catalog::plan`): an Auto-only

@@ -1,10 +1,13 @@
 //! The rulebook state of one Cursor chat, as the session record keeps it.
 
 use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde::Deserialize;
 use serde::Serialize;
 
+use super::Rulebook;
 use super::prompt::Attachment;
 use super::stream_rules::Fired;
 
@@ -72,5 +75,39 @@ impl From<&Fired<'_>> for FiredRule {
             name: fired.rule.name.clone(),
             delivered: fired.interrupt,
         }
+    }
+}
+/// What the rulebook delivered with a turn's prompt, to be recorded once Cursor has it.
+#[derive(Debug, Clone)]
+pub struct TurnRules {
+    pub book: Arc<Rulebook>,
+    /// The chat's rule state after this turn's prompt, for the resumed chat.
+    pub chat: ChatRules,
+    /// The same for a fresh chat, when Cursor could not resume and the turn started a new one.
+    pub fresh: Option<ChatRules>,
+    /// The chat this turn asked to resume.
+    pub resumed: Option<String>,
+}
+
+impl TurnRules {
+    /// The chat's rule state once the turn ran in `chat_id`, touched `paths` and fired the
+    /// stream rules `fired`: glob rules matching those paths, and stream rules the resume of
+    /// an interrupted run did not deliver, go with the next prompt; each is given once per
+    /// chat.
+    pub fn settle(
+        &self,
+        chat_id: Option<&str>,
+        paths: &[PathBuf],
+        fired: &[FiredRule],
+    ) -> ChatRules {
+        let started_fresh = self.resumed.is_some() && chat_id != self.resumed.as_deref();
+        let mut chat = match (&self.fresh, started_fresh) {
+            (Some(fresh), true) => fresh.clone(),
+            _ => self.chat.clone(),
+        };
+        let attached = self.book.attach_for_paths(paths, &chat.attached_rules);
+        chat.note_attachments(&attached);
+        chat.note_fired(fired);
+        chat
     }
 }

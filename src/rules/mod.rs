@@ -43,6 +43,7 @@ mod stream_rules;
 pub use book::Rulebook;
 pub use chat::ChatRules;
 pub use chat::FiredRule;
+pub use chat::TurnRules;
 pub use diagnostic::Diagnostic;
 pub use diagnostic::DiagnosticKind;
 pub use diagnostic::Severity;

@@ -26,9 +26,8 @@ use super::record::PendingRun;
 use super::record::Record;
 use super::record::RecordError;
 use super::record::Replay;
-use crate::rules::ChatRules;
 use crate::rules::FiredRule;
-use crate::rules::Rulebook;
+use crate::rules::TurnRules;
 use crate::turn::SseEvent;
 use crate::turn::TurnItem;
 
@@ -438,39 +437,6 @@ pub struct TurnPlan {
     pub interrupted_before: bool,
     /// The rulebook's part in this turn.
     pub rules: TurnRules,
-    /// The gateway's spend book following this turn: each run's ledger line, the live run's
-    /// last action.
-    pub spend: crate::spend::RunTap,
-}
-
-/// What the rulebook delivered with a turn's prompt, to be recorded once Cursor has it.
-#[derive(Debug, Clone)]
-pub struct TurnRules {
-    pub book: Arc<Rulebook>,
-    /// The chat's rule state after this turn's prompt, for the resumed chat.
-    pub chat: ChatRules,
-    /// The same for a fresh chat, when Cursor could not resume and the turn started a new one.
-    pub fresh: Option<ChatRules>,
-    /// The chat this turn asked to resume.
-    pub resumed: Option<String>,
-}
-
-impl TurnRules {
-    /// The chat's rule state once the turn ran in `chat_id`, touched `paths` and fired the
-    /// stream rules `fired`: glob rules matching those paths, and stream rules the resume of
-    /// an interrupted run did not deliver, go with the next prompt; each is given once per
-    /// chat.
-    fn settle(&self, chat_id: Option<&str>, paths: &[PathBuf], fired: &[FiredRule]) -> ChatRules {
-        let started_fresh = self.resumed.is_some() && chat_id != self.resumed.as_deref();
-        let mut chat = match (&self.fresh, started_fresh) {
-            (Some(fresh), true) => fresh.clone(),
-            _ => self.chat.clone(),
-        };
-        let attached = self.book.attach_for_paths(paths, &chat.attached_rules);
-        chat.note_attachments(&attached);
-        chat.note_fired(fired);
-        chat
-    }
 }
 
 /// Follows a turn, writing its record at each step and feeding its exchange: the process
@@ -478,11 +444,10 @@ impl TurnRules {
 /// the closing events are released. `on_spawn` learns each process group id; `on_recorded`
 /// runs once the answer is recorded, just before its closing events are released.
 ///
-/// Each run's ledger line is appended (one `write(2)`, not fsynced) when its
-/// `TurnItem::RunEnded` arrives. The turn sends that item before its `Finished` or `Failed`, on
-/// the same ordered channel, and this loop handles one item at a time: the line is in the
-/// file before the closing events (or the failure) reach the exchange, so before the turn's
-/// last byte goes to Claude Code.
+/// The spend book sees the items first (`orchestrate::start::follow_spend`): each run's ledger
+/// line is appended when its `TurnItem::RunEnded` passes, before the items after it (the
+/// `Finished` or `Failed`) are handed on, so the line is in the file before the closing events
+/// (or the failure) reach the exchange, and before the turn's last byte goes to Claude Code.
 pub async fn keep_turn(
     session: Arc<tokio::sync::Mutex<Session>>,
     exchange: Arc<Exchange>,
@@ -540,11 +505,9 @@ pub async fn keep_turn(
                     tracing::warn!(%error, "could not record Cursor's chat id yet");
                 }
             }
-            TurnItem::Event(event) => {
-                plan.spend.note_event(&event);
-                exchange.push(event);
-            }
-            TurnItem::RunEnded(ended) => plan.spend.run_ended(&ended),
+            TurnItem::Event(event) => exchange.push(event),
+            // The spend book's (`orchestrate::start::follow_spend` takes them off on the way).
+            TurnItem::RunEnded(_) => {}
             TurnItem::Finished {
                 closing,
                 chat_id,
