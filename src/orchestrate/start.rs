@@ -10,6 +10,7 @@ use super::Refusal;
 use super::Reply;
 use super::admission::Cleared;
 use super::prompt;
+use super::prompt::Assembled;
 use super::prompt::Parts;
 use super::routing;
 use super::routing::ModelChoice;
@@ -19,6 +20,7 @@ use crate::cursor::catalog::Resolved;
 use crate::cursor::command::TurnSpec;
 use crate::cursor::failure::RunFailure;
 use crate::cursor::process::end_stray_run;
+use crate::rules::TurnRules;
 use crate::session::conversation;
 use crate::session::cursor_request::CursorRequest;
 use crate::session::cursor_request::TurnPrompts;
@@ -44,7 +46,10 @@ use crate::turn::TurnItem;
 use tokio::sync::mpsc;
 
 /// Opens the request's session and joins, refuses or starts its turn. `main_route` is the main
-/// session's model, resolved before the session was opened (`None` for a worker).
+/// session's model, resolved before the session was opened (`None` for a worker). The steps:
+/// open the session (ending a run a stopped gateway left), claim the exchange (join, busy or
+/// start), gather the notices and prompts, choose the model, put the rulebook in front, check
+/// the budgets, then start the turn and its keeper.
 pub(super) async fn start(
     context: &Arc<TurnServices>,
     parsed: &CursorRequest,
@@ -53,7 +58,6 @@ pub(super) async fn start(
     main_route: Option<Resolved>,
 ) -> Result<Reply, Refusal> {
     let settings = context.settings();
-    let request = &parsed.request;
     let identity = parsed.identity(cleared.workspace.clone());
     let policy_text = cleared.policy_text(settings.approve_mcps);
     let key = exchange_key(&identity.key(), &parsed.digest, &policy_text);
@@ -64,59 +68,46 @@ pub(super) async fn start(
         .map_err(Refusal::Store)?;
     let mut session = open.lock().await;
     let holder = end_inherited_run(context, &mut session, &identity, parsed, &cleared).await;
+    if let Some(reply) = claim(
+        context,
+        &mut session,
+        &key,
+        parsed,
+        &cleared,
+        &identity,
+        main_route.as_ref(),
+    )? {
+        return Ok(reply);
+    }
 
-    match session.claim(&key) {
-        Claim::Join(exchange) => {
-            drop(session);
-            // An answer served again costs nothing but is counted (a failure repeated is not
-            // an answer, and costs nothing either).
-            if matches!(exchange.ending(), Some(Ending::Completed)) {
-                let model = main_route.as_ref().map_or("", |r| r.cursor_model.as_str());
-                let place = identity.run_place(&request.model, model, &cleared.cursor_mode);
-                context.spend().note_replay(&place);
-            }
-            return Ok(Reply::Exchange(exchange.observe()));
-        }
-        Claim::Busy => return Err(Refusal::Busy),
-        Claim::Start => {}
-    }
-    let images = settings.state_dir.join("images");
     let interrupted_before = session.record.interrupted;
-    let mut notices = Vec::new();
-    // Policy notices: what the mode lets Cursor do when that is less than its name suggests
-    // (manual mode's read-only answer), a widening warning; then the hooks/MCP note until an
-    // answer carrying it completes once in this Claude session (remembered by the context).
-    let session_note = cleared
-        .admitted
-        .session_notice()
-        .filter(|note| !context.notice_was_shown(&identity.session, note));
-    notices.extend(cleared.mode_note.clone());
-    notices.extend(cleared.admitted.widening_notice(cleared.cursor_mode));
-    notices.extend(session_note.clone());
-    if interrupted_before {
-        notices.push(INTERRUPTED_NOTICE.to_string());
-    }
+    let (mut notices, session_note) = notices(context, &cleared, &identity, interrupted_before);
     let chat_id = session.record.chat_id.clone();
     let recorded_answer = session.record.answer_text();
     let TurnPrompts {
         mut prompt,
         fresh,
         history_changed,
-    } = parsed.prompts(chat_id.as_deref(), recorded_answer.as_deref(), &images)?;
+    } = parsed.prompts(
+        chat_id.as_deref(),
+        recorded_answer.as_deref(),
+        &settings.state_dir.join("images"),
+    )?;
     if history_changed {
         notices.push(conversation::OUTER_HISTORY_NOTICE.to_string());
     }
-    let route = routing::turn_route(
+    let worker_model = session.record.worker_model.clone();
+    let resolved = match routing::turn_route(
         context,
         parsed,
         &cleared,
         &mut catalog,
         main_route,
         &mut prompt,
-        session.record.worker_model.as_deref(),
+        worker_model.as_deref(),
     )
-    .await?;
-    let resolved = match route {
+    .await?
+    {
         ModelChoice::Run(resolved, chosen) => {
             if chosen.is_some() {
                 session.record.worker_model = chosen;
@@ -142,20 +133,120 @@ pub(super) async fn start(
         fresh,
         interrupted: interrupted_before,
     });
-    // Budgets and runaway guards, per turn and before anything is spawned: the runs inside an
-    // admitted turn (a fresh-chat fallback, a rule resume) are never refused.
-    let new_worker_task = (parsed.worker.is_some() && chat_id.is_none())
-        .then(|| crate::spend::book::task_digest(request));
+    check_budgets(context, parsed, &identity, chat_id.is_none())?;
+
+    let place = identity.run_place(
+        &parsed.request.model,
+        &resolved.cursor_model,
+        &cleared.cursor_mode,
+    );
+    let (input, turn_rules) = turn_input(
+        context, parsed, cleared, &resolved, chat_id, assembled, notices,
+    );
+    session.record.policy = Some(policy_text);
+    let TurnHandle { items, cancel } = turn::start_reclaiming(input, holder);
+    let items = follow_spend(items, context.spend().tap(place));
+    let exchange = Exchange::running(key.clone(), cancel);
+    session.remember(Arc::clone(&exchange));
+    let observer = exchange.observe();
+    drop(session);
+
+    let plan = TurnPlan {
+        key,
+        model: resolved.cursor_model,
+        interrupted_before,
+        rules: turn_rules,
+    };
+    spawn_keeper(context, open, exchange, items, plan, identity, session_note);
+    Ok(Reply::Exchange(observer))
+}
+
+/// Claims the request's exchange in its open session: an identical request running or answered
+/// is joined (a replayed answer is counted, costing nothing), a different one running refuses
+/// this one, else `None`: start the turn.
+fn claim(
+    context: &Arc<TurnServices>,
+    session: &mut Session,
+    key: &str,
+    parsed: &CursorRequest,
+    cleared: &Cleared,
+    identity: &Identity,
+    main_route: Option<&Resolved>,
+) -> Result<Option<Reply>, Refusal> {
+    match session.claim(key) {
+        Claim::Join(exchange) => {
+            // An answer served again costs nothing but is counted (a failure repeated is not
+            // an answer, and costs nothing either).
+            if matches!(exchange.ending(), Some(Ending::Completed)) {
+                let model = main_route.map_or("", |r| r.cursor_model.as_str());
+                let place = identity.run_place(&parsed.request.model, model, &cleared.cursor_mode);
+                context.spend().note_replay(&place);
+            }
+            Ok(Some(Reply::Exchange(exchange.observe())))
+        }
+        Claim::Busy => Err(Refusal::Busy),
+        Claim::Start => Ok(None),
+    }
+}
+
+/// The `[Cursor]` lines in front of the turn's answer: what the mode lets Cursor do when that
+/// is less than its name suggests (manual mode's read-only answer), a widening warning, the
+/// hooks/MCP note until an answer carrying it completes once in this Claude session (returned
+/// apart, to be remembered then), and the interruption notice.
+fn notices(
+    context: &TurnServices,
+    cleared: &Cleared,
+    identity: &Identity,
+    interrupted_before: bool,
+) -> (Vec<String>, Option<String>) {
+    let session_note = cleared
+        .admitted
+        .session_notice()
+        .filter(|note| !context.notice_was_shown(&identity.session, note));
+    let mut notices = Vec::new();
+    notices.extend(cleared.mode_note.clone());
+    notices.extend(cleared.admitted.widening_notice(cleared.cursor_mode));
+    notices.extend(session_note.clone());
+    if interrupted_before {
+        notices.push(INTERRUPTED_NOTICE.to_string());
+    }
+    (notices, session_note)
+}
+
+/// Budgets and runaway guards, per turn and before anything is spawned (the runs inside an
+/// admitted turn, a fresh-chat fallback or a rule resume, are never refused). A worker's first
+/// turn is a new task for the loop guard.
+fn check_budgets(
+    context: &TurnServices,
+    parsed: &CursorRequest,
+    identity: &Identity,
+    new_chat: bool,
+) -> Result<(), Refusal> {
+    let new_worker_task = (parsed.worker.is_some() && new_chat)
+        .then(|| crate::spend::book::task_digest(&parsed.request));
     context
         .spend()
         .check_turn(&TurnAsk {
             session: &identity.session,
             new_worker_task,
         })
-        .map_err(Refusal::Spend)?;
-    let place = identity.run_place(&request.model, &resolved.cursor_model, &cleared.cursor_mode);
+        .map_err(Refusal::Spend)
+}
+
+/// What the turn runs (the agent, its command line and prompts, the notices, the limits), and
+/// the rules its prompt delivers, to be recorded once Cursor has it.
+fn turn_input(
+    context: &TurnServices,
+    parsed: &CursorRequest,
+    cleared: Cleared,
+    resolved: &Resolved,
+    chat_id: Option<String>,
+    assembled: Assembled,
+    notices: Vec<String>,
+) -> (TurnInput, TurnRules) {
+    let settings = context.settings();
     let input = TurnInput {
-        agent: cleared.agent.path.clone(),
+        agent: cleared.agent.path,
         spec: TurnSpec {
             workspace: cleared.workspace,
             model: resolved.cursor_model.clone(),
@@ -165,27 +256,28 @@ pub(super) async fn start(
             prompt: assembled.prompt,
         },
         fresh_prompt: assembled.fresh,
-        requested_model: request.model.clone(),
+        requested_model: parsed.request.model.clone(),
         notices,
         limits: settings.limits,
         stream_rules: Some(assembled.stream_rules),
         cursor_config: crate::policy::cursor_config::default_model_file(&settings.policy),
     };
-    session.record.policy = Some(policy_text);
-    let TurnHandle { items, cancel } = turn::start_reclaiming(input, holder);
-    let items = follow_spend(items, context.spend().tap(place));
-    let exchange = Exchange::running(key.clone(), cancel);
-    session.remember(Arc::clone(&exchange));
-    let observer = exchange.observe();
-    drop(session);
+    (input, assembled.turn_rules)
+}
 
-    let run_id = context.run_started(&identity, &resolved.cursor_model);
-    let plan = TurnPlan {
-        key,
-        model: resolved.cursor_model,
-        interrupted_before,
-        rules: assembled.turn_rules,
-    };
+/// Keeps the started turn in the background: its record written at each step
+/// (`keep_turn`), its live run shown in `status` until it ends, the session's note remembered
+/// once its answer is recorded, and what the turn said about the account's plan noted.
+fn spawn_keeper(
+    context: &Arc<TurnServices>,
+    open: Arc<tokio::sync::Mutex<Session>>,
+    exchange: Arc<Exchange>,
+    items: mpsc::Receiver<TurnItem>,
+    plan: TurnPlan,
+    identity: Identity,
+    session_note: Option<String>,
+) {
+    let run_id = context.run_started(&identity, &plan.model);
     let (spawned, noted, ended) = (context.clone(), context.clone(), context.clone());
     let claude_session = identity.session;
     let on_recorded = move || {
@@ -195,7 +287,7 @@ pub(super) async fn start(
     };
     let (watched, state_dir, named_model) = (
         Arc::clone(&exchange),
-        settings.state_dir.to_path_buf(),
+        context.settings().state_dir.clone(),
         plan.model != crate::cursor::catalog::AUTO_ID,
     );
     tokio::spawn(async move {
@@ -212,7 +304,6 @@ pub(super) async fn start(
         ended.run_ended(run_id);
         note_plan(&state_dir, watched.ending(), named_model).await;
     });
-    Ok(Reply::Exchange(observer))
 }
 
 /// Hands a turn's items on after the spend book has seen them, in order: each event (the live
