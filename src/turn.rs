@@ -110,6 +110,9 @@ pub enum TurnItem {
     Chat(String),
     /// A Messages event to relay to Claude Code now.
     Event(SseEvent),
+    /// Cursor started or finished an action, in its row's words (`read \`src/lib.rs\``): the
+    /// live run's last action for the spend book and the status line. Nothing is recorded.
+    Action(String),
     /// One Cursor run of the turn is over (the turn's own, a fresh-chat fallback, a stream-rule
     /// resume): sent once per run whose prompt was delivered, before the turn's `Finished` or
     /// `Failed`, so the keeper writes its ledger line before the turn's last event goes out.
@@ -507,6 +510,13 @@ impl Translator {
                 event => {
                     let text = self.display.event(&event, Instant::now());
                     self.text(text).await?;
+                    if matches!(
+                        event,
+                        RunEvent::ToolStarted { .. } | RunEvent::ToolCompleted { .. }
+                    ) && let Some(action) = self.display.last_action()
+                    {
+                        self.emit(TurnItem::Action(action)).await?;
+                    }
                     if let Some(prompt) = self.rules_fired(fired).await? {
                         return Err(Stop::Interrupt(prompt));
                     }

@@ -488,6 +488,14 @@ impl TurnDisplay {
         Some(sanitize(&sentence))
     }
 
+    /// The newest action Cursor started or finished, in a row's words without the glyph
+    /// (`read \`src/lib.rs\``): what the status line shows as the live run's last action.
+    pub fn last_action(&self) -> Option<String> {
+        self.actions
+            .last()
+            .map(|action| rows::describe(action, self))
+    }
+
     /// Every path Cursor's read, list, search and edit calls named in this turn, absolute
     /// (relative ones joined to the workspace), each once, in first-seen order. Calls that
     /// failed or were refused count too: Cursor was working with those files.

@@ -306,7 +306,7 @@ fn spawn_keeper(
     });
 }
 
-/// Hands a turn's items on after the spend book has seen them, in order: each event (the live
+/// Hands a turn's items on after the spend book has seen them, in order: each action (the live
 /// run's last action) and each run's end (its ledger line, appended before the next item is
 /// handed on, so before the turn's closing events can reach Claude Code). Ends when the turn
 /// does or the keeper stops listening.
@@ -315,7 +315,7 @@ fn follow_spend(mut items: mpsc::Receiver<TurnItem>, tap: RunTap) -> mpsc::Recei
     tokio::spawn(async move {
         while let Some(item) = items.recv().await {
             match &item {
-                TurnItem::Event(event) => tap.note_event(event),
+                TurnItem::Action(action) => tap.note_action(action),
                 TurnItem::RunEnded(ended) => tap.run_ended(ended),
                 _ => {}
             }

@@ -506,8 +506,8 @@ pub async fn keep_turn(
                 }
             }
             TurnItem::Event(event) => exchange.push(event),
-            // The spend book's (`orchestrate::start::follow_spend` takes them off on the way).
-            TurnItem::RunEnded(_) => {}
+            // The spend book's (`orchestrate::start::follow_spend` sees them on the way).
+            TurnItem::RunEnded(_) | TurnItem::Action(_) => {}
             TurnItem::Finished {
                 closing,
                 chat_id,

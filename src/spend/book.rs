@@ -431,39 +431,13 @@ impl RunTap {
         self.0.book.run_ended(&self.0.place, ended);
     }
 
-    /// An event the turn streamed: an action row (`⎿ …`) becomes the live run's last action.
-    /// Only text deltas holding the row glyph are looked at.
-    pub fn note_event(&self, event: &crate::anthropic::SseEvent) {
-        if event.event != "content_block_delta" {
-            return;
-        }
-        let Some(text) = event.data["delta"]["text"].as_str() else {
-            return;
-        };
-        let Some(row) = last_row(text) else {
-            return;
-        };
-        let row = crate::text::ellipsize_bytes(row, MAX_ACTION);
+    /// Cursor started or finished `action` (a row's words): the live run's last action.
+    pub fn note_action(&self, action: &str) {
+        let action = crate::text::ellipsize_bytes(action, MAX_ACTION);
         if let Some(live) = self.0.book.lock().live.get_mut(&self.0.id) {
-            live.last_action = Some(row);
+            live.last_action = Some(action);
         }
     }
-}
-
-/// The glyph an action row starts with (`display::ROW_PREFIX`; spelled here so `spend` stays
-/// below `display`, which shows spend figures).
-const ROW_GLYPH: &str = "⎿ ";
-
-/// The last action row in `text`, without its glyph.
-fn last_row(text: &str) -> Option<&str> {
-    if !text.contains(ROW_GLYPH) {
-        return None;
-    }
-    text.lines()
-        .rev()
-        .filter_map(|line| line.trim_start().strip_prefix(ROW_GLYPH))
-        .map(str::trim)
-        .find(|row| !row.is_empty())
 }
 
 #[cfg(test)]

@@ -58,10 +58,7 @@ fn a_session_that_never_used_cursor_has_nothing() {
 fn runs_replays_and_live_runs_are_counted() {
     let (_dir, book) = book(SpendLimits::default());
     let tap = book.tap(place("s1"));
-    let row = crate::anthropic::SseEvent::from(&crate::anthropic::StreamEvent::text_delta(
-        "text\n⎿ read `src/lib.rs`\n",
-    ));
-    tap.note_event(&row);
+    tap.note_action("read `src/lib.rs`");
     let live = book.session_spend("s1").live.unwrap();
     assert_eq!(live.last_action.as_deref(), Some("read `src/lib.rs`"));
     tap.run_ended(&ended(100, 5));
