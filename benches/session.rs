@@ -13,6 +13,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 use std::time::Instant;
 
+use multi_cursor::anthropic::StreamEvent;
+use multi_cursor::anthropic::Usage;
+use multi_cursor::anthropic::events::closing_events;
 use multi_cursor::session::exchange::exchange_key;
 use multi_cursor::session::identity::Identity;
 use multi_cursor::session::record::Record;
@@ -30,35 +33,22 @@ const DEFAULT_N: usize = 500;
 
 /// A record as a real turn leaves it: a 6 KB answer streamed in 120 deltas.
 fn realistic_record(identity: &Identity, key: &str) -> Record {
-    let mut events = vec![(
-        "message_start".to_string(),
-        json!({"type": "message_start", "message": {"id": "msg_bench", "type": "message", "role": "assistant",
-            "model": "multi/cursor/composer-2.5", "content": [], "stop_reason": null, "stop_sequence": null,
-            "usage": {"input_tokens": 1200, "output_tokens": 0}}}),
-    )];
-    events.push((
-        "content_block_start".to_string(),
-        json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
-    ));
+    let mut events = vec![
+        StreamEvent::message_start("multi/cursor/composer-2.5", 1200),
+        StreamEvent::text_block_start(),
+    ];
     let mut text = String::new();
     for n in 0..120 {
         let delta = format!("Sentence {n} of the answer, with some words in it. ");
         text.push_str(&delta);
-        events.push((
-            "content_block_delta".to_string(),
-            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": delta}}),
-        ));
+        events.push(StreamEvent::text_delta(delta));
     }
-    events.push((
-        "content_block_stop".to_string(),
-        json!({"type": "content_block_stop", "index": 0}),
-    ));
-    events.push((
-        "message_delta".to_string(),
-        json!({"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": null},
-            "usage": {"input_tokens": 1200, "output_tokens": 1500}}),
-    ));
-    events.push(("message_stop".to_string(), json!({"type": "message_stop"})));
+    let usage = Usage {
+        input_tokens: 1200,
+        output_tokens: 1500,
+        ..Usage::default()
+    };
+    events.extend(closing_events(usage, None));
     let mut record = Record::new(identity.to_value());
     record.chat_id = Some("c2a9f3e4-0000-4000-8000-000000000000".into());
     record.response = Some(

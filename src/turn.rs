@@ -18,7 +18,6 @@ use thiserror::Error;
 use tokio::sync::mpsc;
 use tokio::sync::oneshot;
 
-pub use crate::anthropic::SseEvent;
 use crate::anthropic::StreamEvent;
 use crate::anthropic::events::closing_events;
 pub use crate::anthropic::events::fold_message;
@@ -109,7 +108,7 @@ pub enum TurnItem {
     /// Cursor named the chat this turn runs in (`system/init`).
     Chat(String),
     /// A Messages event to relay to Claude Code now.
-    Event(SseEvent),
+    Event(StreamEvent),
     /// Cursor started or finished an action, in its row's words (`read \`src/lib.rs\``): the
     /// live run's last action for the spend book and the status line. Nothing is recorded.
     Action(String),
@@ -120,7 +119,7 @@ pub enum TurnItem {
     /// Cursor's successful `result`. The closing events (`content_block_stop`,
     /// `message_delta`, `message_stop`) go out only after the turn has been recorded.
     Finished {
-        closing: Vec<SseEvent>,
+        closing: Vec<StreamEvent>,
         /// The whole text streamed (notices, rows and summary included): what Claude Code
         /// keeps as this turn's assistant message.
         answer: String,
@@ -653,10 +652,7 @@ impl Translator {
             result.request_id.clone(),
         )
         .await?;
-        let closing = closing_events(usage, Some(source))
-            .iter()
-            .map(SseEvent::from)
-            .collect();
+        let closing = closing_events(usage, Some(source));
         let answer = std::mem::take(&mut self.answer);
         let fired = std::mem::take(&mut self.fired);
         self.emit(TurnItem::Finished {
@@ -708,7 +704,7 @@ impl Translator {
     }
 
     async fn send(&self, event: StreamEvent) -> Result<(), Stop> {
-        self.emit(TurnItem::Event(SseEvent::from(event))).await
+        self.emit(TurnItem::Event(event)).await
     }
 
     async fn emit(&self, item: TurnItem) -> Result<(), Stop> {

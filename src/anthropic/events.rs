@@ -1,9 +1,10 @@
 //! The events of a streamed Messages answer, their SSE framing, and the one message they fold
 //! into when the client did not ask for a stream.
 //!
-//! An answer is built as [`StreamEvent`]s and kept (in an exchange, in a record's replay) as
-//! [`SseEvent`]s: the event's name and its JSON data, exactly as they go on the wire. Data
-//! objects are written with their keys in alphabetical order.
+//! An answer is built, kept (in an exchange, in a record's replay) and served as
+//! [`StreamEvent`]s; it becomes SSE text ([`StreamEvent::frame`]) or JSON ([`fold_message`],
+//! a record's `[name, data]` pairs) only at the edge. Data objects are written with their keys
+//! in alphabetical order.
 
 use serde::Deserialize;
 use serde::Serialize;
@@ -133,12 +134,15 @@ pub enum ContentDelta {
 }
 
 /// The `delta` of the final `message_delta`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MessageDeltaBody {
     /// Why the answer stopped.
     pub stop_reason: StopReason,
     /// `null`: stop sequences are never used.
     pub stop_sequence: Option<String>,
+    /// The answer to Claude Code's action check, when it asked ([`safeguard_results`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub safeguard_results: Option<Value>,
 }
 
 impl StreamEvent {
@@ -178,6 +182,7 @@ impl StreamEvent {
             delta: MessageDeltaBody {
                 stop_reason: StopReason::EndTurn,
                 stop_sequence: None,
+                safeguard_results: None,
             },
             usage,
             source,
@@ -206,7 +211,27 @@ impl StreamEvent {
 
     /// The SSE frame: `event:` and `data:` lines, then a blank line.
     pub fn frame(&self) -> String {
-        SseEvent::from(self).frame()
+        format!("event: {}\ndata: {}\n\n", self.name().as_str(), self.data())
+    }
+
+    /// Marks an event of an answer served again: the final `message_delta`'s
+    /// `multi_cursor_usage` gets `"replayed": true`. Other events are unchanged.
+    pub fn mark_replayed(&mut self) {
+        if let StreamEvent::MessageDelta {
+            source: Some(source),
+            ..
+        } = self
+        {
+            source.replayed = true;
+        }
+    }
+
+    /// Puts `results` ([`safeguard_results`]) in the final `message_delta`'s `delta`, where
+    /// Claude Code reads them from a stream. Other events are unchanged.
+    pub fn add_safeguard_results(&mut self, results: &Value) {
+        if let StreamEvent::MessageDelta { delta, .. } = self {
+            delta.safeguard_results = Some(results.clone());
+        }
     }
 }
 
@@ -264,58 +289,6 @@ impl EventName {
     }
 }
 
-/// One event as it is sent and recorded: its SSE `event:` name and its `data:` JSON. Built
-/// from a [`StreamEvent`]; read back from a record's replay.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SseEvent {
-    /// The name, one of [`EventName::ALL`]'s spellings.
-    pub event: &'static str,
-    /// The data object.
-    pub data: Value,
-}
-
-impl From<&StreamEvent> for SseEvent {
-    fn from(event: &StreamEvent) -> Self {
-        SseEvent {
-            event: event.name().as_str(),
-            data: event.data(),
-        }
-    }
-}
-
-impl From<StreamEvent> for SseEvent {
-    fn from(event: StreamEvent) -> Self {
-        SseEvent::from(&event)
-    }
-}
-
-impl SseEvent {
-    /// The event's name, when it is one of the protocol's.
-    pub fn name(&self) -> Option<EventName> {
-        EventName::parse(self.event)
-    }
-
-    /// The SSE frame: `event:` and `data:` lines, then a blank line.
-    pub fn frame(&self) -> String {
-        format!("event: {}\ndata: {}\n\n", self.event, self.data)
-    }
-
-    /// Marks an event of an answer served again: the final `message_delta`'s
-    /// `multi_cursor_usage` gets `"replayed": true`. Other events are unchanged.
-    pub fn mark_replayed(&mut self) {
-        if self.name() != Some(EventName::MessageDelta) {
-            return;
-        }
-        if let Some(usage) = self
-            .data
-            .get_mut(USAGE_FIELD)
-            .and_then(Value::as_object_mut)
-        {
-            usage.insert(String::from("replayed"), Value::Bool(true));
-        }
-    }
-}
-
 /// The answer to Claude Code's server-side action check (`safeguards`) for an answer that holds
 /// no tool use, which every Cursor answer is: each check asked for is `available` with nothing
 /// to judge — what the API itself answers for a turn without tool use.
@@ -333,45 +306,38 @@ pub fn safeguard_results<'a>(kinds: impl IntoIterator<Item = &'a str>) -> Value 
     )
 }
 
-impl SseEvent {
-    /// Puts `results` ([`safeguard_results`]) in the final `message_delta`'s `delta`, where
-    /// Claude Code reads them from a stream. Other events are unchanged.
-    pub fn add_safeguard_results(&mut self, results: &Value) {
-        if self.name() != Some(EventName::MessageDelta) {
-            return;
-        }
-        if let Some(delta) = self.data.get_mut("delta").and_then(Value::as_object_mut) {
-            delta.insert(String::from(SAFEGUARD_RESULTS), results.clone());
-        }
-    }
-}
-
 /// Where Claude Code reads the answer to its action check: the final `message_delta`'s
 /// `delta` when streamed, the message's top level otherwise.
 const SAFEGUARD_RESULTS: &str = "safeguard_results";
 
 /// Folds an answer's events into one non-streamed Messages response: `message_start`'s
 /// message, the text of every delta as one text block, and the final `message_delta`'s stop
-/// reason, usage and `multi_cursor_usage`.
-pub fn fold_message(events: &[SseEvent]) -> Value {
+/// reason, usage, `multi_cursor_usage` and action-check answer.
+pub fn fold_message(events: &[StreamEvent]) -> Value {
     let mut message = json!({});
     let mut text = String::new();
     for event in events {
-        match event.name() {
-            Some(EventName::MessageStart) => message = event.data["message"].clone(),
-            Some(EventName::ContentBlockDelta) => {
-                if let Some(t) = event.data["delta"]["text"].as_str() {
-                    text.push_str(t);
-                }
+        match event {
+            StreamEvent::MessageStart { message: start } => {
+                message = serde_json::to_value(start).unwrap_or_else(|_| json!({}));
             }
-            Some(EventName::MessageDelta) => {
-                message["stop_reason"] = event.data["delta"]["stop_reason"].clone();
-                message["stop_sequence"] = event.data["delta"]["stop_sequence"].clone();
-                message["usage"] = event.data["usage"].clone();
-                if let Some(source) = event.data.get(USAGE_FIELD) {
-                    message[USAGE_FIELD] = source.clone();
+            StreamEvent::ContentBlockDelta {
+                delta: ContentDelta::TextDelta { text: more },
+                ..
+            } => text.push_str(more),
+            StreamEvent::MessageDelta {
+                delta,
+                usage,
+                source,
+            } => {
+                message["stop_reason"] =
+                    serde_json::to_value(delta.stop_reason).unwrap_or_default();
+                message["stop_sequence"] = json!(delta.stop_sequence);
+                message["usage"] = serde_json::to_value(usage).unwrap_or_default();
+                if let Some(source) = source {
+                    message[USAGE_FIELD] = serde_json::to_value(source).unwrap_or_default();
                 }
-                if let Some(results) = event.data["delta"].get(SAFEGUARD_RESULTS) {
+                if let Some(results) = &delta.safeguard_results {
                     message[SAFEGUARD_RESULTS] = results.clone();
                 }
             }
@@ -464,22 +430,26 @@ mod tests {
 
     #[test]
     fn a_replayed_delta_says_so() {
-        let mut delta = SseEvent::from(StreamEvent::end_turn(
+        let mut delta = StreamEvent::end_turn(
             Usage::default(),
             Some(UsageSource {
                 source: UsageOrigin::Estimate,
                 model: "m".to_string(),
                 replayed: false,
             }),
-        ));
+        );
         delta.mark_replayed();
-        assert_eq!(delta.data[USAGE_FIELD]["replayed"], true);
-        let events: Vec<SseEvent> = answer_events("x", "hello", 1, Usage::default(), None)
-            .iter()
-            .map(SseEvent::from)
-            .collect();
+        assert_eq!(delta.data()[USAGE_FIELD]["replayed"], true);
+        let mut events = answer_events("x", "hello", 1, Usage::default(), None);
+        let results = safeguard_results(["action_check"]);
+        for event in &mut events {
+            event.add_safeguard_results(&results);
+        }
         let folded = fold_message(&events);
         assert_eq!(folded["content"][0]["text"], "hello");
         assert_eq!(folded["stop_reason"], "end_turn");
+        assert_eq!(folded["stop_sequence"], serde_json::Value::Null);
+        assert_eq!(folded[SAFEGUARD_RESULTS], results);
+        assert_eq!(folded["model"], "x");
     }
 }

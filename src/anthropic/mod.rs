@@ -13,7 +13,6 @@ pub mod usage;
 
 pub use error::ErrorType;
 pub use events::EventName;
-pub use events::SseEvent;
 pub use events::StreamEvent;
 pub use request::MessagesRequest;
 pub use usage::Usage;

@@ -21,7 +21,6 @@ use super::Gateway;
 use super::LimitedBody;
 use super::error::ApiError;
 use super::passthrough;
-use crate::anthropic::SseEvent;
 use crate::anthropic::StreamEvent;
 use crate::anthropic::Usage;
 use crate::anthropic::events::answer_events;
@@ -195,7 +194,7 @@ impl Edge {
 
     /// An event as served: a replayed answer's usage says `"replayed": true`, and the final
     /// `message_delta` carries the action check's results.
-    fn serve(&self, mut event: SseEvent) -> SseEvent {
+    fn serve(&self, mut event: StreamEvent) -> StreamEvent {
         if self.replayed {
             event.mark_replayed();
         }
@@ -246,10 +245,7 @@ fn local_answer(model: &str, text: &str, edge: &Edge) -> Response {
 
 /// A complete answer made of `events`, as SSE frames or folded into one Messages JSON.
 fn events_answer(events: Vec<StreamEvent>, edge: &Edge) -> Response {
-    let events: Vec<SseEvent> = events
-        .iter()
-        .map(|event| edge.serve(SseEvent::from(event)))
-        .collect();
+    let events: Vec<StreamEvent> = events.into_iter().map(|event| edge.serve(event)).collect();
     if edge.stream {
         sse_response(futures_util::stream::iter(
             events

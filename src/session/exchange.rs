@@ -16,7 +16,7 @@ use thiserror::Error;
 use tokio::sync::watch;
 
 use super::record::RecordError;
-use crate::turn::SseEvent;
+use crate::anthropic::StreamEvent;
 use crate::turn::TurnCancel;
 use crate::turn::TurnFailure;
 
@@ -73,7 +73,7 @@ pub enum Ending {
 
 #[derive(Debug, Default)]
 struct Progress {
-    events: Vec<SseEvent>,
+    events: Vec<StreamEvent>,
     ending: Option<Ending>,
     observers: usize,
     cancel: Option<TurnCancel>,
@@ -103,7 +103,7 @@ impl Exchange {
     }
 
     /// A completed exchange served from recorded events.
-    pub fn replay(key: String, events: Vec<SseEvent>) -> Arc<Exchange> {
+    pub fn replay(key: String, events: Vec<StreamEvent>) -> Arc<Exchange> {
         Exchange::ended(key, events, Ending::Completed)
     }
 
@@ -115,7 +115,7 @@ impl Exchange {
 
     /// An exchange that ended before this gateway saw it run: answered from `events` and
     /// `ending`, marked replayed.
-    fn ended(key: String, events: Vec<SseEvent>, ending: Ending) -> Arc<Exchange> {
+    fn ended(key: String, events: Vec<StreamEvent>, ending: Ending) -> Arc<Exchange> {
         Arc::new(Exchange {
             key,
             replayed: true,
@@ -148,7 +148,7 @@ impl Exchange {
     }
 
     /// Appends an event for every observer.
-    pub fn push(&self, event: SseEvent) {
+    pub fn push(&self, event: StreamEvent) {
         self.progress().events.push(event);
         self.bump();
     }
@@ -174,7 +174,7 @@ impl Exchange {
     }
 
     /// Every event so far.
-    pub fn events(&self) -> Vec<SseEvent> {
+    pub fn events(&self) -> Vec<StreamEvent> {
         self.progress().events.clone()
     }
 
@@ -210,7 +210,7 @@ pub struct Observer {
 
 impl Observer {
     /// The next event; `Some(Err)` once if the exchange failed; `None` when it is over.
-    pub async fn next(&mut self) -> Option<Result<SseEvent, ExchangeFailure>> {
+    pub async fn next(&mut self) -> Option<Result<StreamEvent, ExchangeFailure>> {
         loop {
             if self.finished {
                 return None;

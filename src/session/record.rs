@@ -14,6 +14,7 @@ use serde_json::Value;
 use thiserror::Error;
 
 use crate::anthropic::EventName;
+use crate::anthropic::StreamEvent;
 use crate::rules::ChatRules;
 
 /// The record format this release writes.
@@ -71,8 +72,63 @@ pub struct PendingRun {
 pub struct Replay {
     /// Exchange key.
     pub key: String,
-    /// `[event name, data]` pairs in order.
-    pub events: Vec<(String, Value)>,
+    /// The events in order, stored as `[event name, data]` pairs ([`replay_events`]).
+    #[serde(with = "replay_events")]
+    pub events: Vec<StreamEvent>,
+}
+
+/// A replay's events on disk: `[event name, data]` pairs, the data exactly as the event's SSE
+/// `data:` object. Reading one back checks the name is a Messages event and agrees with the
+/// data's `type`; anything else makes the record unreadable (refused, never overwritten).
+mod replay_events {
+    use serde::Deserialize;
+    use serde::Deserializer;
+    use serde::Serialize;
+    use serde::Serializer;
+    use serde::de::Error;
+    use serde_json::Value;
+
+    use crate::anthropic::EventName;
+    use crate::anthropic::StreamEvent;
+
+    pub(super) fn serialize<S: Serializer>(
+        events: &[StreamEvent],
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let pairs: Vec<(&str, Value)> = events
+            .iter()
+            .map(|event| (event.name().as_str(), event.data()))
+            .collect();
+        pairs.serialize(serializer)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Vec<StreamEvent>, D::Error> {
+        let pairs: Vec<(String, Value)> = Vec::deserialize(deserializer)?;
+        pairs
+            .into_iter()
+            .map(|(name, data)| {
+                if EventName::parse(&name).is_none() {
+                    return Err(D::Error::custom(format!(
+                        "its replay has an event {name:?}"
+                    )));
+                }
+                let event: StreamEvent = serde_json::from_value(data).map_err(|error| {
+                    D::Error::custom(format!(
+                        "its replay's {name:?} event is unreadable: {error}"
+                    ))
+                })?;
+                if event.name().as_str() != name {
+                    return Err(D::Error::custom(format!(
+                        "its replay's {name:?} event holds a {:?} event",
+                        event.name().as_str()
+                    )));
+                }
+                Ok(event)
+            })
+            .collect()
+    }
 }
 
 /// Where a migrated record came from.
@@ -328,14 +384,7 @@ fn check_replay(path: &Path, replay: Option<&Replay>) -> Result<(), RecordError>
     if replay.key.len() != 64 || !replay.key.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(corrupted(path, "its replay key is not a sha256"));
     }
-    match replay
-        .events
-        .iter()
-        .find(|(name, _)| EventName::parse(name).is_none())
-    {
-        Some((name, _)) => Err(corrupted(path, format!("its replay has an event {name:?}"))),
-        None => Ok(()),
-    }
+    Ok(())
 }
 
 fn check_response(path: &Path, response: Option<&Value>) -> Result<(), RecordError> {
@@ -472,5 +521,54 @@ mod tests {
             serde_json::json!({"content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}),
         );
         assert_eq!(record.answer_text().as_deref(), Some("ab"));
+    }
+
+    /// A replay is stored as `[name, data]` pairs and read back as typed events; a name that
+    /// is no Messages event, or that disagrees with its data's `type`, makes the record
+    /// unreadable rather than replaying something else.
+    #[test]
+    fn a_replay_round_trips_as_pairs_and_refuses_a_wrong_event() {
+        let dir = tempfile::tempdir().unwrap();
+        let identity = serde_json::json!(["/w", "s", "main"]);
+        let mut record = Record::new(identity.clone());
+        let events = crate::anthropic::events::answer_events(
+            "multi/cursor/auto",
+            "hi",
+            1,
+            crate::anthropic::Usage::default(),
+            None,
+        );
+        record.replay = Some(Replay {
+            key: "a".repeat(64),
+            events: events.clone(),
+        });
+        let path = dir.path().join("r.v3.json");
+        record.save(&path).unwrap();
+        let stored: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(stored["replay"]["events"][0][0], "message_start");
+        assert_eq!(stored["replay"]["events"][2][1]["delta"]["text"], "hi");
+        let loaded = load(&path, &identity).unwrap().unwrap();
+        assert_eq!(loaded.replay.unwrap().events, events);
+
+        for (pair, words) in [
+            (
+                serde_json::json!(["message_stopped", {"type": "message_stop"}]),
+                "has an event",
+            ),
+            (
+                serde_json::json!(["ping", {"type": "message_stop"}]),
+                "holds a",
+            ),
+            (
+                serde_json::json!(["ping", {"type": "nonsense"}]),
+                "unreadable",
+            ),
+        ] {
+            let mut bad = stored.clone();
+            bad["replay"]["events"][0] = pair;
+            std::fs::write(&path, serde_json::to_vec(&bad).unwrap()).unwrap();
+            let error = load(&path, &identity).unwrap_err().to_string();
+            assert!(error.contains(words), "{error}");
+        }
     }
 }

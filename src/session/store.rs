@@ -28,7 +28,6 @@ use super::record::RecordError;
 use super::record::Replay;
 use crate::rules::FiredRule;
 use crate::rules::TurnRules;
-use crate::turn::SseEvent;
 use crate::turn::TurnItem;
 
 /// Default number of identities (and so Cursor processes) one gateway keeps open.
@@ -332,12 +331,7 @@ impl Session {
             return Claim::Join(Arc::clone(exchange));
         }
         if let Some(replay) = self.record.replay.as_ref().filter(|r| r.key == key) {
-            let events = replay
-                .events
-                .iter()
-                .filter_map(|(name, data)| stored_event(name, data))
-                .collect();
-            let exchange = Exchange::replay(key.to_string(), events);
+            let exchange = Exchange::replay(key.to_string(), replay.events.clone());
             self.remember(Arc::clone(&exchange));
             return Claim::Join(exchange);
         }
@@ -415,15 +409,6 @@ fn lock_path(record: &Path) -> PathBuf {
     let mut name = record.as_os_str().to_os_string();
     name.push(".lock");
     PathBuf::from(name)
-}
-
-/// A recorded event back as a [`SseEvent`] (names are validated on load).
-fn stored_event(name: &str, data: &serde_json::Value) -> Option<SseEvent> {
-    let name = record::REPLAY_EVENTS.into_iter().find(|n| *n == name)?;
-    Some(SseEvent {
-        event: name,
-        data: data.clone(),
-    })
 }
 
 /// What the keeper of a turn's record needs to know about it.
@@ -523,10 +508,7 @@ pub async fn keep_turn(
                 s.record.response = Some(crate::turn::fold_message(&events));
                 s.record.replay = Some(Replay {
                     key: plan.key.clone(),
-                    events: events
-                        .iter()
-                        .map(|e| (e.event.to_string(), e.data.clone()))
-                        .collect(),
+                    events,
                 });
                 s.record.last_outcome = Some(Outcome::Completed);
                 s.record.interrupted = false;

@@ -149,29 +149,17 @@ fn record_seeds(to: &Path) -> anyhow::Result<usize> {
     done.response = Some(response("Done: the tests pass."));
     done.replay = Some(Replay {
         key: key.into(),
-        events: vec![
-            (
-                "message_start".into(),
-                json!({"type": "message_start", "message": response("")}),
-            ),
-            (
-                "content_block_start".into(),
-                json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
-            ),
-            (
-                "content_block_delta".into(),
-                json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Done: the tests pass."}}),
-            ),
-            (
-                "content_block_stop".into(),
-                json!({"type": "content_block_stop", "index": 0}),
-            ),
-            (
-                "message_delta".into(),
-                json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 7}}),
-            ),
-            ("message_stop".into(), json!({"type": "message_stop"})),
-        ],
+        events: multi_cursor::anthropic::events::answer_events(
+            "multi/cursor/composer-2.5",
+            "Done: the tests pass.",
+            12,
+            multi_cursor::anthropic::Usage {
+                input_tokens: 12,
+                output_tokens: 7,
+                ..Default::default()
+            },
+            None,
+        ),
     });
     done.policy = Some("plan; rules: style".into());
     done.attached_rules = vec!["style".into(), "api".into()];
