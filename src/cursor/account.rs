@@ -230,15 +230,10 @@ pub async fn start_login(agent: &Path) -> Result<LoginStart, StartLoginError> {
         path: path.clone(),
         source,
     };
-    let file = {
-        use std::os::unix::fs::OpenOptionsExt;
-        std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
+    let file =
+        crate::platform::private_file(std::fs::OpenOptions::new().write(true).create_new(true))
             .open(&path)
-            .map_err(output_error)?
-    };
+            .map_err(output_error)?;
     let result = run_detached_login(agent, &path, file).await;
     let said = read_login_output(&path);
     let _ = std::fs::remove_file(&path);
@@ -302,7 +297,7 @@ async fn run_detached_login(
         }
         if tokio::time::Instant::now() >= deadline {
             if let Ok(pgid) = i32::try_from(child.id()) {
-                signal_group(pgid, nix::sys::signal::Signal::SIGKILL);
+                signal_group(pgid, crate::platform::Stop::Kill);
             }
             let _ = child.wait();
             let said = sanitize(&strip_ansi(&said)).trim().to_string();

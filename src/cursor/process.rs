@@ -25,7 +25,6 @@ use std::process::ExitStatus;
 use std::process::Stdio;
 use std::time::Duration;
 
-use nix::sys::signal::Signal;
 use thiserror::Error;
 use tokio::io::AsyncReadExt;
 use tokio::io::AsyncWriteExt;
@@ -50,41 +49,18 @@ use super::spawn::signal_group;
 use super::stream::StreamError;
 use super::stream::StreamItem;
 use super::stream::StreamParser;
+use crate::platform::Stop;
 use watchdog::Target;
 use watchdog::Watchdog;
 
 pub mod identity;
-#[cfg(target_os = "linux")]
-pub mod linux;
-#[cfg(target_os = "macos")]
-pub mod macos;
 pub mod parse;
-pub mod watchdog;
-
-#[cfg(target_os = "linux")]
-use linux as os;
-#[cfg(target_os = "macos")]
-use macos as os;
+pub use crate::platform::watchdog;
 
 pub use identity::command_line;
 pub use identity::end_stray_run;
 pub use identity::environ_carries;
 pub use identity::process_start_time;
-
-/// Where neither `/proc` nor macOS's interfaces exist: nothing about another process can be
-/// proven, so no recorded group is ever signalled.
-#[cfg(not(any(target_os = "linux", target_os = "macos")))]
-mod os {
-    pub fn start_time(_pid: i32) -> Option<u64> {
-        None
-    }
-    pub fn cmdline(_pid: i32) -> Option<Vec<u8>> {
-        None
-    }
-    pub fn environ(_pid: i32) -> Option<Vec<u8>> {
-        None
-    }
-}
 
 /// Delay between the escalation steps SIGINT → SIGTERM → SIGKILL.
 pub const KILL_STEP: Duration = Duration::from_millis(1500);
@@ -360,7 +336,7 @@ struct GroupGuard {
 impl Drop for GroupGuard {
     fn drop(&mut self) {
         if self.armed {
-            signal_group(self.pgid, Signal::SIGKILL);
+            signal_group(self.pgid, Stop::Kill);
         }
     }
 }
@@ -582,7 +558,7 @@ fn new_marker() -> String {
 /// Ends process group `pgid`: SIGINT, SIGTERM, SIGKILL, [`KILL_STEP`] apart, reaping the
 /// leader as it goes. Returns once the group is gone or SIGKILL was sent.
 async fn end_group(pgid: i32, leader: &mut Child) {
-    for signal in [Signal::SIGINT, Signal::SIGTERM] {
+    for signal in [Stop::Interrupt, Stop::Terminate] {
         let _ = leader.try_wait();
         if !group_alive(pgid) {
             return;
@@ -597,7 +573,7 @@ async fn end_group(pgid: i32, leader: &mut Child) {
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
     }
-    signal_group(pgid, Signal::SIGKILL);
+    signal_group(pgid, Stop::Kill);
     let _ = tokio::time::timeout(Duration::from_secs(1), leader.wait()).await;
 }
 

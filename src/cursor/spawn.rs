@@ -20,20 +20,18 @@ use std::path::Path;
 use std::path::PathBuf;
 use std::process::ExitStatus;
 use std::process::Stdio;
-use std::sync::OnceLock;
 use std::time::Duration;
 
-use nix::errno::Errno;
-use nix::sys::resource::Resource;
-use nix::sys::signal::Signal;
-use nix::sys::signal::killpg;
-use nix::unistd::Pid;
 use thiserror::Error;
 use tokio::io::AsyncRead;
 use tokio::io::AsyncReadExt;
 
 use super::child_env::agent_env;
 use super::process::watchdog::Watchdog;
+pub use crate::platform::Stop;
+pub use crate::platform::descriptor_limit;
+pub use crate::platform::raise_descriptor_limit;
+pub use crate::platform::restore_descriptor_limit;
 
 /// How a child is attached to us; see the module documentation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,7 +122,6 @@ impl AgentCommand {
     /// A `std` command with the policy applied: environment replaced, descriptor limit
     /// restored, process group and stdio per [`Kind`] (the caller may still change stdio).
     pub fn std_command(&self) -> std::process::Command {
-        use std::os::unix::process::CommandExt;
         let mut command = std::process::Command::new(&self.program);
         command.args(&self.args).env_clear().envs(self.env.clone());
         if let Some(dir) = &self.cwd {
@@ -135,8 +132,8 @@ impl AgentCommand {
                 command
                     .stdin(Stdio::null())
                     .stdout(Stdio::piped())
-                    .stderr(Stdio::piped())
-                    .process_group(0);
+                    .stderr(Stdio::piped());
+                crate::platform::own_group(&mut command);
             }
             Kind::Interactive => {
                 command
@@ -145,7 +142,8 @@ impl AgentCommand {
                     .stderr(Stdio::inherit());
             }
             Kind::Detached => {
-                command.stdin(Stdio::null()).process_group(0);
+                command.stdin(Stdio::null());
+                crate::platform::own_group(&mut command);
             }
         }
         restore_descriptor_limit(&mut command);
@@ -271,7 +269,7 @@ impl GroupGuard {
 
     fn kill(&mut self) {
         if let Some(pgid) = self.pgid.take() {
-            signal_group(pgid, Signal::SIGKILL);
+            signal_group(pgid, Stop::Kill);
         }
     }
 }
@@ -301,63 +299,16 @@ async fn read_bounded<R: AsyncRead + Unpin>(pipe: Option<R>, limit: usize) -> Ve
     kept
 }
 
-/// Sends `signal` to every process of group `pgid`; false when the group is gone. Groups 0
-/// and 1 (and negative ids) are never signalled.
-pub fn signal_group(pgid: i32, signal: Signal) -> bool {
-    if pgid <= 1 {
-        return false;
-    }
-    !matches!(killpg(Pid::from_raw(pgid), signal), Err(Errno::ESRCH))
+/// Asks every process of the tree led by `pgid` to stop ([`Stop`]: SIGINT, SIGTERM, SIGKILL on
+/// Unix; see [`crate::platform`] for Windows); false when the tree is gone. Ids 0 and 1 (and
+/// negative ids) are never signalled.
+pub fn signal_group(pgid: i32, stop: Stop) -> bool {
+    crate::platform::stop_group(pgid, stop)
 }
 
-/// True while any process of the group exists (zombies included).
+/// True while any process of the tree exists (zombies included).
 pub fn group_alive(pgid: i32) -> bool {
-    pgid > 1 && !matches!(killpg(Pid::from_raw(pgid), None), Err(Errno::ESRCH))
-}
-
-/// The `RLIMIT_NOFILE` (soft, hard) this process started with, once raised.
-static ORIGINAL_NOFILE: OnceLock<(u64, u64)> = OnceLock::new();
-
-/// Raises the soft descriptor limit to the hard limit (once per process) and remembers the
-/// original, which every child started here gets back. Returns the soft limit now in force.
-pub fn raise_descriptor_limit() -> u64 {
-    let Ok((soft, hard)) = nix::sys::resource::getrlimit(Resource::RLIMIT_NOFILE) else {
-        return 1024;
-    };
-    if soft >= hard {
-        return soft;
-    }
-    let _ = ORIGINAL_NOFILE.set((soft, hard));
-    match nix::sys::resource::setrlimit(Resource::RLIMIT_NOFILE, hard, hard) {
-        Ok(()) => hard,
-        Err(error) => {
-            tracing::debug!(%error, "could not raise the descriptor limit");
-            soft
-        }
-    }
-}
-
-/// The soft descriptor limit in force (1,024 when it cannot be read).
-pub fn descriptor_limit() -> u64 {
-    nix::sys::resource::getrlimit(Resource::RLIMIT_NOFILE).map_or(1024, |(soft, _)| soft)
-}
-
-/// Gives a child the soft descriptor limit this process started with, when
-/// [`raise_descriptor_limit`] changed it (programs such as `select`-based tools misbehave
-/// above 1,024).
-pub fn restore_descriptor_limit(command: &mut std::process::Command) {
-    use std::os::unix::process::CommandExt;
-    let Some(&(soft, hard)) = ORIGINAL_NOFILE.get() else {
-        return;
-    };
-    // SAFETY: the closure runs in the child between fork and exec; it only calls setrlimit, a
-    // single async-signal-safe system call, and allocates nothing.
-    unsafe {
-        command.pre_exec(move || {
-            nix::sys::resource::setrlimit(Resource::RLIMIT_NOFILE, soft, hard)
-                .map_err(std::io::Error::from)
-        });
-    }
+    crate::platform::group_alive(pgid)
 }
 
 #[cfg(test)]
@@ -408,7 +359,7 @@ mod tests {
         let command = sh("true");
         assert_eq!(command.kind, Kind::Captured);
         assert!(
-            !signal_group(1, Signal::SIGCONT),
+            !signal_group(1, Stop::Interrupt),
             "group 1 is never signalled"
         );
         assert!(!group_alive(0));

@@ -9,8 +9,6 @@ use std::fs::File;
 use std::fs::OpenOptions;
 use std::fs::TryLockError;
 use std::io::Read;
-use std::os::unix::fs::FileExt;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::path::PathBuf;
 
@@ -53,12 +51,13 @@ impl RecordLock {
         };
         let mut file = crate::state::open_state_file_to_write(
             path,
-            OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .mode(0o600),
+            crate::platform::private_file(
+                OpenOptions::new()
+                    .read(true)
+                    .write(true)
+                    .create(true)
+                    .truncate(false),
+            ),
         )
         .map_err(|error| match error {
             crate::state::StateError::Io { source, .. } => io(source),
@@ -84,7 +83,7 @@ impl RecordLock {
         // The pid, padded to a fixed width and written in place: truncating the file to zero
         // and rewriting it makes ext4 flush it to disk (auto_da_alloc), ~4 ms per lock.
         let line = format!("{:<20}\n", std::process::id());
-        file.write_all_at(line.as_bytes(), 0).map_err(io)?;
+        crate::platform::write_all_at(&file, line.as_bytes(), 0).map_err(io)?;
         if file.metadata().map_err(io)?.len() != line.len() as u64 {
             file.set_len(line.len() as u64).map_err(io)?;
         }

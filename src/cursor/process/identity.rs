@@ -13,16 +13,16 @@
 
 use std::time::Duration;
 
-use nix::sys::signal::Signal;
 use tokio::time::Instant;
 
 use super::KILL_STEP;
 use super::RUN_MARKER_ENV;
-use super::os;
 use super::parse::join_words;
 use super::parse::nul_separated;
 use crate::cursor::spawn::group_alive;
 use crate::cursor::spawn::signal_group;
+use crate::platform as os;
+use crate::platform::Stop;
 
 /// The start time of process `pid`, to recognise a recorded group later: clock ticks since
 /// boot on Linux (`/proc/<pid>/stat` field 22), microseconds since the epoch on macOS
@@ -80,7 +80,7 @@ async fn end_marked_group(pgid: i32, recorded_start: u64, marker: &str) -> bool 
     if pgid <= 1 || !ours(pgid) || !leader_carries(pgid, marker) {
         return false;
     }
-    for signal in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGKILL] {
+    for signal in [Stop::Interrupt, Stop::Terminate, Stop::Kill] {
         if !signal_group(pgid, signal) {
             return true;
         }

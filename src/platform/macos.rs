@@ -1,6 +1,6 @@
 //! Process identity on macOS, which has no `/proc`: the start time from `proc_pidinfo`
 //! (`PROC_PIDTBSDINFO`, microseconds since the epoch), the command line and the environment at
-//! exec from `sysctl` `KERN_PROCARGS2` (parsed by [`super::parse::procargs2`]). The kernel
+//! exec from `sysctl` `KERN_PROCARGS2` (parsed by [`crate::cursor::process::parse::procargs2`]). The kernel
 //! gives another user's arguments to no one but root, as Linux's `environ` does.
 
 use std::ffi::c_int;
@@ -8,10 +8,10 @@ use std::mem::MaybeUninit;
 
 use nix::libc;
 
-use super::parse::ProcArgs;
-use super::parse::bsd_start_time;
-use super::parse::nul_joined;
-use super::parse::procargs2;
+use crate::cursor::process::parse::ProcArgs;
+use crate::cursor::process::parse::bsd_start_time;
+use crate::cursor::process::parse::nul_joined;
+use crate::cursor::process::parse::procargs2;
 
 /// The start time of `pid` in microseconds since the epoch; `None` when it is gone.
 pub fn start_time(pid: i32) -> Option<u64> {

@@ -5,11 +5,11 @@ use std::io::Read;
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 
-use super::parse::stat_start_time_bytes;
+use crate::cursor::process::parse::stat_start_time_bytes;
 
 /// The start time of `pid` in clock ticks since boot; `None` when it is gone or unreadable.
 /// It allocates nothing (the path and the line live on the stack), so the watchdog can call it
-/// in a forked child ([`super::watchdog`]).
+/// in a forked child ([`super::unix::watchdog`]).
 pub fn start_time(pid: i32) -> Option<u64> {
     let mut path = [0u8; 32];
     let len = {
