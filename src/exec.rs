@@ -5,10 +5,14 @@ use std::ffi::OsStr;
 use std::path::Path;
 use std::path::PathBuf;
 
-/// The first runnable `name` in the folders of `path_var` (a PATH value).
+pub mod windows_entry;
+
+/// The first runnable `name` in the folders of `path_var` (a PATH value); on Windows as
+/// `name.exe`, then `name.cmd` (Cursor's and npm's shims, see [`windows_entry`]).
 pub(crate) fn search_path(name: &OsStr, path_var: Option<&OsStr>) -> Option<PathBuf> {
+    let names = crate::platform::executable_names(name);
     std::env::split_paths(path_var?)
-        .map(|dir| dir.join(name))
+        .flat_map(|dir| names.iter().map(move |name| dir.join(name)))
         .find(|p| is_executable(p))
 }
 

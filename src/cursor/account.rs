@@ -100,16 +100,16 @@ pub async fn login_state(agent: &Path) -> Result<LoginState, AccountError> {
 /// Runs `agent login` with the terminal attached (the CLI opens the browser, or prints the URL
 /// to open when `NO_OPEN_BROWSER` is set), then confirms with `agent status`.
 pub async fn login(agent: &Path) -> Result<LoginState, AccountError> {
-    let status = AgentCommand::new(agent, Kind::Interactive)
-        .arg("login")
-        .command()
-        .status()
-        .await
-        .map_err(|source| AccountError::Run {
-            path: agent.display().to_string(),
-            what: "login",
-            source,
-        })?;
+    let login = AgentCommand::new(agent, Kind::Interactive).arg("login");
+    let status = match login.check() {
+        Ok(()) => login.command().status().await,
+        Err(error) => Err(error),
+    }
+    .map_err(|source| AccountError::Run {
+        path: agent.display().to_string(),
+        what: "login",
+        source,
+    })?;
     if !status.success() {
         tracing::warn!(%status, "agent login did not succeed");
     }
@@ -272,13 +272,12 @@ async fn run_detached_login(
         source,
     };
     let stderr = file.try_clone().map_err(output_error)?;
-    let mut child = AgentCommand::new(agent, Kind::Detached)
+    let login = AgentCommand::new(agent, Kind::Detached)
         .arg("login")
-        .env("NO_OPEN_BROWSER", "1")
-        .std_command()
-        .stdout(file)
-        .stderr(stderr)
-        .spawn()
+        .env("NO_OPEN_BROWSER", "1");
+    let mut child = login
+        .check()
+        .and_then(|()| login.std_command().stdout(file).stderr(stderr).spawn())
         .map_err(|source| StartLoginError::Spawn {
             path: agent.display().to_string(),
             source,

@@ -249,13 +249,13 @@ pub fn spawn_turn_held(
     after_end: Option<AfterEnd>,
 ) -> Result<CursorRun, RunError> {
     let marker = new_marker();
-    let mut command = AgentCommand::new(agent, Kind::Captured)
+    let agent_command = AgentCommand::new(agent, Kind::Captured)
         .args(spec.args())
         .current_dir(&spec.workspace)
-        .env(RUN_MARKER_ENV, &marker)
-        .command();
+        .env(RUN_MARKER_ENV, &marker);
+    let mut command = agent_command.command();
     command.stdin(Stdio::piped());
-    let mut child = match command.spawn() {
+    let mut child = match agent_command.check().and_then(|()| command.spawn()) {
         Ok(child) => child,
         Err(source) => {
             if let Some(after_end) = after_end {

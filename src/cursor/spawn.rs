@@ -28,6 +28,7 @@ use tokio::io::AsyncReadExt;
 
 use super::child_env::agent_env;
 use super::process::watchdog::Watchdog;
+use crate::exec::windows_entry::ShimError;
 pub use crate::platform::Stop;
 pub use crate::platform::descriptor_limit;
 pub use crate::platform::raise_descriptor_limit;
@@ -114,6 +115,33 @@ impl AgentCommand {
         &self.program
     }
 
+    /// What is really started: on Windows, Cursor's `.cmd` shim becomes the `node.exe` and
+    /// `index.js` it would run ([`crate::exec::windows_entry::cursor_entry`]), never `cmd.exe`;
+    /// anything else is started as it is.
+    fn entry(&self) -> Result<(PathBuf, Vec<OsString>), ShimError> {
+        if crate::exec::windows_entry::is_batch(&self.program) {
+            let (node, script) = crate::exec::windows_entry::cursor_entry(&self.program)?;
+            Ok((node, vec![script.into_os_string()]))
+        } else {
+            Ok((self.program.clone(), Vec::new()))
+        }
+    }
+
+    /// Whether the child can be started as built: a `.cmd` shim must lead to a complete
+    /// Cursor build, and on Windows the command line must fit its limit. Every spawn of a
+    /// captured child checks this first; the error says what to do.
+    pub fn check(&self) -> std::io::Result<()> {
+        let (program, mut args) = self
+            .entry()
+            .map_err(|error| std::io::Error::new(std::io::ErrorKind::NotFound, error))?;
+        if let Some(limit) = crate::platform::COMMAND_LINE_LIMIT {
+            args.extend(self.args.iter().cloned());
+            crate::exec::windows_entry::check_command_line(&program, &args, limit)
+                .map_err(|error| std::io::Error::new(std::io::ErrorKind::InvalidInput, error))?;
+        }
+        Ok(())
+    }
+
     /// The environment the child will get, in order.
     pub fn environment(&self) -> &[(OsString, OsString)] {
         &self.env
@@ -122,8 +150,16 @@ impl AgentCommand {
     /// A `std` command with the policy applied: environment replaced, descriptor limit
     /// restored, process group and stdio per [`Kind`] (the caller may still change stdio).
     pub fn std_command(&self) -> std::process::Command {
-        let mut command = std::process::Command::new(&self.program);
-        command.args(&self.args).env_clear().envs(self.env.clone());
+        // An unusable shim is refused by `check`; started as it is, it would fail to run.
+        let (program, leading) = self
+            .entry()
+            .unwrap_or_else(|_| (self.program.clone(), Vec::new()));
+        let mut command = std::process::Command::new(program);
+        command
+            .args(leading)
+            .args(&self.args)
+            .env_clear()
+            .envs(self.env.clone());
         if let Some(dir) = &self.cwd {
             command.current_dir(dir);
         }
@@ -162,6 +198,10 @@ impl AgentCommand {
     /// kept up to `limits` (the rest is drained, so the child never blocks on a full pipe),
     /// and the whole group killed when `limits.timeout` passes or the future is dropped.
     pub async fn capture(&self, limits: CaptureLimits) -> Result<Captured, SpawnError> {
+        self.check().map_err(|source| SpawnError::Spawn {
+            path: self.program.clone(),
+            source,
+        })?;
         let mut command = self.command();
         command
             .stdin(Stdio::null())

@@ -119,6 +119,16 @@ impl InProcessGateway {
         // control events) never end us.
         let mut shutdowns = Shutdowns::watch().context("watching SIGTERM, SIGHUP and SIGINT")?;
 
+        if let Some(limit) = crate::platform::COMMAND_LINE_LIMIT {
+            let std = command.as_std();
+            let args: Vec<OsString> = std.get_args().map(OsString::from).collect();
+            crate::exec::windows_entry::check_command_line(claude_path, &args, limit).map_err(
+                |error| LaunchError::ClaudeUnusable {
+                    path: claude_path.to_path_buf(),
+                    reason: error.to_string(),
+                },
+            )?;
+        }
         let mut child = command.spawn().map_err(|e| LaunchError::ClaudeUnusable {
             path: claude_path.to_path_buf(),
             reason: e.to_string(),

@@ -77,6 +77,16 @@ pub fn find_claude(
         });
     }
     if let Some(found) = search_path(OsStr::new("claude"), path_var) {
+        // npm's `claude.cmd` (Windows) stands for the `claude.exe` beside it in node_modules:
+        // that is run, never the shim through `cmd.exe`.
+        if crate::exec::windows_entry::is_batch(&found) {
+            return crate::exec::windows_entry::claude_entry(&found).map_err(|error| {
+                LaunchError::ClaudeUnusable {
+                    path: found.clone(),
+                    reason: error.to_string(),
+                }
+            });
+        }
         return Ok(found);
     }
     let local = home.into_iter().flat_map(|h| {

@@ -307,6 +307,9 @@ pub fn sync_dir(dir: &Path) -> io::Result<()> {
     fs::File::open(dir)?.sync_all()
 }
 
+/// Unix's command lines are bounded by `ARG_MAX` (megabytes), far past anything started here.
+pub const COMMAND_LINE_LIMIT: Option<usize> = None;
+
 /// The program a `PATH` entry names (`name` as is; Unix has no executable suffixes).
 pub fn executable_names(name: &std::ffi::OsStr) -> Vec<OsString> {
     vec![name.to_os_string()]

@@ -406,12 +406,20 @@ pub fn sync_dir(_dir: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// The file names a `PATH` entry may give `name` under: `name.exe`, then `name` itself.
+/// The file names a `PATH` entry may give `name` under: `name.exe`, then `name.cmd` (a shim,
+/// never run through `cmd.exe`: see [`crate::exec::windows_entry`]), then `name` itself.
 pub fn executable_names(name: &std::ffi::OsStr) -> Vec<OsString> {
-    let mut exe = name.to_os_string();
-    exe.push(".exe");
-    vec![exe, name.to_os_string()]
+    let with = |suffix: &str| {
+        let mut named = name.to_os_string();
+        named.push(suffix);
+        named
+    };
+    vec![with(".exe"), with(".cmd"), name.to_os_string()]
 }
+
+/// The longest command line a child may be started with (see
+/// [`crate::exec::windows_entry::COMMAND_LINE_LIMIT`]).
+pub const COMMAND_LINE_LIMIT: Option<usize> = Some(crate::exec::windows_entry::COMMAND_LINE_LIMIT);
 
 /// Windows has no signals; exit statuses never name one.
 pub fn signal_name(_number: i32) -> Option<&'static str> {
