@@ -354,3 +354,6 @@ pub fn exchange(a: &Path, b: &Path) -> io::Result<Option<()>> {
         Ok(None)
     }
 }
+
+/// Unix file locks are advisory: a held lock file can still be read.
+pub const LOCKS_ARE_MANDATORY: bool = false;

@@ -460,3 +460,53 @@ pub fn replace_link(temp: &Path, link: &Path) -> io::Result<()> {
 pub fn exchange(_a: &Path, _b: &Path) -> io::Result<Option<()>> {
     Ok(None)
 }
+
+/// Windows file locks (`LockFileEx`) are mandatory: a held lock file cannot be read by others.
+pub const LOCKS_ARE_MANDATORY: bool = true;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_replace_waits_for_a_reader_holding_the_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("record.json");
+        let temp = dir.path().join("record.json.tmp");
+        fs::write(&target, b"old").unwrap();
+        fs::write(&temp, b"new").unwrap();
+        // Opened with no sharing, as a scanner may: the rename is refused while it is open.
+        let held = fs::OpenOptions::new()
+            .read(true)
+            .share_mode(0)
+            .open(&target)
+            .unwrap();
+        let reader = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            drop(held);
+        });
+        replace_file(&temp, &target).unwrap();
+        reader.join().unwrap();
+        assert_eq!(fs::read(&target).unwrap(), b"new");
+    }
+
+    #[test]
+    fn a_child_in_a_job_is_ended_with_its_tree_and_the_job_is_released() {
+        let mut command = std::process::Command::new("cmd.exe");
+        command.args(["/c", "ping -n 30 127.0.0.1 >NUL"]);
+        own_group(&mut command);
+        let mut child = command.spawn().unwrap();
+        let pid = i32::try_from(child.id()).unwrap();
+        let watchdog = watchdog::Watchdog::for_child(Some(child.id()), true).unwrap();
+        assert!(group_alive(pid));
+        assert!(stop_group(pid, Stop::Kill));
+        child.wait().unwrap();
+        let until = std::time::Instant::now() + Duration::from_secs(5);
+        while group_alive(pid) && std::time::Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(25));
+        }
+        assert!(!group_alive(pid), "the job still has processes");
+        drop(watchdog);
+        assert_eq!(watchdog::job_active(child.id()), None);
+    }
+}
