@@ -381,11 +381,10 @@ mod tests {
     #[test]
     fn a_git_pointer_that_is_a_fifo_is_refused_not_waited_on() {
         let dir = tempfile::tempdir().unwrap();
-        nix::unistd::mkfifo(
-            &dir.path().join(".git"),
-            nix::sys::stat::Mode::from_bits_truncate(0o600),
-        )
-        .unwrap();
+        if let Err(reason) = crate::platform::testing::mkfifo(&dir.path().join(".git")) {
+            eprintln!("skipped: {reason}");
+            return;
+        }
         let error = exclude_file(dir.path()).unwrap_err();
         assert!(error.to_string().contains("not a regular file"), "{error}");
     }

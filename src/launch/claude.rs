@@ -380,8 +380,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let exe = dir.path().join("claude");
         std::fs::write(&exe, "#!/bin/sh\n").unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let _ = crate::platform::testing::set_mode(&exe, 0o755);
         let path_var = dir.path().as_os_str();
         assert_eq!(find_claude(None, Some(path_var), None).unwrap(), exe);
         assert_eq!(find_claude(Some(exe.as_os_str()), None, None).unwrap(), exe);

@@ -113,6 +113,50 @@ pub mod testing {
         super::mode(&std::fs::metadata(path).ok()?).map(|mode| mode & 0o777)
     }
 
+    /// Asserts `path`'s permission bits are `expected`; where the system has none (Windows),
+    /// says so and checks nothing.
+    #[track_caller]
+    pub fn assert_mode(path: &Path, expected: u32) {
+        match mode_of(path) {
+            Some(mode) => assert_eq!(mode, expected, "mode of {}", path.display()),
+            None => eprintln!(
+                "mode of {} not checked: this system has no permission bits",
+                path.display()
+            ),
+        }
+    }
+
+    /// An exit status from its raw Unix wait status; `Err` with the reason on Windows, whose
+    /// statuses are exit codes alone.
+    pub fn exit_status_from_raw(raw: i32) -> Result<std::process::ExitStatus, String> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::ExitStatusExt;
+            Ok(std::process::ExitStatus::from_raw(raw))
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = raw;
+            Err(String::from(
+                "Windows exit statuses carry no wait status or signal",
+            ))
+        }
+    }
+
+    /// A FIFO at `path`; `Err` with the reason where there are none (Windows).
+    pub fn mkfifo(path: &Path) -> Result<(), String> {
+        #[cfg(unix)]
+        {
+            nix::unistd::mkfifo(path, nix::sys::stat::Mode::from_bits_truncate(0o600))
+                .map_err(|error| error.to_string())
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = path;
+            Err(String::from("Windows has no FIFOs in the file system"))
+        }
+    }
+
     /// Sets `path`'s permission bits; `Err` with the reason where that cannot be done.
     pub fn set_mode(path: &Path, mode: u32) -> Result<(), String> {
         #[cfg(unix)]

@@ -178,7 +178,7 @@ mod tests {
         let victim = dir.path().join("victim.txt");
         std::fs::write(&victim, b"precious").unwrap();
         let path = dir.path().join("r.lock");
-        std::os::unix::fs::symlink(&victim, &path).unwrap();
+        crate::platform::testing::symlink_file(&victim, &path).unwrap();
         let refused = RecordLock::acquire(&path).unwrap_err();
         assert!(matches!(refused, LockError::Refused(_)), "{refused}");
         assert!(refused.to_string().contains("r.lock"), "{refused}");

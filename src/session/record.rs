@@ -448,7 +448,7 @@ mod tests {
         )
         .unwrap();
         let path = dir.path().join("r.v3.json");
-        std::os::unix::fs::symlink(&elsewhere, &path).unwrap();
+        crate::platform::testing::symlink_file(&elsewhere, &path).unwrap();
         let error = load(&path, &identity).unwrap_err();
         assert!(error.to_string().contains("symlink"), "{error}");
     }

@@ -79,9 +79,9 @@ fn hidden_files_loops_and_duplicates() {
     let tree = Tree::new();
     tree.write("repo/.claude/rules/.draft.md", "Hidden: skipped.\n");
     tree.write("repo/.claude/rules/real.md", "Real.\n");
-    std::os::unix::fs::symlink(
-        tree.repo.join(".claude/rules"),
-        tree.repo.join(".claude/rules/loop"),
+    crate::platform::testing::symlink_dir(
+        &tree.repo.join(".claude/rules"),
+        &tree.repo.join(".claude/rules/loop"),
     )
     .unwrap();
     let book = tree.load("repo");
@@ -105,9 +105,9 @@ fn hidden_files_loops_and_duplicates() {
 fn unreadable_and_binary_files_are_dropped_with_errors() {
     let tree = Tree::new();
     std::fs::create_dir_all(tree.repo.join(".claude/rules")).unwrap();
-    std::os::unix::fs::symlink(
-        "/nonexistent/target.md",
-        tree.repo.join(".claude/rules/dangling.md"),
+    crate::platform::testing::symlink_file(
+        std::path::Path::new("/nonexistent/target.md"),
+        &tree.repo.join(".claude/rules/dangling.md"),
     )
     .unwrap();
     std::fs::write(

@@ -34,19 +34,12 @@ fn config(text: &str) -> (tempfile::TempDir, PathBuf) {
 #[test]
 fn the_two_fields_are_put_back_and_every_other_byte_kept() {
     let (_dir, path) = config(USER);
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
-    }
+    let _ = crate::platform::testing::set_mode(&path, 0o600);
     let hold = ModelPutBack::begin(&path, "gpt-5");
     std::fs::write(&path, after_run(USER, "gpt-5")).unwrap();
     assert_eq!(hold.finish(), PutBack::Restored);
     assert_eq!(std::fs::read_to_string(&path).unwrap(), USER);
-    let mode = {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::metadata(&path).unwrap().permissions().mode() & 0o777
-    };
-    assert_eq!(mode, 0o600);
+    crate::platform::testing::assert_mode(&path, 0o600);
     let leftovers = std::fs::read_dir(path.parent().unwrap()).unwrap().count();
     assert_eq!(leftovers, 1, "no temp file left");
 }
@@ -118,7 +111,7 @@ fn broken_linked_or_missing_files_are_left_alone() {
     // A dotfile manager's link stays a link, and its target is untouched.
     let (dir, target) = config(USER);
     let link = dir.path().join("linked.json");
-    std::os::unix::fs::symlink(&target, &link).unwrap();
+    crate::platform::testing::symlink_file(&target, &link).unwrap();
     let hold = ModelPutBack::begin(&link, "gpt-5");
     std::fs::write(&target, after_run(USER, "gpt-5")).unwrap();
     assert!(matches!(hold.finish(), PutBack::Left(_)));
