@@ -357,7 +357,7 @@ mod tests {
 
     fn sh(script: &str) -> AgentCommand {
         AgentCommand::with_environment(
-            Path::new("/bin/sh"),
+            crate::platform::testing::posix_shell().unwrap_or(Path::new("/bin/sh")),
             Kind::Captured,
             [
                 (OsString::from("PATH"), OsString::from("/usr/bin:/bin")),
@@ -369,6 +369,7 @@ mod tests {
 
     #[tokio::test]
     async fn captured_output_is_bounded_and_scrubbed() {
+        crate::platform::testing::skip_unless!(crate::platform::testing::posix_shell());
         let limits = CaptureLimits {
             timeout: Duration::from_secs(10),
             stdout: 4,
@@ -387,6 +388,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_child_that_overstays_is_ended_with_its_group() {
+        crate::platform::testing::skip_unless!(crate::platform::testing::posix_shell());
         let limits = CaptureLimits::new(Duration::from_millis(300));
         let started = std::time::Instant::now();
         let error = sh("sleep 30 & sleep 30").capture(limits).await.unwrap_err();

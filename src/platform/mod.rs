@@ -105,6 +105,17 @@ pub fn environ(pid: i32) -> Option<Vec<u8>> {
 /// they skip where a facility is missing.
 #[cfg(test)]
 pub mod testing {
+    /// Ends the test early, printing why, when `$check` is an `Err(reason)`.
+    macro_rules! skip_unless {
+        ($check:expr) => {
+            if let Err(reason) = $check {
+                eprintln!("skipped: {reason}");
+                return;
+            }
+        };
+    }
+    pub(crate) use skip_unless;
+
     use std::io;
     use std::path::Path;
 
@@ -172,20 +183,45 @@ pub mod testing {
         }
     }
 
-    /// A symlink at `link` to the file `target`.
-    pub fn symlink_file(target: &Path, link: &Path) -> io::Result<()> {
+    /// A symlink at `link` to the file `target`; `Err` with the reason when the system makes
+    /// none, or makes one it does not report as a link (Wine's links are its host's symlinks,
+    /// which Windows programs there see through).
+    pub fn symlink_file(target: &Path, link: &Path) -> Result<(), String> {
         #[cfg(unix)]
-        return std::os::unix::fs::symlink(target, link);
+        let made = std::os::unix::fs::symlink(target, link);
         #[cfg(windows)]
-        return std::os::windows::fs::symlink_file(target, link);
+        let made = std::os::windows::fs::symlink_file(target, link);
+        seen_as_link(made, link)
     }
 
-    /// A symlink at `link` to the folder `target`.
-    pub fn symlink_dir(target: &Path, link: &Path) -> io::Result<()> {
+    /// A symlink at `link` to the folder `target` (see [`symlink_file`]).
+    pub fn symlink_dir(target: &Path, link: &Path) -> Result<(), String> {
         #[cfg(unix)]
-        return std::os::unix::fs::symlink(target, link);
+        let made = std::os::unix::fs::symlink(target, link);
         #[cfg(windows)]
-        return std::os::windows::fs::symlink_dir(target, link);
+        let made = std::os::windows::fs::symlink_dir(target, link);
+        seen_as_link(made, link)
+    }
+
+    fn seen_as_link(made: io::Result<()>, link: &Path) -> Result<(), String> {
+        made.map_err(|error| format!("no symlink could be made: {error}"))?;
+        let is_link = std::fs::symlink_metadata(link).is_ok_and(|m| m.file_type().is_symlink());
+        if is_link {
+            Ok(())
+        } else {
+            Err(String::from(
+                "a symlink was made but this system does not report it as a link (Wine)",
+            ))
+        }
+    }
+
+    /// The POSIX shell tests start children with; `Err` with the reason where there is none.
+    pub fn posix_shell() -> Result<&'static Path, String> {
+        if cfg!(unix) {
+            Ok(Path::new("/bin/sh"))
+        } else {
+            Err(String::from("Windows has no /bin/sh"))
+        }
     }
 
     /// Gives `path` to uid 65534 (nobody); `Err` with the reason where that cannot be done (not

@@ -357,3 +357,6 @@ pub fn exchange(a: &Path, b: &Path) -> io::Result<Option<()>> {
 
 /// Unix file locks are advisory: a held lock file can still be read.
 pub const LOCKS_ARE_MANDATORY: bool = false;
+
+/// Another process's command line can be read (`/proc`, `KERN_PROCARGS2`).
+pub const COMMAND_LINES_READABLE: bool = cfg!(any(target_os = "linux", target_os = "macos"));

@@ -421,10 +421,28 @@ pub fn executable_names(name: &std::ffi::OsStr) -> Vec<OsString> {
 /// [`crate::exec::windows_entry::COMMAND_LINE_LIMIT`]).
 pub const COMMAND_LINE_LIMIT: Option<usize> = Some(crate::exec::windows_entry::COMMAND_LINE_LIMIT);
 
-/// Windows has no signals; exit statuses never name one.
-pub fn signal_name(_number: i32) -> Option<&'static str> {
-    None
+/// Windows has no signals and its exit statuses never name one; a number said to be one (a
+/// record written on Unix) is named by the POSIX numbers every Unix shares.
+pub fn signal_name(number: i32) -> Option<&'static str> {
+    Some(match number {
+        1 => "SIGHUP",
+        2 => "SIGINT",
+        3 => "SIGQUIT",
+        4 => "SIGILL",
+        5 => "SIGTRAP",
+        6 => "SIGABRT",
+        8 => "SIGFPE",
+        9 => "SIGKILL",
+        11 => "SIGSEGV",
+        13 => "SIGPIPE",
+        14 => "SIGALRM",
+        15 => "SIGTERM",
+        _ => return None,
+    })
 }
+
+/// Another process's command line lives in its memory: not read here.
+pub const COMMAND_LINES_READABLE: bool = false;
 
 /// `command` run by the shell Claude Code uses on Windows: Git Bash where
 /// `CLAUDE_CODE_GIT_BASH_PATH` names it, else PowerShell.

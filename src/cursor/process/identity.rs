@@ -103,8 +103,13 @@ mod tests {
     fn own_start_time_and_command_line_are_readable() {
         let me = i32::try_from(std::process::id()).unwrap();
         assert!(process_start_time(me).is_some());
-        let line = command_line(std::process::id()).unwrap();
-        assert!(!line.is_empty());
+        match command_line(std::process::id()) {
+            Some(line) => assert!(!line.is_empty()),
+            None if !crate::platform::COMMAND_LINES_READABLE => {
+                eprintln!("command line not checked: this system does not show it");
+            }
+            None => panic!("no command line for this process"),
+        }
         assert_eq!(process_start_time(0), None);
         assert_eq!(command_line(u32::MAX), None);
     }
