@@ -360,3 +360,8 @@ pub const LOCKS_ARE_MANDATORY: bool = false;
 
 /// Another process's command line can be read (`/proc`, `KERN_PROCARGS2`).
 pub const COMMAND_LINES_READABLE: bool = cfg!(any(target_os = "linux", target_os = "macos"));
+
+/// The canonical form of `path` (links resolved, absolute).
+pub fn canonicalize(path: &Path) -> io::Result<std::path::PathBuf> {
+    fs::canonicalize(path)
+}

@@ -487,6 +487,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn canonical_paths_have_their_plain_spelling() {
+        use std::path::PathBuf;
+        let plain = |text: &str| plain_spelling(PathBuf::from(text));
+        assert_eq!(plain(r"\\?\C:\work"), PathBuf::from(r"C:\work"));
+        assert_eq!(
+            plain(r"\\?\UNC\srv\share\w"),
+            PathBuf::from(r"\\srv\share\w")
+        );
+        assert_eq!(plain(r"\\?\Volume{x}\w"), PathBuf::from(r"\\?\Volume{x}\w"));
+        let dir = tempfile::tempdir().unwrap();
+        let canonical = canonicalize(dir.path()).unwrap();
+        assert!(
+            !canonical.to_string_lossy().starts_with(r"\\?\"),
+            "{canonical:?}"
+        );
+    }
+
+    #[test]
     fn a_replace_waits_for_a_reader_holding_the_target() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("record.json");
@@ -526,5 +544,27 @@ mod tests {
         assert!(!group_alive(pid), "the job still has processes");
         drop(watchdog);
         assert_eq!(watchdog::job_active(child.id()), None);
+    }
+}
+
+/// The canonical form of `path` (links resolved, absolute) as people and programs write it:
+/// `C:\work`, not the `\\?\C:\work` std returns (`\\?\UNC\server\share` becomes
+/// `\\server\share`), so a workspace reads the same from the working directory, a hook's `cwd`
+/// and Cursor's `--workspace`. A verbatim path with no plain spelling is kept as it is.
+pub fn canonicalize(path: &Path) -> io::Result<std::path::PathBuf> {
+    Ok(plain_spelling(fs::canonicalize(path)?))
+}
+
+/// `\\?\C:\x` → `C:\x`, `\\?\UNC\s\x` → `\\s\x`; anything else unchanged.
+fn plain_spelling(path: std::path::PathBuf) -> std::path::PathBuf {
+    let Some(text) = path.to_str() else {
+        return path;
+    };
+    if let Some(rest) = text.strip_prefix(r"\\?\UNC\") {
+        return std::path::PathBuf::from(format!(r"\\{rest}"));
+    }
+    match text.strip_prefix(r"\\?\") {
+        Some(rest) if rest.as_bytes().get(1) == Some(&b':') => std::path::PathBuf::from(rest),
+        _ => path,
     }
 }
