@@ -4,7 +4,8 @@
 //! group that outlived a crash. stdout and stderr are read concurrently; stdout goes through
 //! the stream parser as it arrives (no buffering beyond the current line), stderr is kept,
 //! bounded, for messages. Cancelling or dropping the run ends the whole group: SIGINT, then
-//! SIGTERM, then SIGKILL, 1.5 s apart. After `result` a short grace period lets the CLI exit by
+//! SIGTERM, then SIGKILL, 1.5 s apart (on Windows the tree is a console process group in a Job
+//! Object: `CTRL_BREAK_EVENT` twice, then `TerminateJobObject`; see [`crate::platform`]). After `result` a short grace period lets the CLI exit by
 //! itself, then the group is ended anyway (the real CLI sometimes never exits). A run that
 //! stays silent longer than the inactivity limit is ended as stalled.
 //!
@@ -13,11 +14,11 @@
 //! start time *and* its environment carries the marker ([`identity`]), so a record naming some
 //! other process (with its exact start time) never gets a stranger signalled.
 //!
-//! - [`identity`]: start times, command lines and the marker check, per platform
-//!   (`linux`'s `/proc`, `macos`'s `proc_pidinfo` and `sysctl`);
+//! - [`identity`]: start times, command lines and the marker check, from
+//!   [`crate::platform`] (`/proc`, `proc_pidinfo` and `sysctl`, `GetProcessTimes`);
 //! - [`parse`]: the pure parsers of what those platforms return;
-//! - [`watchdog`]: a helper process that ends the group if this process dies (SIGKILL
-//!   included) while the run goes on.
+//! - [`watchdog`]: what ends the group if this process dies (SIGKILL included) while the run
+//!   goes on: a helper process on Unix, a kill-on-close Job Object on Windows.
 
 use std::path::Path;
 use std::path::PathBuf;

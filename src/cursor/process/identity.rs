@@ -9,7 +9,9 @@
 //! proves nothing and is never acted on.
 //!
 //! The facts come from the platform: `/proc` on Linux, `proc_pidinfo` and `sysctl`
-//! `KERN_PROCARGS2` on macOS; elsewhere nothing can be proven and nothing is signalled.
+//! `KERN_PROCARGS2` on macOS; on Windows only the start time (`GetProcessTimes`), so no marker
+//! is ever proven there and nothing is signalled (the Job Object of the gateway that started a
+//! run already ended it with that gateway); elsewhere nothing can be proven either.
 
 use std::time::Duration;
 
