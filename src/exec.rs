@@ -5,17 +5,19 @@ use std::ffi::OsStr;
 use std::path::Path;
 use std::path::PathBuf;
 
-/// The first runnable `name` in the folders of `path_var` (a PATH value).
+/// The first runnable `name` in the folders of `path_var` (a PATH value); on Windows as
+/// `name.exe`, then `name.cmd` (Cursor's and npm's shims, see [`crate::platform::windows_entry`]).
 pub(crate) fn search_path(name: &OsStr, path_var: Option<&OsStr>) -> Option<PathBuf> {
+    let names = crate::platform::executable_names(name);
     std::env::split_paths(path_var?)
-        .map(|dir| dir.join(name))
+        .flat_map(|dir| names.iter().map(move |name| dir.join(name)))
         .find(|p| is_executable(p))
 }
 
-/// A regular file with an execute bit.
+/// A regular file with an execute bit (on Windows, any regular file: the name's extension
+/// decides what runs).
 pub(crate) fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    std::fs::metadata(path).is_ok_and(|m| crate::platform::is_executable(&m))
 }
 
 /// A user-configured program: a path (anything with a folder in it) that must be runnable, or
@@ -32,14 +34,16 @@ pub(crate) fn resolve_configured(configured: &OsStr, path_var: Option<&OsStr>) -
 /// An executable's identity for a cache of what it said: its canonical path, modification
 /// time (ns) and size; `None` when it cannot be read.
 fn fingerprint(path: &Path) -> Option<(String, i128, u64)> {
-    use std::os::unix::fs::MetadataExt;
     let canonical = std::fs::canonicalize(path).ok()?;
     let meta = std::fs::metadata(&canonical).ok()?;
-    let mtime_ns = i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec());
+    let mtime_ns = match meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH) {
+        Ok(after) => i128::try_from(after.as_nanos()).ok()?,
+        Err(before) => -i128::try_from(before.duration().as_nanos()).ok()?,
+    };
     Some((
         canonical.to_string_lossy().into_owned(),
         mtime_ns,
-        meta.size(),
+        meta.len(),
     ))
 }
 

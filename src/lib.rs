@@ -14,6 +14,7 @@ pub mod exec;
 pub mod gateway;
 pub mod launch;
 pub mod orchestrate;
+pub mod platform;
 pub mod policy;
 pub mod rules;
 pub mod session;

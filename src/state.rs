@@ -1,20 +1,18 @@
 //! The state folder (records, locks, catalog cache) and private, atomic file writes.
 //!
-//! Every file we write here is 0600 inside a 0700 folder, written to a temporary file, fsynced,
-//! renamed over the target and the folder fsynced, so a crash leaves either the old or the new
-//! bytes, never a mix.
+//! Every file we write here is 0600 inside a 0700 folder (on Windows: under `%LOCALAPPDATA%`,
+//! whose per-user ACL the files inherit; see [`crate::platform`]), written to a temporary file,
+//! fsynced, renamed over the target and the folder fsynced, so a crash leaves either the old or
+//! the new bytes, never a mix.
 //!
 //! Files in the state folder are never read or written through a symlink: they are opened
-//! with `O_NOFOLLOW` ([`open_state_file`], [`read_state_file`], [`check_state_file`]) and
-//! refused, with their path, unless they are a regular file of this user.
+//! with `O_NOFOLLOW` (on Windows `FILE_FLAG_OPEN_REPARSE_POINT`; [`open_state_file`],
+//! [`read_state_file`], [`check_state_file`]) and refused, with their path, unless they are a
+//! regular file of this user (the owner check is Unix's: Windows has no uid).
 
 use crate::env::STATE_DIR_ENV;
 use std::fs;
 use std::io::Write;
-use std::os::unix::fs::DirBuilderExt;
-use std::os::unix::fs::MetadataExt;
-use std::os::unix::fs::OpenOptionsExt;
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::path::PathBuf;
 
@@ -103,24 +101,20 @@ pub fn ensure_private_dir(dir: &Path) -> Result<(), StateError> {
                 path: dir.to_path_buf(),
             });
         }
-        Ok(meta) if meta.uid() != nix::unistd::geteuid().as_raw() => {
-            return Err(StateError::ForeignOwner {
-                path: dir.to_path_buf(),
-                owner: meta.uid(),
-                me: nix::unistd::geteuid().as_raw(),
-            });
-        }
         Ok(meta) => {
-            if meta.permissions().mode() & 0o077 != 0 {
-                fs::set_permissions(dir, fs::Permissions::from_mode(0o700)).map_err(io_err(dir))?;
+            if let Some((owner, me)) = crate::platform::foreign_owner(&meta) {
+                return Err(StateError::ForeignOwner {
+                    path: dir.to_path_buf(),
+                    owner,
+                    me,
+                });
+            }
+            if !crate::platform::is_private(&meta) {
+                crate::platform::make_dir_private(dir).map_err(io_err(dir))?;
             }
         }
         Err(_) => {
-            fs::DirBuilder::new()
-                .recursive(true)
-                .mode(0o700)
-                .create(dir)
-                .map_err(io_err(dir))?;
+            crate::platform::create_private_dir(dir, true).map_err(io_err(dir))?;
         }
     }
     Ok(())
@@ -130,17 +124,19 @@ pub fn ensure_private_dir(dir: &Path) -> Result<(), StateError> {
 /// cannot hang us) and checks that it is a regular file of this user. A symlink is refused
 /// without being followed; so is any other kind of file, or another user's.
 pub fn open_state_file(path: &Path, options: &mut fs::OpenOptions) -> Result<fs::File, StateError> {
-    let file = options
-        .custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK)
+    let file = crate::platform::no_follow(options)
         .open(path)
-        .map_err(|error| match error.raw_os_error() {
-            Some(code) if code == nix::libc::ELOOP => StateError::NotAFile {
-                path: path.to_path_buf(),
-            },
-            _ => StateError::Io {
-                path: path.to_path_buf(),
-                source: error,
-            },
+        .map_err(|error| {
+            if crate::platform::is_link_refusal(&error) {
+                StateError::NotAFile {
+                    path: path.to_path_buf(),
+                }
+            } else {
+                StateError::Io {
+                    path: path.to_path_buf(),
+                    source: error,
+                }
+            }
         })?;
     let meta = file.metadata().map_err(io_err(path))?;
     if !meta.is_file() {
@@ -148,11 +144,10 @@ pub fn open_state_file(path: &Path, options: &mut fs::OpenOptions) -> Result<fs:
             path: path.to_path_buf(),
         });
     }
-    let me = nix::unistd::geteuid().as_raw();
-    if meta.uid() != me {
+    if let Some((owner, me)) = crate::platform::foreign_owner(&meta) {
         return Err(StateError::ForeignFile {
             path: path.to_path_buf(),
-            owner: meta.uid(),
+            owner,
             me,
         });
     }
@@ -166,7 +161,7 @@ pub fn open_state_file_to_write(
     options: &mut fs::OpenOptions,
 ) -> Result<fs::File, StateError> {
     let file = open_state_file(path, options)?;
-    let links = file.metadata().map_err(io_err(path))?.nlink();
+    let links = crate::platform::link_count(&file).map_err(io_err(path))?;
     if links > 1 {
         return Err(StateError::Linked {
             path: path.to_path_buf(),
@@ -257,11 +252,7 @@ pub enum ReadError {
 /// repository or the user decides.
 pub fn read_regular_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
-    let flags = nix::fcntl::OFlag::O_NONBLOCK | nix::fcntl::OFlag::O_NOCTTY;
-    let file = fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(flags.bits())
-        .open(path)?;
+    let file = crate::platform::no_block(fs::OpenOptions::new().read(true)).open(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
         return Err(ReadError::NotRegular);
@@ -278,7 +269,9 @@ pub fn read_regular_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> 
 }
 
 /// Writes `bytes` to `path` atomically with mode 0600: temp file in the same folder, fsync,
-/// rename, folder fsync. The temp file is removed when any step fails.
+/// rename, folder fsync. The temp file is removed when any step fails. On Windows the rename
+/// is tried again for up to a second while another process holds `path` open
+/// ([`crate::platform::replace_file`]).
 pub fn write_private_atomic(path: &Path, bytes: &[u8]) -> Result<(), StateError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path
@@ -293,16 +286,15 @@ pub fn write_private_atomic(path: &Path, bytes: &[u8]) -> Result<(), StateError>
     let result = (|| {
         // create_new never follows a link (O_EXCL), and the rename replaces a link at `path`
         // itself, never its target.
-        let mut file = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .custom_flags(nix::libc::O_NOFOLLOW)
-            .open(&tmp)?;
+        let mut file = crate::platform::no_follow(crate::platform::private_file(
+            fs::OpenOptions::new().write(true).create_new(true),
+        ))
+        .open(&tmp)?;
         file.write_all(bytes)?;
         file.sync_all()?;
-        fs::rename(&tmp, path)?;
-        fs::File::open(dir)?.sync_all()
+        drop(file);
+        crate::platform::replace_file(&tmp, path)?;
+        crate::platform::sync_dir(dir)
     })();
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
@@ -326,20 +318,21 @@ fn rfc3339(at: jiff::Timestamp) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::platform::testing;
 
     #[test]
     fn atomic_write_is_private_and_replaces() {
         let dir = tempfile::tempdir().unwrap();
         let state = dir.path().join("state");
         ensure_private_dir(&state).unwrap();
-        let mode = fs::metadata(&state).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o700);
         let file = state.join("x.json");
         write_private_atomic(&file, b"one").unwrap();
         write_private_atomic(&file, b"two").unwrap();
         assert_eq!(fs::read(&file).unwrap(), b"two");
-        let mode = fs::metadata(&file).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o600);
+        match (testing::mode_of(&state), testing::mode_of(&file)) {
+            (Some(dir), Some(file)) => assert_eq!((dir, file), (0o700, 0o600)),
+            _ => eprintln!("modes not checked: this system has no permission bits"),
+        }
         assert_eq!(
             fs::read_dir(&state).unwrap().count(),
             1,
@@ -353,7 +346,7 @@ mod tests {
         let real = dir.path().join("real");
         fs::create_dir(&real).unwrap();
         let link = dir.path().join("link");
-        std::os::unix::fs::symlink(&real, &link).unwrap();
+        testing::skip_unless!(testing::symlink_dir(&real, &link));
         assert!(matches!(
             ensure_private_dir(&link),
             Err(StateError::NotAFolder { .. })
@@ -362,23 +355,30 @@ mod tests {
 
     #[test]
     fn foreign_owned_state_dir_is_refused_and_left_alone() {
-        if !nix::unistd::geteuid().is_root() {
-            eprintln!("skipped: only root can make a folder owned by another user");
-            return;
-        }
         let dir = tempfile::tempdir().unwrap();
         let foreign = dir.path().join("foreign");
         fs::create_dir(&foreign).unwrap();
-        fs::set_permissions(&foreign, fs::Permissions::from_mode(0o755)).unwrap();
-        let nobody = nix::unistd::Uid::from_raw(65_534);
-        nix::unistd::chown(&foreign, Some(nobody), None).unwrap();
+        if let Err(reason) = testing::set_mode(&foreign, 0o755) {
+            eprintln!("skipped: {reason}");
+            return;
+        }
+        let owner = match testing::give_to_nobody(&foreign) {
+            Ok(owner) => owner,
+            Err(reason) => {
+                eprintln!("skipped: {reason}");
+                return;
+            }
+        };
         let refused = ensure_private_dir(&foreign);
         assert!(
-            matches!(refused, Err(StateError::ForeignOwner { owner: 65_534, .. })),
+            matches!(refused, Err(StateError::ForeignOwner { owner: o, .. }) if o == owner),
             "{refused:?}"
         );
-        let mode = fs::metadata(&foreign).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o755, "another user's folder was changed");
+        assert_eq!(
+            testing::mode_of(&foreign),
+            Some(0o755),
+            "another user's folder was changed"
+        );
     }
 
     #[test]
@@ -387,7 +387,7 @@ mod tests {
         let real = dir.path().join("real.json");
         fs::write(&real, b"{}").unwrap();
         let link = dir.path().join("link.json");
-        std::os::unix::fs::symlink(&real, &link).unwrap();
+        testing::skip_unless!(testing::symlink_file(&real, &link));
         let refused = read_state_file(&link, 1024);
         assert!(
             matches!(refused, Err(StateError::NotAFile { .. })),

@@ -100,16 +100,16 @@ pub async fn login_state(agent: &Path) -> Result<LoginState, AccountError> {
 /// Runs `agent login` with the terminal attached (the CLI opens the browser, or prints the URL
 /// to open when `NO_OPEN_BROWSER` is set), then confirms with `agent status`.
 pub async fn login(agent: &Path) -> Result<LoginState, AccountError> {
-    let status = AgentCommand::new(agent, Kind::Interactive)
-        .arg("login")
-        .command()
-        .status()
-        .await
-        .map_err(|source| AccountError::Run {
-            path: agent.display().to_string(),
-            what: "login",
-            source,
-        })?;
+    let login = AgentCommand::new(agent, Kind::Interactive).arg("login");
+    let status = match login.check() {
+        Ok(()) => login.command().status().await,
+        Err(error) => Err(error),
+    }
+    .map_err(|source| AccountError::Run {
+        path: agent.display().to_string(),
+        what: "login",
+        source,
+    })?;
     if !status.success() {
         tracing::warn!(%status, "agent login did not succeed");
     }
@@ -230,15 +230,10 @@ pub async fn start_login(agent: &Path) -> Result<LoginStart, StartLoginError> {
         path: path.clone(),
         source,
     };
-    let file = {
-        use std::os::unix::fs::OpenOptionsExt;
-        std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
+    let file =
+        crate::platform::private_file(std::fs::OpenOptions::new().write(true).create_new(true))
             .open(&path)
-            .map_err(output_error)?
-    };
+            .map_err(output_error)?;
     let result = run_detached_login(agent, &path, file).await;
     let said = read_login_output(&path);
     let _ = std::fs::remove_file(&path);
@@ -277,13 +272,12 @@ async fn run_detached_login(
         source,
     };
     let stderr = file.try_clone().map_err(output_error)?;
-    let mut child = AgentCommand::new(agent, Kind::Detached)
+    let login = AgentCommand::new(agent, Kind::Detached)
         .arg("login")
-        .env("NO_OPEN_BROWSER", "1")
-        .std_command()
-        .stdout(file)
-        .stderr(stderr)
-        .spawn()
+        .env("NO_OPEN_BROWSER", "1");
+    let mut child = login
+        .check()
+        .and_then(|()| login.std_command().stdout(file).stderr(stderr).spawn())
         .map_err(|source| StartLoginError::Spawn {
             path: agent.display().to_string(),
             source,
@@ -302,7 +296,7 @@ async fn run_detached_login(
         }
         if tokio::time::Instant::now() >= deadline {
             if let Ok(pgid) = i32::try_from(child.id()) {
-                signal_group(pgid, nix::sys::signal::Signal::SIGKILL);
+                signal_group(pgid, crate::platform::Stop::Kill);
             }
             let _ = child.wait();
             let said = sanitize(&strip_ansi(&said)).trim().to_string();

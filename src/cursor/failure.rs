@@ -20,7 +20,6 @@
 use std::fmt;
 use std::process::ExitStatus;
 
-use nix::sys::signal::Signal;
 use thiserror::Error;
 
 use super::CliFailure;
@@ -119,8 +118,7 @@ pub enum Exit {
 
 impl From<ExitStatus> for Exit {
     fn from(status: ExitStatus) -> Self {
-        use std::os::unix::process::ExitStatusExt;
-        match (status.code(), status.signal()) {
+        match (status.code(), crate::platform::exit_signal(status)) {
             (Some(code), _) => Exit::Code(code),
             (None, Some(signal)) => Exit::Signal(signal),
             (None, None) => Exit::Unknown,
@@ -139,34 +137,34 @@ impl Exit {
     /// `128 + n` exit code, for SIGHUP, SIGINT (Ctrl-C, exit 130), SIGQUIT, SIGKILL (exit 137,
     /// also the kernel's out-of-memory killer) and SIGTERM (exit 143). A crash (SIGSEGV,
     /// SIGABRT, …) is not one.
-    pub fn outside_signal(self) -> Option<Signal> {
+    /// Its name is returned; the numbers are those of Linux and macOS alike (a Windows exit
+    /// code above 128 names them only when a Unix-like shell made it so).
+    pub fn outside_signal(self) -> Option<&'static str> {
         let number = match self {
             Exit::Signal(number) => number,
             Exit::Code(code) if code > 128 => code - 128,
             _ => return None,
         };
-        Signal::try_from(number).ok().filter(|signal| {
-            matches!(
-                signal,
-                Signal::SIGHUP
-                    | Signal::SIGINT
-                    | Signal::SIGQUIT
-                    | Signal::SIGKILL
-                    | Signal::SIGTERM
-            )
-        })
+        match number {
+            1 => Some("SIGHUP"),
+            2 => Some("SIGINT"),
+            3 => Some("SIGQUIT"),
+            9 => Some("SIGKILL"),
+            15 => Some("SIGTERM"),
+            _ => None,
+        }
     }
 }
 
 impl fmt::Display for Exit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let signal = self.outside_signal().map(Signal::as_str);
+        let signal = self.outside_signal();
         match (*self, signal) {
             (Exit::Code(code), Some(name)) => write!(f, "{name}, exit code {code}"),
             (Exit::Code(code), None) => write!(f, "exit code {code}"),
-            (Exit::Signal(number), _) => match Signal::try_from(number) {
-                Ok(signal) => write!(f, "killed by {}", signal.as_str()),
-                Err(_) => write!(f, "killed by signal {number}"),
+            (Exit::Signal(number), _) => match crate::platform::signal_name(number) {
+                Some(name) => write!(f, "killed by {name}"),
+                None => write!(f, "killed by signal {number}"),
             },
             (Exit::Unknown, _) => f.write_str("its output closed but it had not exited"),
         }

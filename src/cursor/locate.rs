@@ -342,8 +342,7 @@ mod tests {
             local.join("cursor-agent"),
         ] {
             std::fs::write(&file, "#!/bin/sh\n").unwrap();
-            std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o755))
-                .unwrap();
+            let _ = crate::platform::testing::set_mode(&file, 0o755);
         }
         let path = std::env::join_paths([&bin, &local]).unwrap();
         let found = agent_candidates(None, Some(&path), Some(home.as_os_str())).unwrap();

@@ -4,7 +4,8 @@
 //! group that outlived a crash. stdout and stderr are read concurrently; stdout goes through
 //! the stream parser as it arrives (no buffering beyond the current line), stderr is kept,
 //! bounded, for messages. Cancelling or dropping the run ends the whole group: SIGINT, then
-//! SIGTERM, then SIGKILL, 1.5 s apart. After `result` a short grace period lets the CLI exit by
+//! SIGTERM, then SIGKILL, 1.5 s apart (on Windows the tree is a console process group in a Job
+//! Object: `CTRL_BREAK_EVENT` twice, then `TerminateJobObject`; see [`crate::platform`]). After `result` a short grace period lets the CLI exit by
 //! itself, then the group is ended anyway (the real CLI sometimes never exits). A run that
 //! stays silent longer than the inactivity limit is ended as stalled.
 //!
@@ -13,11 +14,11 @@
 //! start time *and* its environment carries the marker ([`identity`]), so a record naming some
 //! other process (with its exact start time) never gets a stranger signalled.
 //!
-//! - [`identity`]: start times, command lines and the marker check, per platform
-//!   (`linux`'s `/proc`, `macos`'s `proc_pidinfo` and `sysctl`);
+//! - [`identity`]: start times, command lines and the marker check, from
+//!   [`crate::platform`] (`/proc`, `proc_pidinfo` and `sysctl`, `GetProcessTimes`);
 //! - [`parse`]: the pure parsers of what those platforms return;
-//! - [`watchdog`]: a helper process that ends the group if this process dies (SIGKILL
-//!   included) while the run goes on.
+//! - [`watchdog`]: what ends the group if this process dies (SIGKILL included) while the run
+//!   goes on: a helper process on Unix, a kill-on-close Job Object on Windows.
 
 use crate::env::FIRST_EVENT_ENV;
 use crate::env::RUN_MARKER_ENV;
@@ -27,7 +28,6 @@ use std::process::ExitStatus;
 use std::process::Stdio;
 use std::time::Duration;
 
-use nix::sys::signal::Signal;
 use thiserror::Error;
 use tokio::io::AsyncReadExt;
 use tokio::io::AsyncWriteExt;
@@ -51,41 +51,17 @@ use super::spawn::signal_group;
 use super::stream::StreamError;
 use super::stream::StreamItem;
 use super::stream::StreamParser;
+use crate::platform::Stop;
 use watchdog::Target;
 use watchdog::Watchdog;
 
 pub mod identity;
-#[cfg(target_os = "linux")]
-pub mod linux;
-#[cfg(target_os = "macos")]
-pub mod macos;
-pub mod parse;
-pub mod watchdog;
-
-#[cfg(target_os = "linux")]
-use linux as os;
-#[cfg(target_os = "macos")]
-use macos as os;
+pub use crate::platform::watchdog;
 
 pub use identity::command_line;
 pub use identity::end_stray_run;
 pub use identity::environ_carries;
 pub use identity::process_start_time;
-
-/// Where neither `/proc` nor macOS's interfaces exist: nothing about another process can be
-/// proven, so no recorded group is ever signalled.
-#[cfg(not(any(target_os = "linux", target_os = "macos")))]
-mod os {
-    pub fn start_time(_pid: i32) -> Option<u64> {
-        None
-    }
-    pub fn cmdline(_pid: i32) -> Option<Vec<u8>> {
-        None
-    }
-    pub fn environ(_pid: i32) -> Option<Vec<u8>> {
-        None
-    }
-}
 
 /// Delay between the escalation steps SIGINT → SIGTERM → SIGKILL.
 pub const KILL_STEP: Duration = Duration::from_millis(1500);
@@ -271,13 +247,13 @@ pub fn spawn_turn_held(
     after_end: Option<AfterEnd>,
 ) -> Result<CursorRun, RunError> {
     let marker = new_marker();
-    let mut command = AgentCommand::new(agent, Kind::Captured)
+    let agent_command = AgentCommand::new(agent, Kind::Captured)
         .args(spec.args())
         .current_dir(&spec.workspace)
-        .env(RUN_MARKER_ENV, &marker)
-        .command();
+        .env(RUN_MARKER_ENV, &marker);
+    let mut command = agent_command.command();
     command.stdin(Stdio::piped());
-    let mut child = match command.spawn() {
+    let mut child = match agent_command.check().and_then(|()| command.spawn()) {
         Ok(child) => child,
         Err(source) => {
             if let Some(after_end) = after_end {
@@ -358,7 +334,7 @@ struct GroupGuard {
 impl Drop for GroupGuard {
     fn drop(&mut self) {
         if self.armed {
-            signal_group(self.pgid, Signal::SIGKILL);
+            signal_group(self.pgid, Stop::Kill);
         }
     }
 }
@@ -580,7 +556,7 @@ fn new_marker() -> String {
 /// Ends process group `pgid`: SIGINT, SIGTERM, SIGKILL, [`KILL_STEP`] apart, reaping the
 /// leader as it goes. Returns once the group is gone or SIGKILL was sent.
 async fn end_group(pgid: i32, leader: &mut Child) {
-    for signal in [Signal::SIGINT, Signal::SIGTERM] {
+    for signal in [Stop::Interrupt, Stop::Terminate] {
         let _ = leader.try_wait();
         if !group_alive(pgid) {
             return;
@@ -595,7 +571,7 @@ async fn end_group(pgid: i32, leader: &mut Child) {
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
     }
-    signal_group(pgid, Signal::SIGKILL);
+    signal_group(pgid, Stop::Kill);
     let _ = tokio::time::timeout(Duration::from_secs(1), leader.wait()).await;
 }
 

@@ -20,20 +20,19 @@ use std::path::Path;
 use std::path::PathBuf;
 use std::process::ExitStatus;
 use std::process::Stdio;
-use std::sync::OnceLock;
 use std::time::Duration;
 
-use nix::errno::Errno;
-use nix::sys::resource::Resource;
-use nix::sys::signal::Signal;
-use nix::sys::signal::killpg;
-use nix::unistd::Pid;
 use thiserror::Error;
 use tokio::io::AsyncRead;
 use tokio::io::AsyncReadExt;
 
 use super::child_env::agent_env;
 use super::process::watchdog::Watchdog;
+pub use crate::platform::Stop;
+pub use crate::platform::descriptor_limit;
+pub use crate::platform::raise_descriptor_limit;
+pub use crate::platform::restore_descriptor_limit;
+use crate::platform::windows_entry::ShimError;
 
 /// How a child is attached to us; see the module documentation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,6 +115,33 @@ impl AgentCommand {
         &self.program
     }
 
+    /// What is really started: on Windows, Cursor's `.cmd` shim becomes the `node.exe` and
+    /// `index.js` it would run ([`crate::platform::windows_entry::cursor_entry`]), never `cmd.exe`;
+    /// anything else is started as it is.
+    fn entry(&self) -> Result<(PathBuf, Vec<OsString>), ShimError> {
+        if crate::platform::windows_entry::is_batch(&self.program) {
+            let (node, script) = crate::platform::windows_entry::cursor_entry(&self.program)?;
+            Ok((node, vec![script.into_os_string()]))
+        } else {
+            Ok((self.program.clone(), Vec::new()))
+        }
+    }
+
+    /// Whether the child can be started as built: a `.cmd` shim must lead to a complete
+    /// Cursor build, and on Windows the command line must fit its limit. Every spawn of a
+    /// captured child checks this first; the error says what to do.
+    pub fn check(&self) -> std::io::Result<()> {
+        let (program, mut args) = self
+            .entry()
+            .map_err(|error| std::io::Error::new(std::io::ErrorKind::NotFound, error))?;
+        if let Some(limit) = crate::platform::COMMAND_LINE_LIMIT {
+            args.extend(self.args.iter().cloned());
+            crate::platform::windows_entry::check_command_line(&program, &args, limit)
+                .map_err(|error| std::io::Error::new(std::io::ErrorKind::InvalidInput, error))?;
+        }
+        Ok(())
+    }
+
     /// The environment the child will get, in order.
     pub fn environment(&self) -> &[(OsString, OsString)] {
         &self.env
@@ -124,9 +150,16 @@ impl AgentCommand {
     /// A `std` command with the policy applied: environment replaced, descriptor limit
     /// restored, process group and stdio per [`Kind`] (the caller may still change stdio).
     pub fn std_command(&self) -> std::process::Command {
-        use std::os::unix::process::CommandExt;
-        let mut command = std::process::Command::new(&self.program);
-        command.args(&self.args).env_clear().envs(self.env.clone());
+        // An unusable shim is refused by `check`; started as it is, it would fail to run.
+        let (program, leading) = self
+            .entry()
+            .unwrap_or_else(|_| (self.program.clone(), Vec::new()));
+        let mut command = std::process::Command::new(program);
+        command
+            .args(leading)
+            .args(&self.args)
+            .env_clear()
+            .envs(self.env.clone());
         if let Some(dir) = &self.cwd {
             command.current_dir(dir);
         }
@@ -135,8 +168,8 @@ impl AgentCommand {
                 command
                     .stdin(Stdio::null())
                     .stdout(Stdio::piped())
-                    .stderr(Stdio::piped())
-                    .process_group(0);
+                    .stderr(Stdio::piped());
+                crate::platform::own_group(&mut command);
             }
             Kind::Interactive => {
                 command
@@ -145,7 +178,8 @@ impl AgentCommand {
                     .stderr(Stdio::inherit());
             }
             Kind::Detached => {
-                command.stdin(Stdio::null()).process_group(0);
+                command.stdin(Stdio::null());
+                crate::platform::own_group(&mut command);
             }
         }
         restore_descriptor_limit(&mut command);
@@ -164,6 +198,10 @@ impl AgentCommand {
     /// kept up to `limits` (the rest is drained, so the child never blocks on a full pipe),
     /// and the whole group killed when `limits.timeout` passes or the future is dropped.
     pub async fn capture(&self, limits: CaptureLimits) -> Result<Captured, SpawnError> {
+        self.check().map_err(|source| SpawnError::Spawn {
+            path: self.program.clone(),
+            source,
+        })?;
         let mut command = self.command();
         command
             .stdin(Stdio::null())
@@ -271,7 +309,7 @@ impl GroupGuard {
 
     fn kill(&mut self) {
         if let Some(pgid) = self.pgid.take() {
-            signal_group(pgid, Signal::SIGKILL);
+            signal_group(pgid, Stop::Kill);
         }
     }
 }
@@ -301,63 +339,16 @@ async fn read_bounded<R: AsyncRead + Unpin>(pipe: Option<R>, limit: usize) -> Ve
     kept
 }
 
-/// Sends `signal` to every process of group `pgid`; false when the group is gone. Groups 0
-/// and 1 (and negative ids) are never signalled.
-pub fn signal_group(pgid: i32, signal: Signal) -> bool {
-    if pgid <= 1 {
-        return false;
-    }
-    !matches!(killpg(Pid::from_raw(pgid), signal), Err(Errno::ESRCH))
+/// Asks every process of the tree led by `pgid` to stop ([`Stop`]: SIGINT, SIGTERM, SIGKILL on
+/// Unix; see [`crate::platform`] for Windows); false when the tree is gone. Ids 0 and 1 (and
+/// negative ids) are never signalled.
+pub fn signal_group(pgid: i32, stop: Stop) -> bool {
+    crate::platform::stop_group(pgid, stop)
 }
 
-/// True while any process of the group exists (zombies included).
+/// True while any process of the tree exists (zombies included).
 pub fn group_alive(pgid: i32) -> bool {
-    pgid > 1 && !matches!(killpg(Pid::from_raw(pgid), None), Err(Errno::ESRCH))
-}
-
-/// The `RLIMIT_NOFILE` (soft, hard) this process started with, once raised.
-static ORIGINAL_NOFILE: OnceLock<(u64, u64)> = OnceLock::new();
-
-/// Raises the soft descriptor limit to the hard limit (once per process) and remembers the
-/// original, which every child started here gets back. Returns the soft limit now in force.
-pub fn raise_descriptor_limit() -> u64 {
-    let Ok((soft, hard)) = nix::sys::resource::getrlimit(Resource::RLIMIT_NOFILE) else {
-        return 1024;
-    };
-    if soft >= hard {
-        return soft;
-    }
-    let _ = ORIGINAL_NOFILE.set((soft, hard));
-    match nix::sys::resource::setrlimit(Resource::RLIMIT_NOFILE, hard, hard) {
-        Ok(()) => hard,
-        Err(error) => {
-            tracing::debug!(%error, "could not raise the descriptor limit");
-            soft
-        }
-    }
-}
-
-/// The soft descriptor limit in force (1,024 when it cannot be read).
-pub fn descriptor_limit() -> u64 {
-    nix::sys::resource::getrlimit(Resource::RLIMIT_NOFILE).map_or(1024, |(soft, _)| soft)
-}
-
-/// Gives a child the soft descriptor limit this process started with, when
-/// [`raise_descriptor_limit`] changed it (programs such as `select`-based tools misbehave
-/// above 1,024).
-pub fn restore_descriptor_limit(command: &mut std::process::Command) {
-    use std::os::unix::process::CommandExt;
-    let Some(&(soft, hard)) = ORIGINAL_NOFILE.get() else {
-        return;
-    };
-    // SAFETY: the closure runs in the child between fork and exec; it only calls setrlimit, a
-    // single async-signal-safe system call, and allocates nothing.
-    unsafe {
-        command.pre_exec(move || {
-            nix::sys::resource::setrlimit(Resource::RLIMIT_NOFILE, soft, hard)
-                .map_err(std::io::Error::from)
-        });
-    }
+    crate::platform::group_alive(pgid)
 }
 
 #[cfg(test)]
@@ -366,7 +357,7 @@ mod tests {
 
     fn sh(script: &str) -> AgentCommand {
         AgentCommand::with_environment(
-            Path::new("/bin/sh"),
+            crate::platform::testing::posix_shell().unwrap_or(Path::new("/bin/sh")),
             Kind::Captured,
             [
                 (OsString::from("PATH"), OsString::from("/usr/bin:/bin")),
@@ -378,6 +369,7 @@ mod tests {
 
     #[tokio::test]
     async fn captured_output_is_bounded_and_scrubbed() {
+        crate::platform::testing::skip_unless!(crate::platform::testing::posix_shell());
         let limits = CaptureLimits {
             timeout: Duration::from_secs(10),
             stdout: 4,
@@ -396,6 +388,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_child_that_overstays_is_ended_with_its_group() {
+        crate::platform::testing::skip_unless!(crate::platform::testing::posix_shell());
         let limits = CaptureLimits::new(Duration::from_millis(300));
         let started = std::time::Instant::now();
         let error = sh("sleep 30 & sleep 30").capture(limits).await.unwrap_err();
@@ -408,7 +401,7 @@ mod tests {
         let command = sh("true");
         assert_eq!(command.kind, Kind::Captured);
         assert!(
-            !signal_group(1, Signal::SIGCONT),
+            !signal_group(1, Stop::Interrupt),
             "group 1 is never signalled"
         );
         assert!(!group_alive(0));

@@ -121,8 +121,8 @@ async fn claude_version(path: &Path) -> Result<String, ClaudeError> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .env("DISABLE_AUTOUPDATER", "1")
-        .process_group(0)
         .kill_on_drop(true);
+    crate::platform::own_group_tokio(&mut command);
     let output = tokio::time::timeout(CLAUDE_VERSION_TIMEOUT, command.output())
         .await
         .map_err(|_| {

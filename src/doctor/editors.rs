@@ -166,10 +166,8 @@ fn names_our_wrapper(value: &str) -> bool {
 
 /// An absolute path to an existing executable file.
 fn is_executable(value: &str) -> bool {
-    use std::os::unix::fs::PermissionsExt;
     let path = Path::new(value);
-    path.is_absolute()
-        && std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    path.is_absolute() && std::fs::metadata(path).is_ok_and(|m| crate::platform::is_executable(&m))
 }
 
 /// The check of one editor's settings (`wrapper` is where `multi-cursor-claude` is installed,

@@ -156,8 +156,8 @@ async fn run_claude(
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .process_group(0)
         .kill_on_drop(true);
+    crate::platform::own_group_tokio(&mut command);
     // Claude Code refuses to start without some credential; the gateway ignores it, and every
     // request of this run goes to the private gateway.
     if std::env::var_os("ANTHROPIC_API_KEY").is_none()

@@ -1,7 +1,6 @@
 //! Doctor's state checks: the state folder private (0700) and writable, and no session record
 //! locked by a running gateway.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::path::PathBuf;
 
@@ -34,8 +33,9 @@ pub(super) fn check_state_folder() -> Check {
             );
         }
         Ok(meta) => {
-            let mode = meta.permissions().mode() & 0o777;
-            if mode != 0o700 {
+            if let Some(mode) = crate::platform::mode(&meta).map(|mode| mode & 0o777)
+                && mode != 0o700
+            {
                 return Check::fail(
                     NAME,
                     format!(
@@ -54,8 +54,22 @@ pub(super) fn check_state_folder() -> Check {
         .and_then(|()| state::write_private_atomic(&probe, b"multi-cursor doctor"));
     let _ = std::fs::remove_file(&probe);
     match written {
-        Ok(()) if existed => Check::pass(NAME, format!("{} (0700, writable)", dir.display())),
-        Ok(()) => Check::pass(NAME, format!("{} (created, 0700, writable)", dir.display())),
+        Ok(()) if existed => Check::pass(
+            NAME,
+            format!(
+                "{} ({}, writable)",
+                dir.display(),
+                crate::platform::PRIVATE_DIR
+            ),
+        ),
+        Ok(()) => Check::pass(
+            NAME,
+            format!(
+                "{} (created, {}, writable)",
+                dir.display(),
+                crate::platform::PRIVATE_DIR
+            ),
+        ),
         Err(error) => Check::fail(
             NAME,
             format!("cannot write in {}: {error}", dir.display()),

@@ -337,21 +337,10 @@ pub async fn serve(
     .context("serving the gateway")
 }
 
-/// Resolves on SIGTERM or SIGINT.
+/// Resolves on SIGTERM or SIGINT (on Windows: Ctrl-C, Ctrl-Break, the console closing,
+/// logoff or shutdown; see [`crate::platform::stop_requested`]).
 pub async fn shutdown_signal() {
-    use tokio::signal::unix::SignalKind;
-    use tokio::signal::unix::signal;
-    let term = signal(SignalKind::terminate());
-    let int = signal(SignalKind::interrupt());
-    match (term, int) {
-        (Ok(mut term), Ok(mut int)) => {
-            tokio::select! {
-                _ = term.recv() => {}
-                _ = int.recv() => {}
-            }
-        }
-        _ => std::future::pending().await,
-    }
+    crate::platform::stop_requested().await;
 }
 
 /// `multi-cursor serve`: the gateway alone, with its ready file.

@@ -20,8 +20,6 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
-use tokio::signal::unix::SignalKind;
-use tokio::signal::unix::signal;
 
 use super::EnvInputs;
 use super::GATEWAY_STOP;
@@ -34,6 +32,8 @@ use super::sweep_stale_temps;
 use super::upstream::Routing;
 use crate::cursor::catalog::AUTO_ROUTE;
 use crate::cursor::process::watchdog::Watchdog;
+use crate::platform::Shutdown;
+use crate::platform::Shutdowns;
 
 /// What Claude Code is started with, besides the gateway's settings file.
 pub(crate) struct ClaudeStart<'a> {
@@ -94,7 +94,7 @@ impl InProcessGateway {
         }
         command.args(start.rest);
         crate::cursor::spawn::restore_descriptor_limit(command.as_std_mut());
-        die_with_parent(&mut command);
+        crate::platform::die_with_parent(&mut command);
         if start.inherited_placeholder {
             command.env_remove("ANTHROPIC_AUTH_TOKEN");
         }
@@ -126,11 +126,20 @@ impl InProcessGateway {
         refresh: Option<(PathBuf, PathBuf)>,
         started: Instant,
     ) -> anyhow::Result<ExitCode> {
-        // Registered before the spawn: from here on these signals never end us.
-        let mut term = signal(SignalKind::terminate()).context("watching SIGTERM")?;
-        let mut hangup = signal(SignalKind::hangup()).context("watching SIGHUP")?;
-        let mut interrupted = signal(SignalKind::interrupt()).context("watching SIGINT")?;
+        // Registered before the spawn: from here on these signals (on Windows, console
+        // control events) never end us.
+        let mut shutdowns = Shutdowns::watch().context("watching SIGTERM, SIGHUP and SIGINT")?;
 
+        if let Some(limit) = crate::platform::COMMAND_LINE_LIMIT {
+            let std = command.as_std();
+            let args: Vec<OsString> = std.get_args().map(OsString::from).collect();
+            crate::platform::windows_entry::check_command_line(claude_path, &args, limit).map_err(
+                |error| LaunchError::ClaudeUnusable {
+                    path: claude_path.to_path_buf(),
+                    reason: error.to_string(),
+                },
+            )?;
+        }
         let mut child = command.spawn().map_err(|e| LaunchError::ClaudeUnusable {
             path: claude_path.to_path_buf(),
             reason: e.to_string(),
@@ -141,30 +150,25 @@ impl InProcessGateway {
         );
         // Sends Claude Code SIGTERM if this process dies while it runs.
         let _watchdog = Watchdog::for_child(child.id(), false);
-        let pid = child
-            .id()
-            .and_then(|p| i32::try_from(p).ok())
-            .map(nix::unistd::Pid::from_raw);
+        let pid = child.id();
         if let Some((state_dir, agent)) = refresh {
             tokio::spawn(refresh_catalog(state_dir, agent));
         }
         sweep_stale_temps(&std::env::temp_dir(), self.temp.path());
 
-        let forward = |sig: nix::sys::signal::Signal| {
+        let forward = |what: Shutdown| {
             if let Some(pid) = pid
-                && let Err(error) = nix::sys::signal::kill(pid, sig)
+                && let Err(error) = crate::platform::forward(pid, what)
             {
-                tracing::debug!(%error, ?sig, "could not pass the signal on to Claude Code");
+                tracing::debug!(%error, ?what, "could not pass the signal on to Claude Code");
             }
         };
         let status = loop {
             tokio::select! {
                 status = child.wait() => break status.context("waiting for Claude Code")?,
-                _ = term.recv() => forward(nix::sys::signal::Signal::SIGTERM),
-                _ = hangup.recv() => forward(nix::sys::signal::Signal::SIGHUP),
-                _ = interrupted.recv() => {
-                    if interrupt == Interrupt::PassedOn {
-                        forward(nix::sys::signal::Signal::SIGINT);
+                what = shutdowns.next() => {
+                    if what != Shutdown::Interrupt || interrupt == Interrupt::PassedOn {
+                        forward(what);
                     }
                 }
             }
@@ -183,25 +187,3 @@ impl InProcessGateway {
         Ok(ExitCode::from(exit_code(status)))
     }
 }
-
-/// The child's `pre_exec` on Linux: SIGTERM when the spawning thread (the main thread) ends,
-/// and at once if this process is already gone.
-#[cfg(target_os = "linux")]
-fn die_with_parent(command: &mut tokio::process::Command) {
-    let parent = nix::unistd::getpid();
-    // SAFETY: the closure only makes async-signal-safe system calls (prctl, getppid, kill).
-    unsafe {
-        command.pre_exec(move || {
-            nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGTERM)
-                .map_err(std::io::Error::from)?;
-            if nix::unistd::getppid() != parent {
-                let _ = nix::sys::signal::raise(nix::sys::signal::Signal::SIGTERM);
-            }
-            Ok(())
-        });
-    }
-}
-
-/// Elsewhere there is no parent-death signal: the [`Watchdog`] alone sends the SIGTERM.
-#[cfg(not(target_os = "linux"))]
-fn die_with_parent(_command: &mut tokio::process::Command) {}

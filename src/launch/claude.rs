@@ -75,6 +75,16 @@ pub fn find_claude(
         });
     }
     if let Some(found) = search_path(OsStr::new("claude"), path_var) {
+        // npm's `claude.cmd` (Windows) stands for the `claude.exe` beside it in node_modules:
+        // that is run, never the shim through `cmd.exe`.
+        if crate::platform::windows_entry::is_batch(&found) {
+            return crate::platform::windows_entry::claude_entry(&found).map_err(|error| {
+                LaunchError::ClaudeUnusable {
+                    path: found.clone(),
+                    reason: error.to_string(),
+                }
+            });
+        }
         return Ok(found);
     }
     let local = home.into_iter().flat_map(|h| {
@@ -368,8 +378,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let exe = dir.path().join("claude");
         std::fs::write(&exe, "#!/bin/sh\n").unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let _ = crate::platform::testing::set_mode(&exe, 0o755);
         let path_var = dir.path().as_os_str();
         assert_eq!(find_claude(None, Some(path_var), None).unwrap(), exe);
         assert_eq!(find_claude(Some(exe.as_os_str()), None, None).unwrap(), exe);

@@ -18,7 +18,6 @@
 use std::ffi::OsString;
 use std::fs;
 use std::io::Write;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::path::PathBuf;
 
@@ -193,22 +192,19 @@ pub fn written_copy(state_dir: &Path) -> Result<PathBuf, WriteError> {
 /// Writes [`FILES`] into the new folder `root` (0700 folders; 0600 files, 0700 executables),
 /// each file created new (never through a link) and synced.
 fn write_files(root: &Path) -> anyhow::Result<()> {
-    use std::os::unix::fs::DirBuilderExt;
-    let mut builder = fs::DirBuilder::new();
-    builder.mode(0o700);
-    builder.create(root)?;
-    builder.recursive(true);
+    crate::platform::create_private_dir(root, false)?;
     for file in FILES {
         let path = root.join(file.path);
         if let Some(dir) = path.parent() {
-            builder.create(dir)?;
+            crate::platform::create_private_dir(dir, true)?;
         }
-        let mut out = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(if file.executable { 0o700 } else { 0o600 })
-            .custom_flags(nix::libc::O_NOFOLLOW)
-            .open(&path)?;
+        let mut options = fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        crate::platform::with_mode(
+            &mut options,
+            Some(if file.executable { 0o700 } else { 0o600 }),
+        );
+        let mut out = crate::platform::no_follow(&mut options).open(&path)?;
         out.write_all(file.bytes)?;
         out.sync_all()?;
     }

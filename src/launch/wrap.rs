@@ -174,10 +174,8 @@ pub fn starts_no_session(args: &[OsString]) -> bool {
 
 /// An absolute path to an existing executable file.
 fn is_executable_path(word: &OsStr) -> bool {
-    use std::os::unix::fs::PermissionsExt;
     let path = Path::new(word);
-    path.is_absolute()
-        && std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    path.is_absolute() && std::fs::metadata(path).is_ok_and(|m| crate::platform::is_executable(&m))
 }
 
 /// The Claude Code to run and its arguments: the first argument when it is an absolute path to
@@ -209,10 +207,10 @@ pub fn pick_claude(argv: Vec<OsString>) -> anyhow::Result<(PathBuf, Vec<OsString
     Ok((claude, argv))
 }
 
-/// `exec`s `claude` with `args` unchanged (returns only if that failed).
+/// `exec`s `claude` with `args` unchanged (returns only if that failed; on Windows, which
+/// cannot replace a process, runs it and exits with its code).
 fn exec_claude(claude: &Path, args: &[OsString]) -> anyhow::Error {
-    use std::os::unix::process::CommandExt;
-    let error = std::process::Command::new(claude).args(args).exec();
+    let error = crate::platform::exec_replace(std::process::Command::new(claude).args(args));
     LaunchError::ClaudeUnusable {
         path: claude.to_path_buf(),
         reason: error.to_string(),

@@ -237,12 +237,11 @@ impl Rulebook {
 
 /// Sort key: priority (high first), project before user, nearer folder first, path bytes.
 fn precedence(rule: &Rule) -> (std::cmp::Reverse<u8>, Level, usize, Vec<u8>) {
-    use std::os::unix::ffi::OsStrExt;
     (
         std::cmp::Reverse(rule.source.priority),
         rule.source.level,
         rule.source.distance,
-        rule.path.as_os_str().as_bytes().to_vec(),
+        rule.path.as_os_str().as_encoded_bytes().to_vec(),
     )
 }
 

@@ -238,7 +238,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let real = std::fs::canonicalize(dir.path()).unwrap();
         std::fs::create_dir_all(real.join("ws/src")).unwrap();
-        std::os::unix::fs::symlink(real.join("ws"), real.join("link")).unwrap();
+        crate::platform::testing::skip_unless!(crate::platform::testing::symlink_dir(
+            &real.join("ws"),
+            &real.join("link")
+        ));
         let globs = vec!["src/*.rs".to_string()];
         let mut diags = Vec::new();
         let (m, _) = compile_globs(

@@ -70,7 +70,7 @@ pub struct SessionBook {
 }
 
 fn canonical(path: &std::path::Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+    crate::platform::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 impl SessionBook {

@@ -4,13 +4,15 @@
 //! without following a link and must be a regular file of this user: a lock that is a
 //! symlink is refused, and its target is never written; so is one with a second name (a hard
 //! link), whose other name the pid write would change.
+//!
+//! Windows locks are mandatory: while a gateway holds the lock, nobody else can read the file,
+//! so there the pid is also kept in a sibling file, `<lock>.pid` ([`pid_file`]), which the busy
+//! message and `doctor` read when the lock file itself says nothing.
 
 use std::fs::File;
 use std::fs::OpenOptions;
 use std::fs::TryLockError;
 use std::io::Read;
-use std::os::unix::fs::FileExt;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::path::PathBuf;
 
@@ -53,12 +55,13 @@ impl RecordLock {
         };
         let mut file = crate::state::open_state_file_to_write(
             path,
-            OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .mode(0o600),
+            crate::platform::private_file(
+                OpenOptions::new()
+                    .read(true)
+                    .write(true)
+                    .create(true)
+                    .truncate(false),
+            ),
         )
         .map_err(|error| match error {
             crate::state::StateError::Io { source, .. } => io(source),
@@ -67,16 +70,10 @@ impl RecordLock {
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
-                let mut pid = String::new();
-                let _ = (&mut file).take(MAX_LOCK_READ).read_to_string(&mut pid);
-                let pid = pid.trim();
                 return Err(LockError::Held {
                     path: path.to_path_buf(),
-                    pid: if pid.is_empty() {
-                        "unknown".to_string()
-                    } else {
-                        pid.to_string()
-                    },
+                    pid: holder_pid(&mut file, path)
+                        .map_or_else(|| "unknown".to_string(), |pid| pid.to_string()),
                 });
             }
             Err(TryLockError::Error(source)) => return Err(io(source)),
@@ -84,9 +81,13 @@ impl RecordLock {
         // The pid, padded to a fixed width and written in place: truncating the file to zero
         // and rewriting it makes ext4 flush it to disk (auto_da_alloc), ~4 ms per lock.
         let line = format!("{:<20}\n", std::process::id());
-        file.write_all_at(line.as_bytes(), 0).map_err(io)?;
+        crate::platform::write_all_at(&file, line.as_bytes(), 0).map_err(io)?;
         if file.metadata().map_err(io)?.len() != line.len() as u64 {
             file.set_len(line.len() as u64).map_err(io)?;
+        }
+        if crate::platform::LOCKS_ARE_MANDATORY {
+            crate::state::write_private_atomic(&pid_file(path), line.as_bytes())
+                .map_err(LockError::Refused)?;
         }
         Ok(RecordLock {
             path: path.to_path_buf(),
@@ -98,6 +99,25 @@ impl RecordLock {
     pub fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// Where the pid of the lock `path`'s holder is also kept where locks are mandatory
+/// (Windows): `<lock>.pid`.
+pub fn pid_file(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(".pid");
+    PathBuf::from(name)
+}
+
+/// The holder's pid: from the locked `file` itself, else (a Windows lock cannot be read while
+/// held) from its [`pid_file`].
+fn holder_pid(file: &mut File, path: &Path) -> Option<u32> {
+    let mut text = String::new();
+    let _ = file.take(MAX_LOCK_READ).read_to_string(&mut text);
+    first_number(&text).or_else(|| {
+        let bytes = crate::state::read_state_file(&pid_file(path), MAX_LOCK_READ).ok()??;
+        first_number(&String::from_utf8_lossy(&bytes))
+    })
 }
 
 /// The first run of digits in a lock file's `text`: the owner's pid (padded, as we write it,
@@ -134,13 +154,9 @@ pub fn holder(path: &Path) -> std::io::Result<Option<Holder>> {
             let _ = file.unlock();
             Ok(None)
         }
-        Err(TryLockError::WouldBlock) => {
-            let mut text = String::new();
-            let _ = (&mut file).take(MAX_LOCK_READ).read_to_string(&mut text);
-            Ok(Some(Holder {
-                pid: first_number(&text),
-            }))
-        }
+        Err(TryLockError::WouldBlock) => Ok(Some(Holder {
+            pid: holder_pid(&mut file, path),
+        })),
         Err(TryLockError::Error(error)) => Err(error),
     }
 }
@@ -162,7 +178,9 @@ mod tests {
         let victim = dir.path().join("victim.txt");
         std::fs::write(&victim, b"precious").unwrap();
         let path = dir.path().join("r.lock");
-        std::os::unix::fs::symlink(&victim, &path).unwrap();
+        crate::platform::testing::skip_unless!(crate::platform::testing::symlink_file(
+            &victim, &path
+        ));
         let refused = RecordLock::acquire(&path).unwrap_err();
         assert!(matches!(refused, LockError::Refused(_)), "{refused}");
         assert!(refused.to_string().contains("r.lock"), "{refused}");
@@ -178,5 +196,24 @@ mod tests {
         std::fs::write(&path, b"").unwrap();
         assert_eq!(holder(&path).unwrap(), None);
         assert_eq!(std::fs::read(&path).unwrap(), b"", "probing never writes");
+    }
+
+    #[test]
+    fn the_sibling_pid_names_the_holder_when_the_lock_says_nothing() {
+        // What a held Windows lock looks like to another process: nothing readable in it.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.lock");
+        std::fs::write(&path, b"").unwrap();
+        let held = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .unwrap();
+        held.try_lock().unwrap();
+        assert_eq!(holder(&path).unwrap(), Some(Holder { pid: None }));
+        crate::state::write_private_atomic(&pid_file(&path), b"4242                \n").unwrap();
+        assert_eq!(holder(&path).unwrap(), Some(Holder { pid: Some(4242) }));
+        let refused = RecordLock::acquire(&path).unwrap_err();
+        assert!(refused.to_string().contains("(pid 4242)"), "{refused}");
     }
 }

@@ -497,7 +497,9 @@ mod tests {
         )
         .unwrap();
         let path = dir.path().join("r.v3.json");
-        std::os::unix::fs::symlink(&elsewhere, &path).unwrap();
+        crate::platform::testing::skip_unless!(crate::platform::testing::symlink_file(
+            &elsewhere, &path
+        ));
         let error = load(&path, &identity).unwrap_err();
         assert!(error.to_string().contains("symlink"), "{error}");
     }

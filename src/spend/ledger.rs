@@ -10,7 +10,6 @@
 //! several gateways never interleave.
 
 use std::io::Write;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -358,11 +357,12 @@ impl Ledger {
         let path = self.month_file(&jiff::ZonedDateTime::now());
         let mut file = crate::state::open_state_file_to_write(
             &path,
-            std::fs::OpenOptions::new()
-                .read(true)
-                .append(true)
-                .create(true)
-                .mode(0o600),
+            crate::platform::private_file(
+                std::fs::OpenOptions::new()
+                    .read(true)
+                    .append(true)
+                    .create(true),
+            ),
         )
         .map_err(LedgerError::File)?;
         let bytes = on_a_fresh_line(&file, bytes);
@@ -387,7 +387,6 @@ impl Ledger {
 /// another gateway between the check and the write at worst leaves an empty line, which
 /// readers skip.
 fn on_a_fresh_line(file: &std::fs::File, line: Vec<u8>) -> Vec<u8> {
-    use std::os::unix::fs::FileExt;
     let Some(last) = file
         .metadata()
         .ok()
@@ -397,7 +396,7 @@ fn on_a_fresh_line(file: &std::fs::File, line: Vec<u8>) -> Vec<u8> {
         return line;
     };
     let mut byte = [0u8; 1];
-    match file.read_at(&mut byte, last) {
+    match crate::platform::read_at(file, &mut byte, last) {
         Ok(1) if byte[0] != b'\n' => {
             let mut fresh = Vec::with_capacity(line.len() + 1);
             fresh.push(b'\n');

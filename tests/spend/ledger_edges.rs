@@ -32,10 +32,10 @@ fn a_cut_last_line_does_not_swallow_the_next_run() {
     let file = month_file(&state);
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
     for dir in [&state, &file.parent().unwrap().to_path_buf()] {
-        std::fs::set_permissions(dir, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+        multi_cursor_test_support::set_mode(dir, 0o700);
     }
     std::fs::write(&file, r#"{"v":1,"time":"2026-"#).unwrap();
-    std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    multi_cursor_test_support::set_mode(&file, 0o600);
     let gw = TestGateway::start(GatewayOptions {
         permission_mode: Some("bypassPermissions".into()),
         state_dir: Some(state.clone()),

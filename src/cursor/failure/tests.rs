@@ -1,4 +1,3 @@
-use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::path::PathBuf;
 
@@ -382,14 +381,20 @@ fn only_a_reported_tool_call_says_cursor_may_have_acted() {
 
 #[test]
 fn exit_statuses_are_read_from_the_process() {
-    assert_eq!(Exit::from(ExitStatus::from_raw(1 << 8)), Exit::Code(1));
-    assert_eq!(Exit::from(ExitStatus::from_raw(143 << 8)), Exit::Code(143));
-    assert_eq!(Exit::from(ExitStatus::from_raw(15)), Exit::Signal(15));
+    match crate::platform::testing::exit_status_from_raw(1 << 8) {
+        Ok(_) => {
+            let raw = |raw| crate::platform::testing::exit_status_from_raw(raw).unwrap();
+            assert_eq!(Exit::from(raw(1 << 8)), Exit::Code(1));
+            assert_eq!(Exit::from(raw(143 << 8)), Exit::Code(143));
+            assert_eq!(Exit::from(raw(15)), Exit::Signal(15));
+        }
+        Err(reason) => eprintln!("wait statuses not checked: {reason}"),
+    }
     assert_eq!(Exit::from(None), Exit::Unknown);
-    assert_eq!(Exit::Code(143).outside_signal(), Some(Signal::SIGTERM));
+    assert_eq!(Exit::Code(143).outside_signal(), Some("SIGTERM"));
     assert_eq!(Exit::Code(1).outside_signal(), None);
     assert_eq!(Exit::Code(139).outside_signal(), None);
-    assert_eq!(Exit::Signal(9).outside_signal(), Some(Signal::SIGKILL));
+    assert_eq!(Exit::Signal(9).outside_signal(), Some("SIGKILL"));
     assert_eq!(Exit::Signal(64).to_string(), "killed by signal 64");
 }
 

@@ -9,20 +9,22 @@
 //! proves nothing and is never acted on.
 //!
 //! The facts come from the platform: `/proc` on Linux, `proc_pidinfo` and `sysctl`
-//! `KERN_PROCARGS2` on macOS; elsewhere nothing can be proven and nothing is signalled.
+//! `KERN_PROCARGS2` on macOS; on Windows only the start time (`GetProcessTimes`), so no marker
+//! is ever proven there and nothing is signalled (the Job Object of the gateway that started a
+//! run already ended it with that gateway); elsewhere nothing can be proven either.
 
 use std::time::Duration;
 
-use nix::sys::signal::Signal;
 use tokio::time::Instant;
 
 use super::KILL_STEP;
-use super::os;
-use super::parse::join_words;
-use super::parse::nul_separated;
 use crate::cursor::spawn::group_alive;
 use crate::cursor::spawn::signal_group;
 use crate::env::RUN_MARKER_ENV;
+use crate::platform as os;
+use crate::platform::Stop;
+use crate::platform::parse::join_words;
+use crate::platform::parse::nul_separated;
 
 /// The start time of process `pid`, to recognise a recorded group later: clock ticks since
 /// boot on Linux (`/proc/<pid>/stat` field 22), microseconds since the epoch on macOS
@@ -80,7 +82,7 @@ async fn end_marked_group(pgid: i32, recorded_start: u64, marker: &str) -> bool 
     if pgid <= 1 || !ours(pgid) || !leader_carries(pgid, marker) {
         return false;
     }
-    for signal in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGKILL] {
+    for signal in [Stop::Interrupt, Stop::Terminate, Stop::Kill] {
         if !signal_group(pgid, signal) {
             return true;
         }
@@ -103,8 +105,13 @@ mod tests {
     fn own_start_time_and_command_line_are_readable() {
         let me = i32::try_from(std::process::id()).unwrap();
         assert!(process_start_time(me).is_some());
-        let line = command_line(std::process::id()).unwrap();
-        assert!(!line.is_empty());
+        match command_line(std::process::id()) {
+            Some(line) => assert!(!line.is_empty()),
+            None if !crate::platform::COMMAND_LINES_READABLE => {
+                eprintln!("command line not checked: this system does not show it");
+            }
+            None => panic!("no command line for this process"),
+        }
         assert_eq!(process_start_time(0), None);
         assert_eq!(command_line(u32::MAX), None);
     }

@@ -9,10 +9,9 @@ fn file(dir: &Path) -> EditorSettings {
 
 /// An executable `multi-cursor-claude` in `dir`.
 fn installed_wrapper(dir: &Path) -> PathBuf {
-    use std::os::unix::fs::PermissionsExt;
     let path = dir.join(WRAPPER_NAME);
     std::fs::write(&path, "#!/bin/sh\n").unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let _ = crate::platform::testing::set_mode(&path, 0o755);
     path
 }
 

@@ -10,15 +10,9 @@
 
 use std::io::Read;
 use std::io::Write;
-use std::os::unix::process::CommandExt;
-use std::process::Command;
 use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::Instant;
-
-use nix::sys::signal::Signal;
-use nix::sys::signal::killpg;
-use nix::unistd::Pid;
 
 /// Most bytes of the user's command output kept.
 const MAX_OUTPUT: u64 = 64 * 1024;
@@ -29,7 +23,7 @@ pub const SEPARATOR: &str = " · ";
 /// The user's status-line command, started: its output arrives on a channel.
 #[derive(Debug)]
 pub struct UserCommand {
-    group: Pid,
+    group: i32,
     output: mpsc::Receiver<Option<String>>,
 }
 
@@ -37,16 +31,14 @@ impl UserCommand {
     /// Starts `command` through `sh -c` in a process group of its own, writes `input` to its
     /// stdin and collects its stdout on a thread. `None` when it could not be started.
     pub fn spawn(command: &str, input: &[u8]) -> Option<UserCommand> {
-        let mut child = Command::new("/bin/sh")
-            .arg("-c")
-            .arg(command)
+        let mut shell = crate::platform::shell_command(command);
+        shell
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .process_group(0)
-            .spawn()
-            .ok()?;
-        let group = Pid::from_raw(i32::try_from(child.id()).ok()?);
+            .stderr(Stdio::inherit());
+        crate::platform::own_group(&mut shell);
+        let mut child = shell.spawn().ok()?;
+        let group = i32::try_from(child.id()).ok()?;
         let mut stdin = child.stdin.take()?;
         let mut stdout = child.stdout.take()?;
         let input = input.to_vec();
@@ -68,7 +60,7 @@ impl UserCommand {
                 let _gone = tx.send(text);
             });
         if started.is_err() {
-            let _killed = killpg(group, Signal::SIGKILL);
+            let _killed = crate::platform::stop_group(group, crate::platform::Stop::Kill);
             return None;
         }
         Some(UserCommand { group, output: rx })
@@ -81,7 +73,7 @@ impl UserCommand {
         match self.output.recv_timeout(wait) {
             Ok(text) => text,
             Err(_) => {
-                let _killed = killpg(self.group, Signal::SIGKILL);
+                let _killed = crate::platform::stop_group(self.group, crate::platform::Stop::Kill);
                 None
             }
         }

@@ -194,6 +194,8 @@ fn ours_ends_the_last_line_of_theirs() {
 
 #[test]
 fn a_chained_command_gets_the_same_stdin() {
+    // The status-line command runs through /bin/sh here (PowerShell or Git Bash on Windows).
+    crate::platform::testing::skip_unless!(crate::platform::testing::posix_shell());
     let command = UserCommand::spawn("read -r line; echo \"mine: $line\"", b"{\"a\":1}\n").unwrap();
     let out = command.output(Instant::now() + Duration::from_secs(5));
     assert_eq!(out.as_deref(), Some("mine: {\"a\":1}\n"));
@@ -201,6 +203,8 @@ fn a_chained_command_gets_the_same_stdin() {
 
 #[test]
 fn a_chained_command_that_hangs_is_cut_at_its_timeout() {
+    // The status-line command runs through /bin/sh here (PowerShell or Git Bash on Windows).
+    crate::platform::testing::skip_unless!(crate::platform::testing::posix_shell());
     let started = Instant::now();
     let command = UserCommand::spawn("echo early; sleep 30", b"{}").unwrap();
     let out = command.output(Instant::now() + Duration::from_millis(300));
@@ -214,6 +218,8 @@ fn a_chained_command_that_hangs_is_cut_at_its_timeout() {
 
 #[test]
 fn a_chained_command_that_fails_leaves_its_line_out() {
+    // The status-line command runs through /bin/sh here (PowerShell or Git Bash on Windows).
+    crate::platform::testing::skip_unless!(crate::platform::testing::posix_shell());
     let command = UserCommand::spawn("echo broken; exit 3", b"{}").unwrap();
     assert_eq!(
         command.output(Instant::now() + Duration::from_secs(5)),

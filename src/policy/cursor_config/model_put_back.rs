@@ -30,7 +30,6 @@
 use std::collections::BTreeMap;
 use std::collections::BTreeSet;
 use std::io::Write;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -280,10 +279,7 @@ fn replace_if_unchanged_racing(
     race: impl FnOnce(),
 ) -> std::io::Result<bool> {
     let dir = path.parent().unwrap_or_else(|| Path::new("."));
-    let mode = {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::metadata(path)?.permissions().mode() & 0o7777
-    };
+    let mode = crate::platform::mode(&std::fs::metadata(path)?);
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -293,11 +289,11 @@ fn replace_if_unchanged_racing(
         rand::random::<u64>()
     ));
     let written = (|| {
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(mode)
-            .open(&temp)?;
+        let mut file = crate::platform::with_mode(
+            std::fs::OpenOptions::new().write(true).create_new(true),
+            mode,
+        )
+        .open(&temp)?;
         file.write_all(edited.as_bytes())?;
         file.sync_all()
     })();
@@ -323,17 +319,16 @@ fn replace_if_unchanged_racing(
 /// the exchange is unavailable (another OS, a file system without it) it is a plain rename
 /// after the last read: a write landing in that gap (microseconds) is lost.
 fn swap_in(temp: &Path, path: &Path, expected: &str, edited: &str) -> std::io::Result<bool> {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    if exchange(temp, path)?.is_some() {
+    if crate::platform::exchange(temp, path)?.is_some() {
         let displaced_is = |bytes: &str| plain_bytes(temp).is_some_and(|b| b == bytes.as_bytes());
         if displaced_is(expected) {
             return Ok(true);
         }
         // Another writer's bytes were displaced: put them back.
-        exchange(temp, path)?;
+        crate::platform::exchange(temp, path)?;
         if !displaced_is(edited) {
             // A newer write replaced ours in between and was just displaced: it goes back.
-            exchange(temp, path)?;
+            crate::platform::exchange(temp, path)?;
         }
         return Ok(false);
     }
@@ -344,20 +339,7 @@ fn swap_in(temp: &Path, path: &Path, expected: &str, edited: &str) -> std::io::R
     Ok(true)
 }
 
-/// Exchanges `a` and `b` atomically; `Ok(None)` when the file system cannot.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn exchange(a: &Path, b: &Path) -> std::io::Result<Option<()>> {
-    use nix::fcntl::AT_FDCWD;
-    use nix::fcntl::RenameFlags;
-    match nix::fcntl::renameat2(AT_FDCWD, a, AT_FDCWD, b, RenameFlags::RENAME_EXCHANGE) {
-        Ok(()) => Ok(Some(())),
-        Err(nix::errno::Errno::EINVAL | nix::errno::Errno::ENOSYS) => Ok(None),
-        Err(errno) => Err(std::io::Error::from(errno)),
-    }
-}
-
 /// The bytes of `path` when it is a regular file (not a link) within the size cap.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn plain_bytes(path: &Path) -> Option<Vec<u8>> {
     read_plain(path).ok().flatten()
 }

@@ -79,11 +79,10 @@ fn hidden_files_loops_and_duplicates() {
     let tree = Tree::new();
     tree.write("repo/.claude/rules/.draft.md", "Hidden: skipped.\n");
     tree.write("repo/.claude/rules/real.md", "Real.\n");
-    std::os::unix::fs::symlink(
-        tree.repo.join(".claude/rules"),
-        tree.repo.join(".claude/rules/loop"),
-    )
-    .unwrap();
+    crate::platform::testing::skip_unless!(crate::platform::testing::symlink_dir(
+        &tree.repo.join(".claude/rules"),
+        &tree.repo.join(".claude/rules/loop"),
+    ));
     let book = tree.load("repo");
     assert_eq!(active_names(&book), ["real"]);
     assert!(
@@ -105,11 +104,10 @@ fn hidden_files_loops_and_duplicates() {
 fn unreadable_and_binary_files_are_dropped_with_errors() {
     let tree = Tree::new();
     std::fs::create_dir_all(tree.repo.join(".claude/rules")).unwrap();
-    std::os::unix::fs::symlink(
-        "/nonexistent/target.md",
-        tree.repo.join(".claude/rules/dangling.md"),
-    )
-    .unwrap();
+    crate::platform::testing::skip_unless!(crate::platform::testing::symlink_file(
+        std::path::Path::new("/nonexistent/target.md"),
+        &tree.repo.join(".claude/rules/dangling.md"),
+    ));
     std::fs::write(
         tree.repo.join(".claude/rules/binary.md"),
         [0xff, 0xfe, 0x00, 0x41],

@@ -1,4 +1,3 @@
-use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;
 
 use super::*;
@@ -94,9 +93,8 @@ fn appends_are_private_lines() {
     ledger.append(&LedgerLine::run(&place(), &ended())).unwrap();
     ledger.append(&LedgerLine::replay(&place())).unwrap();
     let file = ledger.month_file(&jiff::ZonedDateTime::now());
-    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
-    assert_eq!(mode(ledger.dir()), 0o700);
-    assert_eq!(mode(&file), 0o600);
+    crate::platform::testing::assert_mode(ledger.dir(), 0o700);
+    crate::platform::testing::assert_mode(&file, 0o600);
     let text = std::fs::read_to_string(&file).unwrap();
     let lines: Vec<_> = text
         .lines()
@@ -113,7 +111,10 @@ fn a_link_is_never_followed() {
     std::fs::create_dir_all(ledger.dir()).unwrap();
     let target = dir.path().join("elsewhere");
     std::fs::write(&target, "").unwrap();
-    std::os::unix::fs::symlink(&target, ledger.month_file(&jiff::ZonedDateTime::now())).unwrap();
+    crate::platform::testing::skip_unless!(crate::platform::testing::symlink_file(
+        &target,
+        &ledger.month_file(&jiff::ZonedDateTime::now()),
+    ));
     assert!(ledger.append(&LedgerLine::replay(&place())).is_err());
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "");
 }

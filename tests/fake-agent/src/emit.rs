@@ -6,7 +6,6 @@
 
 use std::fs::File;
 use std::io::Write;
-use std::os::fd::AsFd;
 use std::thread;
 use std::time::Duration;
 
@@ -46,12 +45,10 @@ pub struct Emitter {
 impl Emitter {
     /// A writer on this process's stdout.
     pub fn new() -> Result<Self, Error> {
-        let fd = std::io::stdout()
-            .as_fd()
-            .try_clone_to_owned()
+        let stdout = sys::dup_stdout()
             .map_err(|error| Error::new(format!("duplicating stdout: {error}")))?;
         Ok(Self {
-            stdout: Some(File::from(fd)),
+            stdout: Some(stdout),
             chunking: None,
             pending: Vec::new(),
             split: None,

@@ -125,7 +125,6 @@ pub fn claude_binary() -> PathBuf {
 
 /// Writes an executable shell script.
 pub fn script(path: &Path, body: &str) {
-    use std::os::unix::fs::PermissionsExt;
     std::fs::write(path, format!("#!/bin/sh\n{body}\n")).unwrap();
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    crate::make_executable(path);
 }

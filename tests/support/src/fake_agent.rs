@@ -15,7 +15,7 @@ pub fn fake_agent() -> PathBuf {
             .and_then(Path::parent)
             .expect("target dir")
             .to_path_buf();
-        let path = dir.join("fake-agent");
+        let path = dir.join(format!("fake-agent{}", std::env::consts::EXE_SUFFIX));
         if !path.exists() {
             let status = Command::new(env!("CARGO"))
                 .args(["build", "-p", "fake-agent"])

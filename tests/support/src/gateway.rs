@@ -196,7 +196,7 @@ impl TestGateway {
     }
 
     pub fn workspace(&self) -> PathBuf {
-        std::fs::canonicalize(&self.workspace).unwrap()
+        multi_cursor::platform::canonicalize(&self.workspace).unwrap()
     }
 
     /// Ends the gateway with SIGKILL, as a crash would (its Cursor children are left running).

@@ -3,7 +3,6 @@
 //! 2.1.328, `MULTI_CURSOR_TEST_CLAUDE`) or a scripted stand-in that records what it was given.
 
 use std::collections::HashMap;
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::path::PathBuf;
 use std::process::Child;
@@ -90,7 +89,7 @@ impl Launch {
         let script = launch.dir.path().join("bin/claude");
         std::fs::create_dir_all(script.parent().unwrap()).unwrap();
         std::fs::write(&script, FAKE_CLAUDE).unwrap();
-        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        crate::make_executable(&script);
         let dump = launch.dump.clone();
         launch
             .env("MULTI_CURSOR_CLAUDE", script)
@@ -226,7 +225,7 @@ impl Launch {
         text.push('\n');
         let path = self.dir.path().join("launch.sh");
         std::fs::write(&path, text).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        crate::make_executable(&path);
         path
     }
 

@@ -32,6 +32,30 @@ pub mod stream_lines;
 pub mod tmux;
 pub mod wrapper;
 
+/// Gives `path` the permission bits `mode`; on Windows, which has none (files keep their
+/// folder's ACL), nothing.
+pub fn set_mode(path: &Path, mode: u32) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+    #[cfg(not(unix))]
+    let _ = (path, mode);
+}
+
+/// Makes `path` executable (mode 0755); on Windows, where a file runs by its extension,
+/// nothing is needed.
+pub fn make_executable(path: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+}
+
 /// The repository's root (this crate lives in `tests/support/`): where `tests/fixtures/`,
 /// the plugin's marketplace and `Cargo.toml` are.
 pub fn repo_root() -> PathBuf {

@@ -2,7 +2,6 @@
 //! wrapper script (so no test mutates the process environment), a turn spec, draining a run,
 //! and checks that a process group is really gone.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -14,13 +13,14 @@ use multi_cursor::cursor::process::CursorRun;
 use multi_cursor::cursor::process::RunError;
 use multi_cursor::cursor::process::RunLimits;
 use multi_cursor::cursor::process::RunOutput;
-use nix::errno::Errno;
-use nix::sys::signal::killpg;
-use nix::unistd::Pid;
 
 pub use crate::fake_agent::cursor_fixture;
 pub use crate::fake_agent::fake_agent;
 pub use crate::fake_agent::resumed_chat;
+
+/// "Text file busy" (Linux and macOS: 26): a freshly written script still open for writing in
+/// a forked child.
+const ETXTBSY: i32 = 26;
 
 /// Variables a wrapper always clears so the fake sees only what the test chose.
 const CLEARED: &[&str] = &[
@@ -98,8 +98,7 @@ impl Sandbox {
         script.push_str(&format!("exec {} \"$@\"\n", quote(&fake_agent())));
         let agent = dir.path().join("agent");
         std::fs::write(&agent, script).expect("write wrapper");
-        std::fs::set_permissions(&agent, std::fs::Permissions::from_mode(0o755))
-            .expect("chmod wrapper");
+        crate::make_executable(&agent);
         Sandbox {
             dir,
             workspace,
@@ -213,7 +212,7 @@ pub fn live_members(pgid: i32) -> Vec<i32> {
 /// True when the group is gone: no process has it, or every member is a zombie.
 pub fn group_gone(pgid: i32) -> bool {
     assert!(pgid > 1, "bad pgid {pgid}");
-    matches!(killpg(Pid::from_raw(pgid), None), Err(Errno::ESRCH)) || live_members(pgid).is_empty()
+    !multi_cursor::platform::group_alive(pgid) || live_members(pgid).is_empty()
 }
 
 /// Asserts the group ends within `within` (polling; the supervisor ends it asynchronously only
@@ -261,7 +260,7 @@ pub fn spawn(agent: &Path, spec: &TurnSpec, limits: RunLimits) -> Result<CursorR
     loop {
         match multi_cursor::cursor::process::spawn_turn(agent, spec, limits) {
             Err(RunError::Spawn { source, .. })
-                if source.raw_os_error() == Some(Errno::ETXTBSY as i32) && attempts < 50 =>
+                if source.raw_os_error() == Some(ETXTBSY) && attempts < 50 =>
             {
                 attempts += 1;
                 std::thread::sleep(Duration::from_millis(20));
@@ -300,10 +299,11 @@ pub fn watchdogs_of(pid: u32) -> Vec<i32> {
         .collect()
 }
 
-/// SIGKILLs the watchdogs of `pid` ([`watchdogs_of`]): for a test of what a restarted gateway
+/// SIGKILLs the watchdogs of `pid` ([`watchdogs_of`]; each leads a session and group of its
+/// own, so its group is just itself): for a test of what a restarted gateway
 /// cleans up itself when they died too.
 pub fn kill_watchdogs_of(pid: u32) {
     for watchdog in watchdogs_of(pid) {
-        let _ = nix::sys::signal::kill(Pid::from_raw(watchdog), nix::sys::signal::Signal::SIGKILL);
+        let _ = multi_cursor::platform::stop_group(watchdog, multi_cursor::platform::Stop::Kill);
     }
 }

@@ -47,6 +47,9 @@ pub fn slow_reply(dir: &Path, name: &str, first: &str, pause: &str, second: &str
 
 /// Is the process `pid` gone (or a zombie)?
 pub fn process_gone(pid: u32) -> bool {
+    if !cfg!(target_os = "linux") {
+        return i32::try_from(pid).is_ok_and(multi_cursor::platform::process_gone);
+    }
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Err(_) => true,
         Ok(stat) => stat

@@ -5,7 +5,6 @@
 use std::io::Read;
 use std::io::Write;
 use std::net::TcpStream;
-use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -145,7 +144,8 @@ pub fn modes_under(dir: &Path) -> Vec<(PathBuf, bool, u32)> {
     let mut stack = vec![dir.to_path_buf()];
     while let Some(path) = stack.pop() {
         let meta = std::fs::symlink_metadata(&path).unwrap();
-        out.push((path.clone(), meta.is_dir(), meta.mode() & 0o7777));
+        let mode = multi_cursor::platform::mode(&meta).unwrap_or(0);
+        out.push((path.clone(), meta.is_dir(), mode));
         if meta.is_dir() {
             for entry in std::fs::read_dir(&path).unwrap() {
                 stack.push(entry.unwrap().path());
@@ -342,8 +342,11 @@ impl LiveSession {
 
     /// SIGTERM to the launcher; waits for it and returns what it printed.
     pub fn stop(mut self) -> (launcher::Launch, launcher::LaunchOutput) {
-        let pid = nix::unistd::Pid::from_raw(i32::try_from(self.child.id()).unwrap());
-        nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).unwrap();
+        multi_cursor::platform::forward(
+            self.child.id(),
+            multi_cursor::platform::Shutdown::Terminate,
+        )
+        .unwrap();
         let output = launcher::finish(&mut self.child, Duration::from_secs(60));
         (self.launch, output)
     }

@@ -1,6 +1,5 @@
 //! The catalog cache: private atomic round trip; a corrupted cache is ignored, never fatal.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::Duration;
 
@@ -19,12 +18,7 @@ fn round_trip_keeps_models_agent_and_time() {
 
     store_cache_in(&state, &catalog, agent).unwrap();
 
-    let mode = std::fs::metadata(cache_path(&state))
-        .unwrap()
-        .permissions()
-        .mode()
-        & 0o777;
-    assert_eq!(mode, 0o600);
+    crate::platform::testing::assert_mode(&cache_path(&state), 0o600);
     let cached = load_cached_from(&state).unwrap();
     assert_eq!(cached.catalog, catalog);
     assert_eq!(cached.agent, agent);

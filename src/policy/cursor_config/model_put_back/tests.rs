@@ -34,19 +34,12 @@ fn config(text: &str) -> (tempfile::TempDir, PathBuf) {
 #[test]
 fn the_two_fields_are_put_back_and_every_other_byte_kept() {
     let (_dir, path) = config(USER);
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
-    }
+    let _ = crate::platform::testing::set_mode(&path, 0o600);
     let hold = ModelPutBack::begin(&path, "gpt-5");
     std::fs::write(&path, after_run(USER, "gpt-5")).unwrap();
     assert_eq!(hold.finish(), PutBack::Restored);
     assert_eq!(std::fs::read_to_string(&path).unwrap(), USER);
-    let mode = {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::metadata(&path).unwrap().permissions().mode() & 0o777
-    };
-    assert_eq!(mode, 0o600);
+    crate::platform::testing::assert_mode(&path, 0o600);
     let leftovers = std::fs::read_dir(path.parent().unwrap()).unwrap().count();
     assert_eq!(leftovers, 1, "no temp file left");
 }
@@ -118,7 +111,7 @@ fn broken_linked_or_missing_files_are_left_alone() {
     // A dotfile manager's link stays a link, and its target is untouched.
     let (dir, target) = config(USER);
     let link = dir.path().join("linked.json");
-    std::os::unix::fs::symlink(&target, &link).unwrap();
+    crate::platform::testing::skip_unless!(crate::platform::testing::symlink_file(&target, &link));
     let hold = ModelPutBack::begin(&link, "gpt-5");
     std::fs::write(&target, after_run(USER, "gpt-5")).unwrap();
     assert!(matches!(hold.finish(), PutBack::Left(_)));
@@ -185,6 +178,15 @@ fn the_edit_is_refused_when_the_text_does_not_hold_our_model() {
 
 #[test]
 fn a_write_landing_just_before_the_replace_is_kept() {
+    // Only an atomic exchange can tell the displaced bytes (see swap_in).
+    let probe = tempfile::tempdir().unwrap();
+    let (a, b) = (probe.path().join("a"), probe.path().join("b"));
+    std::fs::write(&a, "a").unwrap();
+    std::fs::write(&b, "b").unwrap();
+    if crate::platform::exchange(&a, &b).unwrap().is_none() {
+        eprintln!("skipped: this system has no atomic exchange of two files");
+        return;
+    }
     let ours = after_run(USER, "composer-2.5");
     let (_dir, path) = config(&ours);
     let other = r#"{"model": {"modelId": "picked-meanwhile"}, "hasChangedDefaultModel": true}"#;

@@ -1,8 +1,6 @@
 //! Base64 images of the newest turn become private files named by their content and are
 //! referenced by absolute path; URL images by URL; earlier images as `[image]`.
 
-use std::os::unix::fs::PermissionsExt;
-
 use super::support::main_body;
 use super::support::parse;
 use super::support::push;
@@ -40,10 +38,8 @@ fn base64_image_is_written_0600_and_referenced() {
         format!("[image: {}]\n\nwhat is this?", path.display())
     );
     assert_eq!(std::fs::read(&path).unwrap(), PNG_BYTES);
-    let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
-    assert_eq!(mode, 0o600);
-    let dir_mode = std::fs::metadata(&images).unwrap().permissions().mode() & 0o777;
-    assert_eq!(dir_mode, 0o700);
+    crate::platform::testing::assert_mode(&path, 0o600);
+    crate::platform::testing::assert_mode(&images, 0o700);
 
     // The same image again reuses the same file.
     let again = first_turn_prompt(&parse(&body), DEFAULT_TRANSCRIPT_LIMIT, &images).unwrap();

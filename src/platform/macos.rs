@@ -1,6 +1,6 @@
 //! Process identity on macOS, which has no `/proc`: the start time from `proc_pidinfo`
 //! (`PROC_PIDTBSDINFO`, microseconds since the epoch), the command line and the environment at
-//! exec from `sysctl` `KERN_PROCARGS2` (parsed by [`super::parse::procargs2`]). The kernel
+//! exec from `sysctl` `KERN_PROCARGS2` (parsed by [`crate::platform::parse::procargs2`]). The kernel
 //! gives another user's arguments to no one but root, as Linux's `environ` does.
 
 use std::ffi::c_int;
@@ -8,13 +8,13 @@ use std::mem::MaybeUninit;
 
 use nix::libc;
 
-use super::parse::ProcArgs;
-use super::parse::bsd_start_time;
-use super::parse::nul_joined;
-use super::parse::procargs2;
+use crate::platform::parse::ProcArgs;
+use crate::platform::parse::bsd_start_time;
+use crate::platform::parse::nul_joined;
+use crate::platform::parse::procargs2;
 
 /// The start time of `pid` in microseconds since the epoch; `None` when it is gone.
-pub fn start_time(pid: i32) -> Option<u64> {
+pub(super) fn start_time(pid: i32) -> Option<u64> {
     if pid <= 0 {
         return None;
     }
@@ -85,7 +85,7 @@ fn procargs_buffer(pid: i32) -> Option<Vec<u8>> {
 }
 
 /// `pid`'s arguments, NUL-separated (the shape of Linux's `/proc/<pid>/cmdline`).
-pub fn cmdline(pid: i32) -> Option<Vec<u8>> {
+pub(super) fn cmdline(pid: i32) -> Option<Vec<u8>> {
     let buffer = procargs_buffer(pid)?;
     let ProcArgs { argv, .. } = procargs2(&buffer)?;
     Some(nul_joined(argv.into_iter()))
@@ -93,7 +93,7 @@ pub fn cmdline(pid: i32) -> Option<Vec<u8>> {
 
 /// `pid`'s environment at exec, NUL-separated `NAME=value` entries (the shape of Linux's
 /// `/proc/<pid>/environ`).
-pub fn environ(pid: i32) -> Option<Vec<u8>> {
+pub(super) fn environ(pid: i32) -> Option<Vec<u8>> {
     let buffer = procargs_buffer(pid)?;
     let ProcArgs { env, .. } = procargs2(&buffer)?;
     Some(nul_joined(env.into_iter()))

@@ -9,7 +9,7 @@
 //! (it holds no terminal, socket or pipe of ours open) and waits for end-of-file. The kernel
 //! closes the write end when this process ends, whatever ended it, and so does dropping the
 //! [`Watchdog`]. At end-of-file the helper ends its [`Target`] — only when the target's leader
-//! is still the process recorded (the same pid *and* start time, [`super::process_start_time`]):
+//! is still the process recorded (the same pid *and* start time, [`crate::platform::start_time`]):
 //! SIGTERM, then SIGKILL after [`Target::grace`] while anything of it is left — and exits.
 //! Dropped after the target ended normally, it finds the leader gone and exits at once.
 //!
@@ -34,7 +34,7 @@ use std::time::Duration;
 
 use nix::libc;
 
-use super::process_start_time;
+use crate::platform::start_time as process_start_time;
 
 /// How long a Cursor agent's group has between SIGTERM and SIGKILL after we died.
 pub const GROUP_GRACE: Duration = Duration::from_secs(2);
@@ -54,7 +54,7 @@ const POLL: Duration = Duration::from_millis(25);
 pub struct Target {
     /// The process (and, for a group, the group's id).
     pub pid: i32,
-    /// Its start time when it was started ([`super::process_start_time`]).
+    /// Its start time when it was started ([`crate::platform::start_time`]).
     pub start: u64,
     /// The whole process group `pid` leads, or only `pid`.
     pub group: bool,

@@ -5,12 +5,12 @@ use std::io::Read;
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 
-use super::parse::stat_start_time_bytes;
+use crate::platform::parse::stat_start_time_bytes;
 
 /// The start time of `pid` in clock ticks since boot; `None` when it is gone or unreadable.
 /// It allocates nothing (the path and the line live on the stack), so the watchdog can call it
-/// in a forked child ([`super::watchdog`]).
-pub fn start_time(pid: i32) -> Option<u64> {
+/// in a forked child ([`super::unix::watchdog`]).
+pub(super) fn start_time(pid: i32) -> Option<u64> {
     let mut path = [0u8; 32];
     let len = {
         let mut cursor = &mut path[..];
@@ -34,12 +34,12 @@ pub fn start_time(pid: i32) -> Option<u64> {
 }
 
 /// `pid`'s arguments, NUL-separated (`/proc/<pid>/cmdline`).
-pub fn cmdline(pid: i32) -> Option<Vec<u8>> {
+pub(super) fn cmdline(pid: i32) -> Option<Vec<u8>> {
     std::fs::read(format!("/proc/{pid}/cmdline")).ok()
 }
 
 /// `pid`'s environment at exec, NUL-separated `NAME=value` entries (`/proc/<pid>/environ`):
 /// readable only for our own user's processes.
-pub fn environ(pid: i32) -> Option<Vec<u8>> {
+pub(super) fn environ(pid: i32) -> Option<Vec<u8>> {
     std::fs::read(format!("/proc/{pid}/environ")).ok()
 }
