@@ -148,6 +148,70 @@ pub(super) async fn check_catalog(agent: &AgentInfo) -> Check {
     )
 }
 
+/// What Cursor 2026.10 may import from Claude Code: it runs the user's Claude hooks (from
+/// `.claude/settings.local.json`, `.claude/settings.json` and the user's settings), loads MCP
+/// servers from Claude plugins and reads `.claude/skills`, when its setting "Include
+/// third-party Plugins, Skills, and other configs" is on. That setting is not in any file
+/// multi-cursor can read, so this says what would run and where to look.
+pub(super) fn check_claude_config(options: &DoctorOptions, agent: &AgentInfo) -> Check {
+    const NAME: &str = "Claude in Cursor";
+    if !agent.reads_claude_skills() {
+        return Check::pass(
+            NAME,
+            format!(
+                "Cursor {} does not load Claude Code's hooks, plugins or skills",
+                agent.version
+            ),
+        );
+    }
+    let inputs = crate::policy::PolicyInputs {
+        claude_config_dir: options.claude_config_dir.clone(),
+        home: options.home.clone(),
+        ..crate::policy::PolicyInputs::from_env()
+    };
+    let (layers, _) = crate::policy::settings::read_layers(&inputs, &options.workspace);
+    let hooks: Vec<String> = layers
+        .iter()
+        .filter(|layer| {
+            matches!(
+                layer.scope,
+                crate::policy::settings::Scope::Local
+                    | crate::policy::settings::Scope::Project
+                    | crate::policy::settings::Scope::User
+            )
+        })
+        .filter_map(|layer| {
+            let events: Vec<&str> = layer
+                .settings
+                .get("hooks")?
+                .as_object()?
+                .keys()
+                .map(String::as_str)
+                .collect();
+            (!events.is_empty()).then(|| format!("{} ({})", layer.file, events.join(", ")))
+        })
+        .collect();
+    let setting = "Cursor's setting “Include third-party Plugins, Skills, and other configs”";
+    if hooks.is_empty() {
+        return Check::pass(
+            NAME,
+            format!(
+                "Cursor {} loads Claude plugins' MCP servers and .claude/skills when {setting} is on; you have no Claude hooks for it to run",
+                agent.version
+            ),
+        );
+    }
+    Check::warn(
+        NAME,
+        format!(
+            "Cursor {} runs your Claude hooks on its own actions when {setting} is on: {}; multi-cursor cannot read that setting",
+            agent.version,
+            crate::cursor::sanitize::sanitize(&hooks.join("; "))
+        ),
+        "look at that setting in Cursor: on, these hooks (PreToolUse included) also run inside Cursor turns; off, they do not. Cursor's own deny rules bind either way (docs/permissions.md)",
+    )
+}
+
 pub(super) fn check_mcp(options: &DoctorOptions) -> Check {
     const NAME: &str = "MCP servers";
     let files = policy::mcp_config_files(&options.workspace, options.home.as_deref());

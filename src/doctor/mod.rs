@@ -189,6 +189,11 @@ pub async fn run(options: &DoctorOptions) -> Report {
         None => needs_agent("Cursor models"),
     });
     report.checks.push(cursor::check_mcp(options));
+    if let Some(info) = &agent.info {
+        report
+            .checks
+            .push(cursor::check_claude_config(options, info));
+    }
     report.checks.push(locks::check_state_folder());
     report.checks.push(locks::check_session_locks());
     report.checks.push(claude::check_saved_model(options));

@@ -10,6 +10,7 @@
 
 mod claude_descriptor_limit;
 mod doctor_all_pass;
+mod doctor_claude_config;
 mod doctor_editors;
 mod doctor_live;
 mod doctor_logged_out;
