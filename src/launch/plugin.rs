@@ -249,7 +249,7 @@ pub fn for_launch(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::fs::PermissionsExt;
+    use crate::platform::testing;
 
     /// Every file of the checkout's `plugin/` folder is compiled in, but the npm files.
     #[test]
@@ -278,11 +278,10 @@ mod tests {
         compiled.sort();
         assert_eq!(compiled, on_disk);
         for file in FILES {
-            let mode = fs::metadata(root.join(file.path))
-                .unwrap()
-                .permissions()
-                .mode();
-            assert_eq!(mode & 0o100 != 0, file.executable, "{}", file.path);
+            match testing::mode_of(&root.join(file.path)) {
+                Some(mode) => assert_eq!(mode & 0o100 != 0, file.executable, "{}", file.path),
+                None => eprintln!("{}: no permission bits to compare here", file.path),
+            }
         }
     }
 
@@ -291,14 +290,18 @@ mod tests {
         let state = tempfile::tempdir().unwrap();
         let folder = written_copy(state.path()).unwrap();
         assert!(folder.ends_with(format!("plugin/{}", copy_name())));
-        let mode = |p: &Path| fs::symlink_metadata(p).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode(&folder), 0o700);
-        assert_eq!(mode(&folder.join("hooks/session-start")), 0o700);
-        assert_eq!(mode(&folder.join(".claude-plugin/plugin.json")), 0o600);
-        let inode = |p: &Path| std::os::unix::fs::MetadataExt::ino(&fs::metadata(p).unwrap());
-        let before = inode(&folder.join("README.md"));
+        testing::assert_mode(&folder, 0o700);
+        testing::assert_mode(&folder.join("hooks/session-start"), 0o700);
+        testing::assert_mode(&folder.join(".claude-plugin/plugin.json"), 0o600);
+        let written_at = |p: &Path| fs::metadata(p).unwrap().modified().unwrap();
+        let before = written_at(&folder.join("README.md"));
+        std::thread::sleep(std::time::Duration::from_millis(20));
         assert_eq!(written_copy(state.path()).unwrap(), folder);
-        assert_eq!(inode(&folder.join("README.md")), before, "not rewritten");
+        assert_eq!(
+            written_at(&folder.join("README.md")),
+            before,
+            "not rewritten"
+        );
 
         fs::write(folder.join("commands/status.md"), "edited").unwrap();
         written_copy(state.path()).unwrap();
@@ -319,14 +322,16 @@ mod tests {
         let elsewhere = tempfile::tempdir().unwrap();
         fs::create_dir(state.path().join(STATE_SUBDIR)).unwrap();
         let name = state.path().join(STATE_SUBDIR).join(copy_name());
-        std::os::unix::fs::symlink(elsewhere.path(), &name).unwrap();
+        testing::skip_unless!(testing::symlink_dir(elsewhere.path(), &name));
         let folder = written_copy(state.path()).unwrap();
         assert!(fs::symlink_metadata(&folder).unwrap().is_dir());
         assert_eq!(fs::read_dir(elsewhere.path()).unwrap().count(), 0);
 
         let linked_parent = tempfile::tempdir().unwrap();
-        std::os::unix::fs::symlink(elsewhere.path(), linked_parent.path().join(STATE_SUBDIR))
-            .unwrap();
+        testing::skip_unless!(testing::symlink_dir(
+            elsewhere.path(),
+            &linked_parent.path().join(STATE_SUBDIR)
+        ));
         let error = written_copy(linked_parent.path()).unwrap_err();
         assert!(error.to_string().contains("symlink"), "{error}");
     }
