@@ -19,6 +19,7 @@
 //! - **links** for skills ([`link_dir`], [`remove_link`]).
 
 pub mod parse;
+mod watchdog_target;
 pub mod windows_entry;
 
 #[cfg(target_os = "linux")]

@@ -27,17 +27,22 @@ fn scripted_start(state: &std::path::Path) -> (Vec<String>, String) {
     (picker_models(&launch), output.stderr)
 }
 
-#[test]
-fn an_auto_only_refusal_leaves_only_auto_in_the_picker_until_a_named_model_answers() {
-    let scenario = repo_root().join("tests/fake-agent/scenarios/free-plan-named-model.scenario");
-    let mut refused = Launch::real().env("FAKE_AGENT_SCENARIO", &scenario).args([
+/// `claude -p` on a named Cursor model through the launcher, on `launch`'s folders.
+fn named_model_turn(launch: Launch) -> Launch {
+    launch.args([
         "-p",
         "hello",
         "--model",
         "multi/cursor/composer-2.5",
         "--permission-mode",
         "bypassPermissions",
-    ]);
+    ])
+}
+
+#[test]
+fn an_auto_only_refusal_leaves_only_auto_in_the_picker_until_a_named_model_answers() {
+    let scenario = repo_root().join("tests/fake-agent/scenarios/free-plan-named-model.scenario");
+    let mut refused = named_model_turn(Launch::real().env("FAKE_AGENT_SCENARIO", &scenario));
     let output = refused.run();
     assert_ne!(output.status, Some(0), "{output:?}");
     assert!(
@@ -61,14 +66,7 @@ fn an_auto_only_refusal_leaves_only_auto_in_the_picker_until_a_named_model_answe
     );
 
     // The plan changed: a named model typed into /model answers, and the note goes.
-    let mut answered = Launch::real().env("MULTI_CURSOR_STATE_DIR", &state).args([
-        "-p",
-        "hello",
-        "--model",
-        "multi/cursor/composer-2.5",
-        "--permission-mode",
-        "bypassPermissions",
-    ]);
+    let mut answered = named_model_turn(Launch::real().env("MULTI_CURSOR_STATE_DIR", &state));
     let output = answered.run();
     assert_eq!(output.status, Some(0), "{output:?}");
     assert!(

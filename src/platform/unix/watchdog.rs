@@ -35,66 +35,15 @@ use std::time::Duration;
 use nix::libc;
 
 use crate::platform::start_time as process_start_time;
-
-/// How long a Cursor agent's group has between SIGTERM and SIGKILL after we died.
-pub const GROUP_GRACE: Duration = Duration::from_secs(2);
-
-/// How long Claude Code has between SIGTERM and SIGKILL after its launcher or wrapper died
-/// (it saves its session on SIGTERM).
-pub const CLAUDE_GRACE: Duration = Duration::from_secs(4);
+pub use crate::platform::watchdog_target::CLAUDE_GRACE;
+pub use crate::platform::watchdog_target::GROUP_GRACE;
+pub use crate::platform::watchdog_target::Target;
 
 /// The helper's process name on Linux (`ps`, `/proc/<pid>/comm`), NUL-terminated.
 pub const WATCHDOG_NAME: &[u8] = b"mc-watchdog\0";
 
 /// How often the helper looks whether its target is gone.
 const POLL: Duration = Duration::from_millis(25);
-
-/// What a watchdog ends: one process, or the process group it leads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Target {
-    /// The process (and, for a group, the group's id).
-    pub pid: i32,
-    /// Its start time when it was started ([`crate::platform::start_time`]).
-    pub start: u64,
-    /// The whole process group `pid` leads, or only `pid`.
-    pub group: bool,
-    /// Between SIGTERM and SIGKILL.
-    pub grace: Duration,
-}
-
-impl Target {
-    /// The process group led by `pgid` (a Cursor agent and the tools it started).
-    pub fn group(pgid: i32, start: u64) -> Target {
-        Target {
-            pid: pgid,
-            start,
-            group: true,
-            grace: GROUP_GRACE,
-        }
-    }
-
-    /// Process `pid` alone (Claude Code, which shares the launcher's process group).
-    pub fn process(pid: i32, start: u64) -> Target {
-        Target {
-            pid,
-            start,
-            group: false,
-            grace: CLAUDE_GRACE,
-        }
-    }
-
-    /// The target of a child just started: `None` when its pid or start time cannot be read
-    /// (then nothing could prove it ours later).
-    pub fn of_child(pid: Option<u32>, group: bool) -> Option<Target> {
-        let pid = i32::try_from(pid?).ok().filter(|p| *p > 1)?;
-        let start = process_start_time(pid)?;
-        Some(if group {
-            Target::group(pid, start)
-        } else {
-            Target::process(pid, start)
-        })
-    }
-}
 
 /// The write end of a watchdog's pipe: while this process holds it, the watchdog waits;
 /// dropping it (or dying) makes the watchdog end its target if that is still running.

@@ -8,7 +8,6 @@ use std::collections::BTreeMap;
 use std::io;
 use std::sync::Mutex;
 use std::sync::PoisonError;
-use std::time::Duration;
 
 use windows_sys::Win32::Foundation::CloseHandle;
 use windows_sys::Win32::Foundation::HANDLE;
@@ -27,60 +26,9 @@ use windows_sys::Win32::System::Threading::PROCESS_TERMINATE;
 
 use super::Process;
 use crate::platform::start_time as process_start_time;
-
-/// How long a Cursor agent's group has between the gentle and the hard end after we died (on
-/// Windows the job ends it at once; kept for the shared [`Target`]).
-pub const GROUP_GRACE: Duration = Duration::from_secs(2);
-
-/// How long Claude Code has between SIGTERM and SIGKILL after its launcher died (Unix; on
-/// Windows the job ends it at once).
-pub const CLAUDE_GRACE: Duration = Duration::from_secs(4);
-
-/// What a watchdog ends: one process and, for a group, everything it starts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Target {
-    /// The process (and, for a group, the group's id).
-    pub pid: i32,
-    /// Its start time when it was started ([`crate::platform::start_time`]).
-    pub start: u64,
-    /// The whole tree `pid` leads, or only `pid` (in a job, both are the tree).
-    pub group: bool,
-    /// Between the gentle and the hard end (Unix).
-    pub grace: Duration,
-}
-
-impl Target {
-    /// The tree led by `pgid` (a Cursor agent and the tools it started).
-    pub fn group(pgid: i32, start: u64) -> Target {
-        Target {
-            pid: pgid,
-            start,
-            group: true,
-            grace: GROUP_GRACE,
-        }
-    }
-
-    /// Process `pid` (Claude Code).
-    pub fn process(pid: i32, start: u64) -> Target {
-        Target {
-            pid,
-            start,
-            group: false,
-            grace: CLAUDE_GRACE,
-        }
-    }
-
-    /// The target of a child just started: `None` when its pid or start time cannot be read.
-    pub fn of_child(pid: Option<u32>, group: bool) -> Option<Target> {
-        let pid = i32::try_from(pid?).ok().filter(|p| *p > 1)?;
-        let start = process_start_time(pid)?;
-        Some(if group {
-            Target::group(pid, start)
-        } else {
-            Target::process(pid, start)
-        })
-    }
-}
+pub use crate::platform::watchdog_target::CLAUDE_GRACE;
+pub use crate::platform::watchdog_target::GROUP_GRACE;
+pub use crate::platform::watchdog_target::Target;
 
 /// A job handle (a `HANDLE` kept as an address so the registry can be shared between
 /// threads); closed when dropped, which ends every process still in the job.

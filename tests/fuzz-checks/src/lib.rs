@@ -16,6 +16,17 @@ pub mod rules;
 pub mod seeds;
 pub mod stream_parser;
 
+/// A new temporary folder, on tmpfs when there is one (the checks write files per input).
+pub fn scratch_dir() -> tempfile::TempDir {
+    let shm = std::path::Path::new("/dev/shm");
+    let made = if shm.is_dir() {
+        tempfile::tempdir_in(shm)
+    } else {
+        tempfile::tempdir()
+    };
+    made.expect("a temporary folder")
+}
+
 /// A target's property on one input.
 pub type Check = fn(&[u8]);
 

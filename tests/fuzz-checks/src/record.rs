@@ -21,13 +21,7 @@ use serde_json::Value;
 fn sessions() -> &'static Path {
     static DIR: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
     &DIR.get_or_init(|| {
-        let shm = Path::new("/dev/shm");
-        let dir = if shm.is_dir() {
-            tempfile::tempdir_in(shm)
-        } else {
-            tempfile::tempdir()
-        };
-        let dir = dir.expect("a temporary state folder");
+        let dir = crate::scratch_dir();
         let sessions = dir.path().join("sessions");
         multi_cursor::state::ensure_private_dir(&sessions).expect("the sessions folder");
         (dir, sessions)

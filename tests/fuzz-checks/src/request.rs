@@ -35,16 +35,7 @@ use multi_cursor::session::conversation::validate_for_cursor;
 /// input.
 fn images_dir() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let shm = Path::new("/dev/shm");
-        let made = if shm.is_dir() {
-            tempfile::tempdir_in(shm)
-        } else {
-            tempfile::tempdir()
-        };
-        made.expect("a temporary folder for images")
-    })
-    .path()
+    DIR.get_or_init(crate::scratch_dir).path()
 }
 
 /// A recorded answer a request is unlikely to hold.

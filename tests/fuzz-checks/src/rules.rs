@@ -36,13 +36,7 @@ pub const PLACES: [&str; 10] = [
 fn workspace() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
     DIR.get_or_init(|| {
-        let shm = Path::new("/dev/shm");
-        let dir = if shm.is_dir() {
-            tempfile::tempdir_in(shm)
-        } else {
-            tempfile::tempdir()
-        };
-        let dir = dir.expect("a temporary workspace");
+        let dir = crate::scratch_dir();
         std::fs::create_dir(dir.path().join(".git")).expect("a .git folder");
         std::fs::create_dir_all(dir.path().join("docs")).expect("a docs folder");
         std::fs::write(
