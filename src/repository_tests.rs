@@ -51,11 +51,12 @@ fn files_below(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// `path` relative to the repository, with `/` between its parts on every system.
 fn relative(path: &Path) -> String {
     path.strip_prefix(root())
         .unwrap_or(path)
         .to_string_lossy()
-        .into_owned()
+        .replace('\\', "/")
 }
 
 #[test]

@@ -264,7 +264,7 @@ mod tests {
                         path.strip_prefix(root)
                             .unwrap()
                             .to_string_lossy()
-                            .into_owned(),
+                            .replace('\\', "/"),
                     );
                 }
             }
