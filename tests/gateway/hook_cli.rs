@@ -3,9 +3,7 @@
 
 use multi_cursor_test_support::gateway;
 
-use std::io::Write;
 use std::process::Command;
-use std::process::Stdio;
 use std::time::Duration;
 use std::time::Instant;
 
@@ -22,20 +20,10 @@ fn bin() -> Command {
 
 fn hook(command: &mut Command, payload: &serde_json::Value) -> (std::process::Output, Duration) {
     let started = Instant::now();
-    let mut child = command
-        .arg("hook")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(payload.to_string().as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = multi_cursor_test_support::output_with_stdin(
+        command.arg("hook"),
+        payload.to_string().as_bytes(),
+    );
     (output, started.elapsed())
 }
 

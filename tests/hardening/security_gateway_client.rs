@@ -158,6 +158,17 @@ fn an_answer_over_the_size_cap_is_refused() {
     assert!(stderr.contains("larger than 4 MiB"), "{stderr}");
 }
 
+/// The gateway variables of the `--settings` `env` Claude Code was given (what its hooks see)
+/// are those of Claude Code's own environment; returns that environment.
+fn settings_env_is_the_process_env(launch: &Launch) -> std::collections::HashMap<String, String> {
+    let env = &launch.claude_settings()["env"];
+    let process = launch.claude_env();
+    for name in ["MULTI_CURSOR_GATEWAY_URL", "MULTI_CURSOR_GATEWAY_TOKEN"] {
+        assert_eq!(env[name], process[name].as_str(), "{name}");
+    }
+    process
+}
+
 #[test]
 fn the_launchers_settings_env_points_our_hooks_at_its_gateway() {
     let mut launch = Launch::scripted().args(["-p", "hi"]);
@@ -169,16 +180,7 @@ fn the_launchers_settings_env_points_our_hooks_at_its_gateway() {
     .unwrap();
     let output = launch.run();
     assert_eq!(output.status, Some(0), "{output:?}");
-    let env = &launch.claude_settings()["env"];
-    let process = launch.claude_env();
-    assert_eq!(
-        env["MULTI_CURSOR_GATEWAY_URL"],
-        process["MULTI_CURSOR_GATEWAY_URL"].as_str()
-    );
-    assert_eq!(
-        env["MULTI_CURSOR_GATEWAY_TOKEN"],
-        process["MULTI_CURSOR_GATEWAY_TOKEN"].as_str()
-    );
+    let process = settings_env_is_the_process_env(&launch);
     assert_eq!(launch.dumped("settings.mode").unwrap().trim(), "600");
     let argv = launch.claude_argv().unwrap().join("\n");
     assert!(
@@ -202,14 +204,5 @@ fn the_wrappers_settings_env_points_our_hooks_at_its_gateway() {
     .output()
     .unwrap();
     assert!(output.status.success(), "{output:?}");
-    let env = &launch.claude_settings()["env"];
-    let process = launch.claude_env();
-    assert_eq!(
-        env["MULTI_CURSOR_GATEWAY_URL"],
-        process["MULTI_CURSOR_GATEWAY_URL"].as_str()
-    );
-    assert_eq!(
-        env["MULTI_CURSOR_GATEWAY_TOKEN"],
-        process["MULTI_CURSOR_GATEWAY_TOKEN"].as_str()
-    );
+    settings_env_is_the_process_env(&launch);
 }

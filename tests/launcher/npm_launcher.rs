@@ -4,14 +4,12 @@
 //! its postinstall replaces the launcher by a hard link to the binary. Needs `node` (which
 //! scripts/test needs anyway, to install Claude Code).
 
-use std::io::Write;
 use std::os::unix::fs::MetadataExt;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::Command;
 use std::process::Output;
-use std::process::Stdio;
 
 /// A fake binary: prints its arguments and its stdin's first line, then exits as asked.
 const FAKE_BINARY: &str = "#!/bin/sh\n\
@@ -44,20 +42,7 @@ fn node_platform() -> String {
 }
 
 fn run(launcher: &Path, args: &[&str]) -> Output {
-    let mut child = Command::new(launcher)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"from stdin\n")
-        .unwrap();
-    child.wait_with_output().unwrap()
+    multi_cursor_test_support::output_with_stdin(Command::new(launcher).args(args), b"from stdin\n")
 }
 
 #[test]

@@ -66,14 +66,9 @@ fn thirty_three_identities_with_a_budget_of_thirty_two() {
 fn a_new_identity_is_refused_when_every_open_one_is_busy() {
     let scenarios = tempfile::tempdir().unwrap();
     let slow = scenario::slow_reply(scenarios.path(), "slow.scenario", "busy", "2s", " done");
-    let gw = std::sync::Arc::new(TestGateway::start(GatewayOptions {
-        permission_mode: Some("bypassPermissions".into()),
-        env: vec![
-            ("MULTI_CURSOR_MAX_SESSIONS".into(), "1".into()),
-            ("FAKE_AGENT_SCENARIO".into(), slow.display().to_string()),
-        ],
-        ..GatewayOptions::default()
-    }));
+    let gw = std::sync::Arc::new(TestGateway::start(
+        GatewayOptions::single_session_replaying(&slow),
+    ));
     let busy = {
         let gw = std::sync::Arc::clone(&gw);
         std::thread::spawn(move || {

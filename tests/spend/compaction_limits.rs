@@ -85,14 +85,9 @@ fn the_rate_guard_holds_a_compaction() {
 fn a_compaction_counts_against_the_session_cap() {
     let scenarios = tempfile::tempdir().unwrap();
     let slow = scenario::slow_reply(scenarios.path(), "slow.scenario", "busy", "2s", " done");
-    let gw = std::sync::Arc::new(TestGateway::start(GatewayOptions {
-        permission_mode: Some("bypassPermissions".into()),
-        env: vec![
-            ("MULTI_CURSOR_MAX_SESSIONS".into(), "1".into()),
-            ("FAKE_AGENT_SCENARIO".into(), slow.display().to_string()),
-        ],
-        ..GatewayOptions::default()
-    }));
+    let gw = std::sync::Arc::new(TestGateway::start(
+        GatewayOptions::single_session_replaying(&slow),
+    ));
     let busy = {
         let gw = std::sync::Arc::clone(&gw);
         std::thread::spawn(move || ask(&gw, "s-busy", None, &request("work")).0)

@@ -54,6 +54,16 @@ pub struct GatewayOptions {
 }
 
 impl GatewayOptions {
+    /// [`GatewayOptions::replaying`] with room for one open session at most
+    /// (`MULTI_CURSOR_MAX_SESSIONS=1`), for the tests of a full gateway.
+    pub fn single_session_replaying(scenario: impl AsRef<std::path::Path>) -> GatewayOptions {
+        let mut options = GatewayOptions::replaying(scenario);
+        options
+            .env
+            .insert(0, ("MULTI_CURSOR_MAX_SESSIONS".into(), "1".into()));
+        options
+    }
+
     /// A gateway in `bypassPermissions` mode whose fake agent replays `scenario` (a file, or a
     /// folder whose files are replayed in name order, one per run).
     pub fn replaying(scenario: impl AsRef<std::path::Path>) -> GatewayOptions {

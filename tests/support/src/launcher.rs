@@ -321,25 +321,15 @@ pub fn stream_result(stdout: &str) -> serde_json::Value {
 /// Runs `multi-cursor statusline [args]` with `stdin` as Claude Code's status-line JSON and
 /// only `PATH` and `env` in its environment; returns (exit code, stdout).
 pub fn run_statusline(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> (Option<i32>, String) {
-    use std::io::Write;
-    let mut child = std::process::Command::new(crate::multi_cursor_bin())
-        .arg("statusline")
-        .args(args)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .envs(env.iter().copied())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = crate::output_with_stdin(
+        std::process::Command::new(crate::multi_cursor_bin())
+            .arg("statusline")
+            .args(args)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .envs(env.iter().copied()),
+        stdin.as_bytes(),
+    );
     (
         output.status.code(),
         String::from_utf8(output.stdout).unwrap(),

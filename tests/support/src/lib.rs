@@ -77,3 +77,21 @@ pub fn multi_cursor_bin() -> PathBuf {
         .expect("the harness runs from target/<profile>/deps");
     profile.join(format!("multi-cursor{}", std::env::consts::EXE_SUFFIX))
 }
+
+/// Runs `command` with `stdin` written to its standard input (then closed) and its output
+/// captured: what a hook, the status line or an npm shim gets from Claude Code or a shell.
+pub fn output_with_stdin(
+    command: &mut std::process::Command,
+    stdin: &[u8],
+) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
