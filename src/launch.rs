@@ -498,19 +498,25 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     // The first candidate that is Cursor's CLI (another vendor's `agent` is skipped); whether it
     // offers auto review decides the picker rows' profile (`settings::behaves_as`).
     let agent = agent_probe::find_agent(&state_dir).await;
+    let mut notices = Vec::new();
     let auto_review = agent.as_ref().is_ok_and(|info| info.supports_auto_review);
     if agent.is_ok() && !auto_review && asks_auto_mode(&user.rest) {
         // Claude Code turns auto into manual mode on a row it cannot run auto on, silently.
-        eprintln!(
-            "multi-cursor: on Cursor models Claude Code starts in manual mode, not auto: the installed Cursor CLI has no auto review (`agent update` adds it). Shift+Tab to accept edits lets Cursor edit."
+        notices.push(
+            "multi-cursor: on Cursor models Claude Code starts in manual mode, not auto: the installed Cursor CLI has no auto review (`agent update` adds it). Shift+Tab to accept edits lets Cursor edit.".to_owned(),
         );
     }
     let (catalog, refresh_from) = launch_catalog(&state_dir, agent.map(|info| info.path)).await;
     let plan = catalog::plan::auto_only(&state_dir);
     if let Some(note) = &plan {
-        eprintln!("{}", auto_only_line(note));
+        notices.push(auto_only_line(note));
     }
     let auto_only = plan.is_some();
+    // On stderr now (seen with -p and before the TUI starts), and again inside the session:
+    // Claude Code's TUI clears the screen it starts on.
+    for notice in &notices {
+        eprintln!("{notice}");
+    }
     let exe = std::env::current_exe().context("finding the multi-cursor executable for hooks")?;
     let plugin_dir = plugin::for_launch(&exe, &state_dir, &user.rest)?;
     let status_line = settings::status_line(&flags.layers, &exe, statusline::enabled());
@@ -528,6 +534,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
 
     let mut config = GatewayConfig::from_env(None)?;
     config.state_dir = state_dir.clone();
+    config.startup_notices = notices;
     config.anthropic_placeholder = placeholder.clone();
     config.policy.flag_settings = flag_settings;
     config

@@ -190,7 +190,9 @@ fn dechunk(mut body: &[u8]) -> Vec<u8> {
     out
 }
 
-/// `multi-cursor hook`: forward stdin to the gateway; never prints, never fails the hook.
+/// `multi-cursor hook`: forward stdin to the gateway; never fails the hook. Prints the
+/// gateway's answer only when it carries a `systemMessage` (the launcher's start-up notices,
+/// which Claude Code shows the user), and nothing else.
 pub fn forward_hook() {
     let Ok(address) = GatewayAddress::from_env() else {
         return;
@@ -203,14 +205,26 @@ pub fn forward_hook() {
     {
         return;
     }
-    if let Err(error) = request(
+    match request(
         &address,
         "POST",
         "/multi-cursor/hook",
         &payload,
         Duration::from_millis(500),
     ) {
-        tracing::debug!(%error, "hook not delivered");
+        Ok((200, body)) => {
+            let message = serde_json::from_slice::<serde_json::Value>(&body)
+                .ok()
+                .and_then(|answer| answer.get("systemMessage")?.as_str().map(str::to_owned));
+            if let Some(message) = message {
+                let shown = serde_json::json!({
+                    "systemMessage": crate::cursor::sanitize::sanitize(&message)
+                });
+                println!("{shown}");
+            }
+        }
+        Ok(_) => {}
+        Err(error) => tracing::debug!(%error, "hook not delivered"),
     }
 }
 

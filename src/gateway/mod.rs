@@ -50,6 +50,10 @@ pub const MAX_BODY: usize = 8 * 1024 * 1024;
 pub struct GatewayConfig {
     /// The token every request but the preconnect must carry.
     pub token: String,
+    /// Lines the launcher printed before Claude Code started, which Claude Code's TUI clears
+    /// from the screen: shown again in the session, once, as the first SessionStart hook's
+    /// `systemMessage` (`status::hook`).
+    pub startup_notices: Vec<String>,
     /// Where non-Cursor models go.
     pub upstream: String,
     /// Mode for sessions no hook has reported one for (`serve --permission-mode`).
@@ -114,6 +118,7 @@ impl GatewayConfig {
             anthropic_placeholder: None,
             policy: crate::policy::PolicyInputs::from_env(),
             surface: crate::policy::Surface::Terminal,
+            startup_notices: Vec::new(),
         })
     }
 }
@@ -138,6 +143,8 @@ struct Inner {
     upstream: Upstream,
     /// What serving a Cursor request needs, below HTTP.
     services: Arc<TurnServices>,
+    /// Whether [`GatewayConfig::startup_notices`] were handed to a SessionStart hook.
+    notices_shown: std::sync::atomic::AtomicBool,
 }
 
 impl Gateway {
@@ -155,6 +162,7 @@ impl Gateway {
                 config,
                 upstream,
                 services: Arc::new(services),
+                notices_shown: std::sync::atomic::AtomicBool::new(false),
             }),
         })
     }
@@ -172,6 +180,17 @@ impl Gateway {
     /// The upstream for passthrough.
     pub fn upstream(&self) -> &Upstream {
         &self.inner.upstream
+    }
+
+    /// The launcher's start-up notices, the first time they are asked for (`None` after, or
+    /// when there are none).
+    pub fn take_startup_notices(&self) -> Option<String> {
+        let notices = &self.inner.config.startup_notices;
+        let first = !self
+            .inner
+            .notices_shown
+            .swap(true, std::sync::atomic::Ordering::Relaxed);
+        (first && !notices.is_empty()).then(|| notices.join("\n"))
     }
 
     /// What serving a Cursor request needs: the agent, the catalog, the hook-reported
@@ -216,7 +235,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         methods: "POST",
         path: "/multi-cursor/hook",
-        does: "one Claude Code hook payload: each session's permission mode and workspace, each worker's workspace",
+        does: "one Claude Code hook payload: each session's permission mode and workspace, each worker's workspace; the first SessionStart is answered with the launcher's start-up notices as `systemMessage`",
         handler: || post(status::hook),
     },
     Endpoint {

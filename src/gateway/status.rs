@@ -26,7 +26,15 @@ pub async fn hook(State(gateway): State<Gateway>, LimitedBody(body): LimitedBody
     };
     tracing::debug!(event = %payload.hook_event_name, session = %payload.session_id, mode = ?payload.permission_mode, "hook");
     match gateway.services().sessions().record(&payload) {
-        Ok(()) => Json(json!({})).into_response(),
+        // The hook's answer is printed for Claude Code, which shows a SessionStart hook's
+        // `systemMessage` to the user (and not to the model).
+        Ok(()) => match (payload.hook_event_name == "SessionStart")
+            .then(|| gateway.take_startup_notices())
+            .flatten()
+        {
+            Some(notices) => Json(json!({"systemMessage": notices})).into_response(),
+            None => Json(json!({})).into_response(),
+        },
         Err(error) => ApiError::bad_request(error.to_string()).into_response(),
     }
 }

@@ -7,6 +7,7 @@ use multi_cursor_test_support::launcher;
 use multi_cursor_test_support::repo_root;
 
 use launcher::Launch;
+use multi_cursor_test_support::tmux::Tmux;
 
 fn picker_models(launch: &Launch) -> Vec<String> {
     launch.claude_settings()["modelPicker"]["options"]
@@ -80,4 +81,35 @@ fn an_auto_only_refusal_leaves_only_auto_in_the_picker_until_a_named_model_answe
         "{rows:?}"
     );
     assert!(!stderr.contains("offers only Auto"), "{stderr}");
+}
+
+/// In the real TUI, which clears the screen the launcher printed on, the Auto-only line comes
+/// back inside the session (the first SessionStart hook's `systemMessage`), and `/model`
+/// offers Auto alone among the Cursor rows.
+#[test]
+fn the_tui_shows_why_only_auto_is_offered_and_the_picker_agrees() {
+    let launch = Launch::real();
+    std::fs::create_dir_all(&launch.state).unwrap();
+    multi_cursor_test_support::set_mode(&launch.state, 0o700);
+    std::fs::write(
+        launch.state.join("plan.json"),
+        r#"{"autoOnly":true,"seenAtMs":1764890000000,"said":"ActionRequiredError: Named models unavailable Free plans can only use Auto."}"#,
+    )
+    .unwrap();
+    let tmux = Tmux::start(launch.dir.path(), &launch.script());
+    let wait = std::time::Duration::from_secs(60);
+    tmux.wait_for("the start-up notice", wait, |pane| {
+        pane.contains("SessionStart:startup says: multi-cursor: /model offers only Auto via Cursor")
+    });
+    tmux.type_line("/model");
+    let pane = tmux.wait_for("the model picker", wait, |pane| {
+        pane.contains("Select model")
+    });
+    let picker = &pane[pane.find("Select model").unwrap()..];
+    let cursor_rows: Vec<&str> = picker
+        .lines()
+        .filter(|l| l.contains("via Cursor"))
+        .collect();
+    assert_eq!(cursor_rows.len(), 1, "{picker}");
+    assert!(cursor_rows[0].contains("Auto via Cursor"), "{picker}");
 }
