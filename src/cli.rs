@@ -134,8 +134,25 @@ pub enum Command {
 pub struct StatuslineArgs {
     /// The user's own status-line command: run with the same stdin, its output first, ours
     /// appended to its last line.
-    #[arg(long, value_name = "COMMAND")]
+    #[arg(long, value_name = "COMMAND", conflicts_with = "chain_hex")]
     pub chain: Option<String>,
+    /// `--chain` with the command hex-encoded (what the launcher writes on Windows, where the
+    /// status line may run under PowerShell, Git Bash or cmd: a hex word reads the same in all).
+    #[arg(long, value_name = "HEX", value_parser = parse_hex_text, hide = true)]
+    pub chain_hex: Option<String>,
+}
+
+impl StatuslineArgs {
+    /// The user's chained command, however it was given.
+    pub fn chained(&self) -> Option<&str> {
+        self.chain.as_deref().or(self.chain_hex.as_deref())
+    }
+}
+
+/// UTF-8 text from its hex encoding (`--chain-hex`).
+fn parse_hex_text(hex: &str) -> Result<String, String> {
+    let bytes = hex::decode(hex).map_err(|error| format!("not hex-encoded text: {error}"))?;
+    String::from_utf8(bytes).map_err(|_| "the hex-encoded text is not UTF-8".to_owned())
 }
 
 /// `multi-cursor serve`.
@@ -188,6 +205,35 @@ mod tests {
 
     fn parse(args: &[&str]) -> Cli {
         Cli::try_parse_from(std::iter::once("multi-cursor").chain(args.iter().copied())).unwrap()
+    }
+
+    #[test]
+    fn the_status_line_chain_comes_plain_or_hex_encoded() {
+        let chained = |args: &[&str]| match parse(args).command {
+            Some(Command::Statusline(args)) => args.chained().map(str::to_owned),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(chained(&["statusline"]), None);
+        assert_eq!(
+            chained(&["statusline", "--chain", "echo 'x'"]).as_deref(),
+            Some("echo 'x'")
+        );
+        let hex = hex::encode("pwsh -File \"C:\\A B\\l.ps1\"");
+        assert_eq!(
+            chained(&["statusline", "--chain-hex", &hex]).as_deref(),
+            Some("pwsh -File \"C:\\A B\\l.ps1\"")
+        );
+        let refused = |args: &[&str]| {
+            Cli::try_parse_from(std::iter::once("multi-cursor").chain(args.iter().copied()))
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(refused(&["statusline", "--chain-hex", "zz"]).contains("not hex-encoded text"));
+        assert!(refused(&["statusline", "--chain-hex", "ff"]).contains("not UTF-8"));
+        assert!(
+            refused(&["statusline", "--chain", "a", "--chain-hex", "61"])
+                .contains("cannot be used with")
+        );
     }
 
     #[test]

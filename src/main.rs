@@ -18,7 +18,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(Command::Statusline(args)) = &cli.command {
         // Claude Code runs it every second: no runtime and no logging to start, just the line.
-        multi_cursor::launch::statusline::run(args.chain.as_deref());
+        multi_cursor::launch::statusline::run(args.chained());
         return ExitCode::SUCCESS;
     }
     init_tracing();
@@ -77,7 +77,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Usage(args)) => multi_cursor::spend::report::run(&args),
         Some(Command::Doctor { live }) => doctor(live).await,
         Some(Command::Statusline(args)) => {
-            multi_cursor::launch::statusline::run(args.chain.as_deref());
+            multi_cursor::launch::statusline::run(args.chained());
             Ok(ExitCode::SUCCESS)
         }
     }

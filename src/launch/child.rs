@@ -57,7 +57,8 @@ pub(crate) struct ClaudeStart<'a> {
     pub(crate) placeholder: Option<&'a str>,
     /// `--plugin-dir`: the plugin matching this binary (the launcher; [`super::plugin`]).
     pub(crate) plugin_dir: Option<&'a Path>,
-    /// The `multi-cursor` executable the plugin's shim runs (`MULTI_CURSOR_BIN`).
+    /// The `multi-cursor` executable the plugin's shim runs (`MULTI_CURSOR_BIN`; on Windows
+    /// also first on PATH, for the status line's bare `multi-cursor`).
     pub(crate) helper: Option<&'a Path>,
 }
 
@@ -88,6 +89,7 @@ impl InProcessGateway {
         }
         if let Some(helper) = start.helper {
             command.env(super::plugin::BIN_ENV, helper);
+            crate::platform::shell_command::put_helper_on_path(&mut command, helper);
         }
         if start.auto_model {
             command.arg("--model").arg(AUTO_ROUTE);

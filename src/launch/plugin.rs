@@ -1,6 +1,10 @@
 //! The plugin a launched session loads (`claude --plugin-dir <folder>`): the one built with
-//! this binary, so `/multi-cursor:*`, the hooks and the skill are there without a marketplace
-//! step and always match the helper that answers them.
+//! this binary, so `/multi-cursor:*` and the skill are there without a marketplace step and
+//! always match the helper that answers them. It carries no hooks: the plugin's hooks speak
+//! only in plain `claude` sessions (in a launched one they are silent, and the launcher's own
+//! `--settings` hooks do the work), and they run under Node, which a launcher installed with
+//! cargo may not find. Leaving them out also keeps a marketplace install's hooks from running,
+//! since this plugin replaces it for the session.
 //!
 //! The folder is, in order: the `plugin/` folder beside the executable's `bin/` folder when
 //! its manifest names this plugin at this binary's version (the npm packages carry one), else
@@ -41,7 +45,7 @@ pub struct PluginFile {
     /// Path inside the plugin folder.
     pub path: &'static str,
     pub bytes: &'static [u8],
-    /// Written 0700 (a hook or the shim) rather than 0600.
+    /// Written 0700 (the shim) rather than 0600.
     pub executable: bool,
 }
 
@@ -56,7 +60,8 @@ macro_rules! plugin_file {
 }
 
 /// Every file of `plugin/` but its npm manifest and lockfile (which only serve Claude Code's
-/// `npm ci` in a marketplace install; a launched session runs this binary).
+/// `npm ci` in a marketplace install; a launched session runs this binary) and its hooks (see
+/// the module's documentation).
 pub const FILES: &[PluginFile] = &[
     plugin_file!(".claude-plugin/plugin.json", false),
     plugin_file!("README.md", false),
@@ -66,9 +71,6 @@ pub const FILES: &[PluginFile] = &[
     plugin_file!("commands/rules.md", false),
     plugin_file!("commands/status.md", false),
     plugin_file!("commands/usage.md", false),
-    plugin_file!("hooks/hooks.json", false),
-    plugin_file!("hooks/model-switch", true),
-    plugin_file!("hooks/session-start", true),
     plugin_file!("skills/multi-cursor/SKILL.md", false),
 ];
 
@@ -251,7 +253,8 @@ mod tests {
     use super::*;
     use crate::platform::testing;
 
-    /// Every file of the checkout's `plugin/` folder is compiled in, but the npm files.
+    /// Every file of the checkout's `plugin/` folder is compiled in, but the npm files and the
+    /// hooks.
     #[test]
     fn every_plugin_file_is_compiled_in() {
         fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
@@ -272,7 +275,9 @@ mod tests {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("plugin");
         let mut on_disk = Vec::new();
         walk(&root, &root, &mut on_disk);
-        on_disk.retain(|p| p != "package.json" && p != "package-lock.json");
+        on_disk.retain(|p| {
+            p != "package.json" && p != "package-lock.json" && !p.starts_with("hooks/")
+        });
         on_disk.sort();
         let mut compiled: Vec<String> = FILES.iter().map(|f| f.path.to_string()).collect();
         compiled.sort();
@@ -291,7 +296,11 @@ mod tests {
         let folder = written_copy(state.path()).unwrap();
         assert!(folder.ends_with(format!("plugin/{}", copy_name())));
         testing::assert_mode(&folder, 0o700);
-        testing::assert_mode(&folder.join("hooks/session-start"), 0o700);
+        testing::assert_mode(&folder.join("bin/multi-cursor"), 0o700);
+        assert!(
+            !folder.join("hooks").exists(),
+            "no hooks in a launched session's plugin"
+        );
         testing::assert_mode(&folder.join(".claude-plugin/plugin.json"), 0o600);
         let written_at = |p: &Path| fs::metadata(p).unwrap().modified().unwrap();
         let before = written_at(&folder.join("README.md"));

@@ -22,6 +22,7 @@ use crate::cursor::catalog::Picker;
 use crate::cursor::catalog::Route;
 use crate::env::GATEWAY_TOKEN_ENV;
 use crate::env::GATEWAY_URL_ENV;
+use crate::platform::shell_command::statusline_command;
 use crate::policy::settings::Layer;
 use crate::policy::settings::Scope;
 
@@ -79,7 +80,7 @@ pub fn behaves_as(route: &Route, catalog: Option<&Catalog>, auto_review: bool) -
 }
 
 /// Our own settings: the picker rows (from `picker`, with `catalog` and `auto_review` deciding
-/// each row's `behavesAs`) and the hooks running `exe hook`.
+/// each row's `behavesAs`) and the hooks running `exe hook` (in exec form).
 pub fn our_settings(
     picker: &Picker,
     catalog: Option<&Catalog>,
@@ -105,12 +106,21 @@ pub fn our_settings(
             })
         })
         .collect();
-    let command = format!("{} hook", shell_quote(&exe.to_string_lossy()));
+    // Exec form (`command` + `args`, Claude Code 2.1.328's schema): Claude Code spawns the
+    // executable itself, with no shell between, so the path needs no quoting and the hook runs
+    // the same on Windows, where a shell-form command would go to Git Bash or PowerShell (to
+    // which a quoted path is only a string).
+    let command = exe.to_string_lossy();
     let mut hooks = Map::new();
     for event in HOOK_EVENTS {
         hooks.insert(
             event.to_string(),
-            json!([{"hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT_SECS}]}]),
+            json!([{"hooks": [{
+                "type": "command",
+                "command": command,
+                "args": ["hook"],
+                "timeout": HOOK_TIMEOUT_SECS,
+            }]}]),
         );
     }
     json!({"modelPicker": {"options": options}, "hooks": hooks})
@@ -338,7 +348,8 @@ pub const STATUSLINE_REFRESH_SECS: u64 = 1;
 /// Claude Code draws one status line, and the `--settings` layer's `statusLine` replaces every
 /// lower layer's (nothing merges), so ours carries the user's with it. The user's is the one
 /// Claude Code would use from `layers`: the last `--settings` value that has one, else the
-/// local, project, then user settings file. With none, ours is `<exe> statusline` refreshed
+/// local, project, then user settings file (the command's form per system:
+/// [`statusline_command`]). With none, ours is `<exe> statusline` refreshed
 /// every [`STATUSLINE_REFRESH_SECS`]; with a command of theirs, ours is
 /// `<exe> statusline --chain '<their command>'`, their other keys (`padding`, …) kept and their
 /// `refreshInterval` lowered to [`STATUSLINE_REFRESH_SECS`] when larger or absent. `None` when
@@ -365,7 +376,6 @@ pub(crate) fn status_line(layers: &[Layer], exe: &Path, enabled: bool) -> Option
                 .find_map(|scope| layers.iter().filter(|l| l.scope == *scope).find(has_line))
         })
         .and_then(|layer| layer.settings.get("statusLine"));
-    let ours = format!("{} statusline", shell_quote(&exe.to_string_lossy()));
     let their_command = theirs
         .and_then(|line| line.get("command"))
         .and_then(Value::as_str)
@@ -373,7 +383,7 @@ pub(crate) fn status_line(layers: &[Layer], exe: &Path, enabled: bool) -> Option
     let (Some(Value::Object(theirs)), Some(command)) = (theirs, their_command) else {
         return Some(json!({
             "type": "command",
-            "command": ours,
+            "command": statusline_command(exe, None),
             "refreshInterval": STATUSLINE_REFRESH_SECS,
         }));
     };
@@ -381,7 +391,7 @@ pub(crate) fn status_line(layers: &[Layer], exe: &Path, enabled: bool) -> Option
     line.insert("type".into(), json!("command"));
     line.insert(
         "command".into(),
-        json!(format!("{ours} --chain {}", shell_quote(command))),
+        json!(statusline_command(exe, Some(command))),
     );
     let refresh = line.get("refreshInterval").and_then(Value::as_f64);
     if !refresh.is_some_and(|secs| secs > 0.0 && secs <= STATUSLINE_REFRESH_SECS as f64) {
@@ -395,18 +405,6 @@ pub(crate) fn install_status_line(settings: &mut Value, line: Option<Value>) {
     if let (Value::Object(settings), Some(line)) = (settings, line) {
         settings.insert("statusLine".into(), line);
     }
-}
-
-/// `text` quoted for a POSIX shell (Claude Code runs command hooks through one).
-pub fn shell_quote(text: &str) -> String {
-    if !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-+,:@%".contains(c))
-    {
-        return text.to_string();
-    }
-    format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 #[cfg(test)]
@@ -608,14 +606,5 @@ mod tests {
             json!({"statusLine": {"type": "command", "command": "corp"}}),
         )];
         assert_eq!(status_line(&managed, exe, true), None);
-    }
-
-    #[test]
-    fn quotes_for_the_shell() {
-        assert_eq!(
-            shell_quote("/usr/bin/multi-cursor"),
-            "/usr/bin/multi-cursor"
-        );
-        assert_eq!(shell_quote("/a b/it's"), r"'/a b/it'\''s'");
     }
 }

@@ -16,9 +16,11 @@
 //!   without following a link, the link count;
 //! - **shutdown events** ([`Shutdowns`]): SIGTERM, SIGHUP and SIGINT on Unix; Ctrl-C, console
 //!   close, shutdown and logoff on Windows;
-//! - **links** for skills ([`link_dir`], [`remove_link`]).
+//! - **links** for skills ([`link_dir`], [`remove_link`]);
+//! - **commands Claude Code runs through a shell** ([`shell_command`]): the status line's.
 
 pub mod parse;
+pub mod shell_command;
 mod watchdog_target;
 pub mod windows_entry;
 

@@ -1,8 +1,8 @@
 //! A newcomer's first session in the real Claude Code TUI (tmux), started as people start it:
 //! `multi-cursor` with no `--permission-mode`. The first message gets an answer; Shift+Tab
 //! alone gives Cursor write access and its edit lands in the workspace; `/exit` names how to
-//! resume through the launcher; in a plain `claude` with the plugin, a switch to a Cursor
-//! model is refused with the fix.
+//! resume through the launcher; in a plain `claude` with the plugin, the start-up notice is on
+//! screen and a switch to a Cursor model is refused with the fix.
 
 use std::time::Duration;
 
@@ -129,6 +129,11 @@ fn plain_claude_refuses_a_switch_to_a_cursor_model() {
     std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let tmux = Tmux::start(&root, &script);
     tmux.wait_for("the prompt", WAIT, |pane| pane.contains("auto mode on"));
+    // The plugin's SessionStart hook (Node, in exec form: no shell) told the user on screen.
+    tmux.wait_for("the start-up notice", WAIT, |pane| {
+        let flat = pane.split_whitespace().collect::<Vec<_>>().join(" ");
+        flat.contains("SessionStart:startup says: multi-cursor: Cursor models are not available")
+    });
     tmux.type_line("/model multi/cursor/composer-2.5");
     let pane = tmux.wait_for("the refusal", WAIT, |pane| {
         pane.contains("blocked by a PreModelSwitch hook")

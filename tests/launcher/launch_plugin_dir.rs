@@ -2,7 +2,7 @@
 //! the binary, written once into the state folder, or the `plugin/` folder beside the binary's
 //! `bin/` folder (the npm packages' layout); `MULTI_CURSOR_BIN` names the launcher for the
 //! plugin's shim; `MULTI_CURSOR_PLUGIN=off` leaves the flag out. Under the real Claude Code the
-//! launched session has the plugin's commands and hook from that folder, once, even with the
+//! launched session has the plugin's commands from that folder, once, even with the
 //! same plugin installed from the marketplace.
 
 use std::path::Path;
@@ -37,8 +37,6 @@ fn the_compiled_in_plugin_is_written_once_and_passed() {
     for file in [
         ".claude-plugin/plugin.json",
         "commands/status.md",
-        "hooks/hooks.json",
-        "hooks/session-start",
         "bin/multi-cursor",
     ] {
         assert_eq!(
@@ -48,6 +46,10 @@ fn the_compiled_in_plugin_is_written_once_and_passed() {
         );
     }
     assert!(!folder.join("package.json").exists(), "no npm files");
+    assert!(
+        !folder.join("hooks").exists(),
+        "no hooks: they speak in plain sessions only"
+    );
     let env = launch.claude_env();
     let helper = std::fs::canonicalize(multi_cursor_test_support::multi_cursor_bin()).unwrap();
     assert_eq!(Path::new(&env["MULTI_CURSOR_BIN"]), helper);
@@ -114,7 +116,7 @@ fn a_plugin_folder_beside_the_binary_is_used_as_it_is() {
         std::fs::copy(&binary, &exe).unwrap();
     }
     let beside = package.path().join("plugin");
-    for file in [".claude-plugin/plugin.json", "hooks/hooks.json"] {
+    for file in [".claude-plugin/plugin.json", "commands/status.md"] {
         std::fs::create_dir_all(beside.join(file).parent().unwrap()).unwrap();
         std::fs::write(beside.join(file), checkout_file(file)).unwrap();
     }
@@ -172,15 +174,15 @@ fn a_launched_session_has_the_binarys_plugin_once_over_a_marketplace_install() {
         .count();
     assert_eq!(status, 1, "{commands:?}");
 
-    // Two SessionStart hooks ran, both silent: the launcher's own (`--settings`) and the
-    // plugin's, once (the marketplace copy's would be a third).
+    // One SessionStart hook ran, silent: the launcher's own (`--settings`). The launched
+    // plugin has none, and it replaces the marketplace copy, whose hook would be a second.
     let hooks: Vec<serde_json::Value> = output
         .stdout
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .filter(|e| e["subtype"] == "hook_response" && e["hook_event"] == "SessionStart")
         .collect();
-    assert_eq!(hooks.len(), 2, "{hooks:?}");
+    assert_eq!(hooks.len(), 1, "{hooks:?}");
     for hook in &hooks {
         assert_eq!(hook["exit_code"], 0, "{hook}");
         assert_eq!(hook["stdout"], "", "{hook}");

@@ -2,6 +2,8 @@
 //! `/model` picker row per Cursor picker model and the three hooks running `multi-cursor hook`,
 //! and `--agents` with the `multi-cursor` worker on Cursor Auto.
 
+use std::path::Path;
+
 use multi_cursor_test_support::launcher;
 
 use launcher::Launch;
@@ -53,10 +55,11 @@ fn settings_file_has_picker_rows_and_hooks_and_is_private() {
         let hook = &hooks[0]["hooks"][0];
         assert_eq!(hook["type"], "command");
         assert_eq!(
-            hook["command"].as_str().unwrap(),
-            format!("{} hook", exe.display()),
-            "{event}"
+            Path::new(hook["command"].as_str().unwrap()),
+            exe,
+            "{event}: exec form, no shell"
         );
+        assert_eq!(hook["args"], serde_json::json!(["hook"]), "{event}");
     }
 
     let agents = launch.claude_agents();

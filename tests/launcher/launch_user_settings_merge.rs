@@ -45,12 +45,7 @@ fn user_settings_are_merged_with_ours() {
     let start = settings["hooks"]["SessionStart"].as_array().unwrap();
     assert_eq!(start.len(), 2);
     assert_eq!(start[0]["hooks"][0]["command"], "echo theirs");
-    assert!(
-        start[1]["hooks"][0]["command"]
-            .as_str()
-            .unwrap()
-            .ends_with(" hook")
-    );
+    assert_eq!(start[1]["hooks"][0]["args"], serde_json::json!(["hook"]));
     assert_eq!(
         settings["hooks"]["UserPromptSubmit"]
             .as_array()

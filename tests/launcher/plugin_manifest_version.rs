@@ -147,3 +147,56 @@ fn npm_packages_match_cargo_toml() {
         );
     }
 }
+
+/// Nothing in the plugin needs a shell (Claude Code on Windows runs shell-form commands under
+/// Git Bash or PowerShell): every hook is exec form, `node` with a script of the plugin, and
+/// every slash command's `!` line is `node "<plugin>/bin/multi-cursor" --report …`, words that
+/// read the same in sh, PowerShell and cmd.
+#[test]
+fn the_plugin_runs_without_a_shell() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("plugin");
+    let hooks = read_json("plugin/hooks/hooks.json");
+    let mut seen = 0;
+    for (event, groups) in hooks["hooks"].as_object().unwrap() {
+        for hook in groups
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|g| g["hooks"].as_array().unwrap().iter())
+        {
+            assert_eq!(hook["type"], "command", "{event}");
+            assert_eq!(hook["command"], "node", "{event}: exec form");
+            let args = hook["args"].as_array().unwrap();
+            let script = args[0].as_str().unwrap();
+            let relative = script.strip_prefix("${CLAUDE_PLUGIN_ROOT}/").unwrap();
+            assert!(root.join(relative).is_file(), "{event}: {script}");
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, 2, "SessionStart and PreModelSwitch");
+
+    for entry in std::fs::read_dir(root.join("commands")).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("!`")).collect();
+        assert_eq!(lines.len(), 1, "{}", path.display());
+        assert!(
+            lines[0].starts_with(r#"!`node "${CLAUDE_PLUGIN_ROOT}/bin/multi-cursor" --report "#),
+            "{}: {}",
+            path.display(),
+            lines[0]
+        );
+        assert!(
+            text.contains(
+                r#"allowed-tools: Bash(node "${CLAUDE_PLUGIN_ROOT}/bin/multi-cursor":*)"#
+            ),
+            "{}",
+            path.display()
+        );
+    }
+    let shim = std::fs::read_to_string(root.join("bin/multi-cursor")).unwrap();
+    assert!(
+        shim.starts_with("#!/usr/bin/env node\n"),
+        "the shim is Node"
+    );
+}
