@@ -518,7 +518,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
         eprintln!("{notice}");
     }
     let exe = std::env::current_exe().context("finding the multi-cursor executable for hooks")?;
-    let plugin_dir = plugin::for_launch(&exe, &state_dir, &user.rest)?;
+    let plugin_dir = plugin::for_launch(&exe, &state_dir, &user.rest, |why| eprintln!("{why}"))?;
     let status_line = settings::status_line(&flags.layers, &exe, statusline::enabled());
     let Merged {
         mut settings,

@@ -223,13 +223,15 @@ fn holds_files(folder: &Path) -> bool {
         })
 }
 
-/// The folder the launcher passes as `--plugin-dir`, or `None` (with the reason on stderr
-/// when it is a failure): off through [`PLUGIN_ENV`], already given by the user, beside the
-/// executable, else the written copy.
+/// The folder the launcher passes as `--plugin-dir`, or `None`: off through [`PLUGIN_ENV`],
+/// already given by the user, beside the executable, else the written copy. When the copy
+/// cannot be written, `unwritten` is told why (the launcher says it on stderr; the wrapper
+/// only logs it, since its stderr is the host's) and Claude Code starts without it.
 pub fn for_launch(
     exe: &Path,
     state_dir: &Path,
     user_args: &[OsString],
+    unwritten: impl FnOnce(&str),
 ) -> anyhow::Result<Option<PathBuf>> {
     if !enabled(std::env::var(PLUGIN_ENV).ok().as_deref())? || given_by_user(user_args) {
         return Ok(None);
@@ -240,9 +242,9 @@ pub fn for_launch(
     match written_copy(state_dir) {
         Ok(folder) => Ok(Some(folder)),
         Err(error) => {
-            eprintln!(
+            unwritten(&format!(
                 "multi-cursor: {error}; Claude Code starts without it (/multi-cursor:* commands come only from an installed plugin)."
-            );
+            ));
             Ok(None)
         }
     }

@@ -16,7 +16,10 @@
 //!    (every value, a file or inline JSON, `--settings X` or `--settings=X`) are merged with
 //!    ours, with the picker rows of the user's settings files, into one 0600 file in a private
 //!    0700 temporary folder that replaces the host's flag; the host's `--agents` are merged
-//!    with our worker; every other argument is kept byte for byte. No status line is added.
+//!    with our worker; every other argument is kept byte for byte, and `--plugin-dir` with the
+//!    plugin of the helper's version is added, as the launcher adds it (unless the host passes
+//!    one holding a multi-cursor plugin, or `MULTI_CURSOR_PLUGIN=off`). No status line is
+//!    added.
 //! 4. `claude` runs as a child on the host's own stdin, stdout and stderr, which the wrapper
 //!    never reads or writes; the wrapper itself writes to stderr only a fatal error before
 //!    `claude` starts (its logs are off unless `MULTI_CURSOR_LOG` asks for them). SIGTERM,
@@ -305,6 +308,11 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
         .flag_settings
         .extend(crate::policy::settings::disallowed_tools(&host.rest));
     let token = config.token.clone();
+    // The plugin of the helper's version, as the launcher gives it: the panel and the SDK get
+    // `/multi-cursor:*` too, answered by the helper beside us (`MULTI_CURSOR_BIN`).
+    let plugin_dir = super::plugin::for_launch(&helper, &state_dir, &host.rest, |why| {
+        tracing::warn!("{why}");
+    })?;
     let gateway = InProcessGateway::start(config, catalog, settings, &routing).await?;
     let command = gateway.claude_command(&ClaudeStart {
         claude_path: &claude_path,
@@ -315,8 +323,8 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
         token: &token,
         routing: &routing,
         placeholder: placeholder.as_deref(),
-        plugin_dir: None,
-        helper: None,
+        plugin_dir: plugin_dir.as_deref(),
+        helper: Some(&helper),
     });
     let refresh = refresh_from.map(|agent| (state_dir, agent));
     gateway

@@ -92,6 +92,12 @@ fn the_sdk_sees_our_rows_and_agent_and_a_cursor_turn_answers() {
     }
     let agents = values(&init, "agents", "name");
     assert!(agents.iter().any(|a| a == "multi-cursor"), "{agents:?}");
+    // The plugin of the helper's version, as the launcher gives it (`--plugin-dir`).
+    let commands = values(&init, "commands", "name");
+    assert!(
+        commands.iter().any(|c| c == "multi-cursor:status"),
+        "{commands:?}"
+    );
 
     let claude = wrapped.children();
     assert_eq!(claude.len(), 1, "one Claude Code child: {claude:?}");
