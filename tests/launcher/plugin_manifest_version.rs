@@ -73,7 +73,13 @@ fn commands_and_skills_live_in_the_plugin_root() {
 }
 
 /// The platforms a `multi-cursor-<os>-<cpu>` npm package is made for, as npm spells them.
-const NPM_PLATFORMS: [&str; 4] = ["darwin-arm64", "darwin-x64", "linux-arm64", "linux-x64"];
+const NPM_PLATFORMS: [&str; 5] = [
+    "darwin-arm64",
+    "darwin-x64",
+    "linux-arm64",
+    "linux-x64",
+    "win32-x64",
+];
 
 /// One version everywhere npm is involved: the `multi-cursor` package, its pins on the platform
 /// packages, and the plugin's package.json and lockfile (through which Claude Code's `npm ci`

@@ -19,7 +19,9 @@ function linkOver(binary, target) {
 }
 
 function main() {
-  // npm makes `.cmd` shims on Windows that call node on the launcher; keep those.
+  // On Windows npm's shims (`multi-cursor.cmd`, `.ps1` and the sh one) run `node
+  // bin/multi-cursor`, as the launcher's `#!/usr/bin/env node` line says, and are written before
+  // this script runs: a binary put there would be read by node as a script. The launcher stays.
   if (process.platform === "win32") return;
   for (const name of ["multi-cursor", "multi-cursor-claude"]) {
     const binary = findBinary(name);

@@ -7,11 +7,17 @@
 const { spawn } = require("node:child_process");
 const { findBinary, missingMessage } = require("./platform.cjs");
 
-// Sent to this process only (kill, a closing terminal): passed on to the binary.
-const FORWARDED = ["SIGTERM", "SIGHUP"];
-// Sent by the terminal to the whole foreground group, so the binary already has them: this
-// process only must not die of them (multi-cursor leaves Ctrl-C to Claude Code).
-const IGNORED = ["SIGINT", "SIGQUIT"];
+const WINDOWS = process.platform === "win32";
+// Sent to this process only (kill, a closing terminal): passed on to the binary. Not on
+// Windows: there a console's Ctrl-C, Ctrl-Break and closing reach every process attached to it,
+// the binary included, and child.kill would end the binary at once (TerminateProcess).
+const FORWARDED = WINDOWS ? [] : ["SIGTERM", "SIGHUP"];
+// Sent by the terminal to the whole foreground group (on Windows, the console's events to every
+// process on it), so the binary already has them: this process only must not die of them
+// (multi-cursor leaves Ctrl-C to Claude Code). Node's default on Windows for Ctrl-C and
+// Ctrl-Break (SIGBREAK) is to exit at once, which would hand the console back to the shell
+// while multi-cursor still runs in it.
+const IGNORED = WINDOWS ? ["SIGINT", "SIGBREAK", "SIGHUP"] : ["SIGINT", "SIGQUIT"];
 
 function run(name) {
   const binary = findBinary(name);
@@ -51,6 +57,7 @@ function run(name) {
       }
       process.exit(128 + (require("node:os").constants.signals[signal] ?? 0));
     }
+    // On Windows a code above 255 is an NTSTATUS (0xC000013A after Ctrl-C), passed on as is.
     process.exit(code ?? 1);
   });
 }

@@ -5,7 +5,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 
 /** The platforms a package is published for, as npm spells `os`-`cpu`. */
-const PLATFORMS = ["linux-x64", "linux-arm64", "darwin-arm64", "darwin-x64"];
+const PLATFORMS = ["linux-x64", "linux-arm64", "darwin-arm64", "darwin-x64", "win32-x64"];
 
 function platformKey() {
   return `${process.platform}-${process.arch}`;
