@@ -230,9 +230,9 @@ fn named_paths_reads_paths_out_of_prose() {
     );
 }
 
-/// The release workflow parses as YAML and has its four jobs: a native build of every npm
-/// platform scripts/dist knows, the test suite on macOS, the fuzzers (which left `.ci/run`),
-/// and the npm publish after all three.
+/// The release workflow parses as YAML and has its five jobs: a build of every npm platform
+/// scripts/dist knows, the test suite on macOS and on Windows, the fuzzers (which left
+/// `.ci/run`), and the npm publish after all four.
 #[test]
 fn release_workflow_builds_every_platform_and_publishes_after_the_tests() {
     let path = root().join(".github/workflows/release.yml");
@@ -254,14 +254,24 @@ fn release_workflow_builds_every_platform_and_publishes_after_the_tests() {
         .unwrap_or_default();
     assert_eq!(
         platforms,
-        ["linux-x64", "linux-arm64", "darwin-arm64", "darwin-x64"]
+        [
+            "linux-x64",
+            "linux-arm64",
+            "darwin-arm64",
+            "darwin-x64",
+            "win32-x64"
+        ]
     );
     assert_eq!(jobs["test-macos"]["runs-on"].as_str(), Some("macos-latest"));
+    assert_eq!(
+        jobs["test-windows"]["runs-on"].as_str(),
+        Some("windows-latest")
+    );
     let needs: Vec<&str> = jobs["publish"]["needs"]
         .as_sequence()
         .map(|needs| needs.iter().filter_map(serde_yaml::Value::as_str).collect())
         .unwrap_or_default();
-    assert_eq!(needs, ["build", "test-macos", "fuzz"]);
+    assert_eq!(needs, ["build", "test-macos", "test-windows", "fuzz"]);
     let fuzz_runs: Vec<&str> = jobs["fuzz"]["steps"]
         .as_sequence()
         .map(|steps| steps.iter().filter_map(|s| s["run"].as_str()).collect())
