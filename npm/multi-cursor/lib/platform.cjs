@@ -40,10 +40,11 @@ function missingMessage(name) {
   const why = supported
     ? `npm did not install the package multi-cursor-${key} (an install with --omit=optional or --no-optional, or a lockfile made on another platform). Reinstall with: npm install -g multi-cursor`
     : `there is no prebuilt multi-cursor for ${key} (prebuilt: ${PLATFORMS.join(", ")}).`;
+  // scripts/install is a bash script that builds on Linux or macOS.
+  const checkout = process.platform === "win32" ? "" : ",\nor scripts/install in a checkout of multi-cursor";
   return [
     `${name}: no multi-cursor binary for this platform (${key}): ${why}`,
-    "Other ways to install: cargo install --locked multi-cursor (needs Rust, https://rustup.rs),",
-    "or scripts/install in a checkout of multi-cursor.",
+    `Other ways to install: cargo install --locked multi-cursor (needs Rust, https://rustup.rs)${checkout}.`,
   ].join("\n");
 }
 
