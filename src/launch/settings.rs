@@ -513,7 +513,7 @@ mod tests {
         let line = status_line(&layers, exe, true).unwrap();
         assert_eq!(
             line,
-            json!({"type": "command", "command": "/opt/mc/multi-cursor statusline", "refreshInterval": 1})
+            json!({"type": "command", "command": statusline_command(exe, None), "refreshInterval": 1})
         );
         let mut merged = json!({"theme": "dark"});
         install_status_line(&mut merged, Some(line.clone()));
@@ -547,17 +547,14 @@ mod tests {
             line,
             json!({
                 "type": "command",
-                "command": r"'/a b/multi-cursor' statusline --chain '~/bin/line.sh '\''x'\'''",
+                "command": statusline_command(exe, Some("~/bin/line.sh 'x'")),
                 "padding": 2,
                 "refreshInterval": 1,
             })
         );
         // The project file outranks the user file; a smaller refresh of theirs is kept.
         let line = status_line(&layers, exe, true).unwrap();
-        assert_eq!(
-            line["command"],
-            r"'/a b/multi-cursor' statusline --chain project.sh"
-        );
+        assert_eq!(line["command"], statusline_command(exe, Some("project.sh")));
         let fast = [layer(
             Scope::Local,
             json!({"statusLine": {"type": "command", "command": "x", "refreshInterval": 0.5}}),
@@ -587,7 +584,7 @@ mod tests {
         ];
         assert_eq!(
             status_line(&layers, exe, true).unwrap()["command"],
-            "/mc statusline --chain two"
+            statusline_command(exe, Some("two"))
         );
     }
 
