@@ -138,7 +138,7 @@ pub fn sync(workspace: &Path) -> Result<SkillSync, SkillsError> {
 /// `.codex/skills`): then nothing is linked and our earlier links are removed, so no skill is
 /// given to Cursor twice. A user's own link or folder is left alone either way.
 pub fn sync_for(workspace: &Path, reads_claude_skills: bool) -> Result<SkillSync, SkillsError> {
-    let workspace = std::fs::canonicalize(workspace).map_err(io_err(workspace))?;
+    let workspace = crate::platform::canonicalize(workspace).map_err(io_err(workspace))?;
     let skills_dir = workspace.join(".claude/skills");
     let cursor_dir = workspace.join(".cursor/skills");
     let mut report = SkillSync::default();

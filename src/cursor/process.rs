@@ -273,6 +273,10 @@ pub fn spawn_turn_held(
             .inspect_err(|error| tracing::warn!(%error, pgid, "no watchdog for a Cursor run"))
             .ok()
     });
+    // The child was held until its watchdog had it (on Windows; `Kind::Captured`).
+    if let Some(pid) = child.id() {
+        crate::platform::release(pid);
+    }
     let (gate_tx, gate_rx) = oneshot::channel::<()>();
     if let Some(mut stdin) = child.stdin.take() {
         let prompt = spec.prompt.clone().into_bytes();

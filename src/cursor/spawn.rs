@@ -37,7 +37,9 @@ use crate::platform::windows_entry::ShimError;
 /// How a child is attached to us; see the module documentation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
-    /// Own process group, piped output, ended with us.
+    /// Own process group, piped output, ended with us. Started held (on Windows, suspended
+    /// until it is in its Job Object): whoever spawns one gives it a watchdog, then calls
+    /// `platform::release`.
     Captured,
     /// The user's terminal and process group.
     Interactive,
@@ -169,7 +171,9 @@ impl AgentCommand {
                     .stdin(Stdio::null())
                     .stdout(Stdio::piped())
                     .stderr(Stdio::piped());
-                crate::platform::own_group(&mut command);
+                // Held (on Windows) until its watchdog has it: [`Self::capture`] and
+                // `cursor::process::spawn_turn` release it.
+                crate::platform::own_guarded_group(&mut command);
             }
             Kind::Interactive => {
                 command
@@ -212,8 +216,11 @@ impl AgentCommand {
             source,
         })?;
         let mut group = GroupGuard::new(child.id());
-        // Ends the group if this process dies before the child does.
+        // Ends the group if this process dies before the child does; then the child may run.
         let _watchdog = Watchdog::for_child(child.id(), true);
+        if let Some(pid) = child.id() {
+            crate::platform::release(pid);
+        }
         let stdout = child.stdout.take();
         let stderr = child.stderr.take();
         let finished = tokio::time::timeout(limits.timeout, async {

@@ -57,21 +57,28 @@ const REMOTE_SERVERS: [(&str, &str); 4] = [
 ];
 
 /// Every editor settings file doctor looks for, existing or not: user settings under
-/// `~/Library/Application Support` on macOS, `$XDG_CONFIG_HOME` or `~/.config` elsewhere,
-/// then the Remote-SSH machine settings.
+/// `~/Library/Application Support` on macOS, `%APPDATA%` (`~\AppData\Roaming`) on Windows,
+/// `$XDG_CONFIG_HOME` or `~/.config` elsewhere, then the Remote-SSH machine settings. Paths
+/// are joined one component at a time, so they show the system's separators.
 pub(super) fn settings_files(home: &Path, config_home: Option<&Path>) -> Vec<EditorSettings> {
     let config = if cfg!(target_os = "macos") {
-        home.join("Library/Application Support")
+        home.join("Library").join("Application Support")
+    } else if cfg!(windows) {
+        home.join("AppData").join("Roaming")
     } else {
         config_home.map_or_else(|| home.join(".config"), Path::to_path_buf)
     };
     let local = EDITORS.iter().map(|(name, folder)| EditorSettings {
         name,
-        path: config.join(folder).join("User/settings.json"),
+        path: config.join(folder).join("User").join("settings.json"),
     });
     let remote = REMOTE_SERVERS.iter().map(|(name, folder)| EditorSettings {
         name,
-        path: home.join(folder).join("data/Machine/settings.json"),
+        path: home
+            .join(folder)
+            .join("data")
+            .join("Machine")
+            .join("settings.json"),
     });
     local.chain(remote).collect()
 }

@@ -39,6 +39,15 @@ pub fn own_group(command: &mut std::process::Command) {
     command.process_group(0);
 }
 
+/// [`own_group`] for a tree that gets a watchdog at once (on Windows it also starts suspended
+/// until [`release`]; here the group is enough: the watchdog ends it by its id).
+pub fn own_guarded_group(command: &mut std::process::Command) {
+    own_group(command);
+}
+
+/// Lets a child of [`own_guarded_group`] run: nothing to do on Unix, where it already runs.
+pub fn release(_pid: u32) {}
+
 /// [`own_group`] for a tokio command.
 pub fn own_group_tokio(command: &mut tokio::process::Command) {
     command.process_group(0);

@@ -6,10 +6,10 @@
 //!   it and only it) and assigned, right after the spawn, to a Job Object with
 //!   `JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE` ([`watchdog::Watchdog`]): whatever the child starts
 //!   is in the job too, `TerminateJobObject` ends all of it, and when this process dies the
-//!   system closes the job's handle and ends the tree, as the Unix watchdog does. A
-//!   grandchild started in the microseconds between the spawn and the assignment would escape
-//!   the job; Cursor's agent starts nothing before it has read its prompt, which is written
-//!   after the assignment.
+//!   system closes the job's handle and ends the tree, as the Unix watchdog does. A Cursor
+//!   agent's tree ([`own_guarded_group`]) is created `CREATE_SUSPENDED` and resumed
+//!   ([`release`]) only once it is in its job, so no grandchild escapes it; other trees are
+//!   assigned while they run (a grandchild started in the microseconds before would escape).
 //! - Files: there are no modes. The state folder sits under `%LOCALAPPDATA%`, whose files
 //!   inherit the per-user profile's ACL (the user, SYSTEM and Administrators); nothing here
 //!   widens it, and there is no uid to compare, so the owner checks are Unix's alone.
@@ -37,6 +37,7 @@ use windows_sys::Win32::Storage::FileSystem::GetFileInformationByHandle;
 use windows_sys::Win32::System::Console::CTRL_BREAK_EVENT;
 use windows_sys::Win32::System::Console::GenerateConsoleCtrlEvent;
 use windows_sys::Win32::System::Threading::CREATE_NEW_PROCESS_GROUP;
+use windows_sys::Win32::System::Threading::CREATE_SUSPENDED;
 use windows_sys::Win32::System::Threading::GetExitCodeProcess;
 use windows_sys::Win32::System::Threading::GetProcessTimes;
 use windows_sys::Win32::System::Threading::OpenProcess;
@@ -121,6 +122,22 @@ pub fn own_group(command: &mut std::process::Command) {
 /// [`own_group`] for a tokio command.
 pub fn own_group_tokio(command: &mut tokio::process::Command) {
     command.creation_flags(CREATE_NEW_PROCESS_GROUP);
+}
+
+/// [`own_group`] for a tree that gets a watchdog at once: the child is also created suspended,
+/// so nothing it starts runs before [`watchdog::Watchdog::guard`] has put it in its job. The
+/// caller must then call [`release`] with its pid, whether the guard succeeded or not.
+pub fn own_guarded_group(command: &mut std::process::Command) {
+    use std::os::windows::process::CommandExt;
+    command.creation_flags(CREATE_NEW_PROCESS_GROUP | CREATE_SUSPENDED);
+}
+
+/// Lets a child started by [`own_guarded_group`] run: resumes its main thread (the only thread
+/// a process created suspended has). Logged when that fails.
+pub fn release(pid: u32) {
+    if let Err(error) = watchdog::resume_threads(pid) {
+        tracing::warn!(%error, pid, "could not resume a child started suspended");
+    }
 }
 
 /// Asks the tree led by `pgid` to stop: `CTRL_BREAK_EVENT` to its console group for the gentle
@@ -483,6 +500,28 @@ pub fn exchange(_a: &Path, _b: &Path) -> io::Result<Option<()>> {
 /// Windows file locks (`LockFileEx`) are mandatory: a held lock file cannot be read by others.
 pub const LOCKS_ARE_MANDATORY: bool = true;
 
+/// The canonical form of `path` (links resolved, absolute) as people and programs write it:
+/// `C:\work`, not the `\\?\C:\work` std returns (`\\?\UNC\server\share` becomes
+/// `\\server\share`), so a workspace reads the same from the working directory, a hook's `cwd`
+/// and Cursor's `--workspace`. A verbatim path with no plain spelling is kept as it is.
+pub fn canonicalize(path: &Path) -> io::Result<std::path::PathBuf> {
+    Ok(plain_spelling(fs::canonicalize(path)?))
+}
+
+/// `\\?\C:\x` → `C:\x`, `\\?\UNC\s\x` → `\\s\x`; anything else unchanged.
+fn plain_spelling(path: std::path::PathBuf) -> std::path::PathBuf {
+    let Some(text) = path.to_str() else {
+        return path;
+    };
+    if let Some(rest) = text.strip_prefix(r"\\?\UNC\") {
+        return std::path::PathBuf::from(format!(r"\\{rest}"));
+    }
+    match text.strip_prefix(r"\\?\") {
+        Some(rest) if rest.as_bytes().get(1) == Some(&b':') => std::path::PathBuf::from(rest),
+        _ => path,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -528,6 +567,29 @@ mod tests {
     }
 
     #[test]
+    fn a_guarded_child_runs_only_once_it_is_in_its_job() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("ran.txt");
+        let mut command = std::process::Command::new("cmd.exe");
+        // Verbatim: cmd.exe reads its own quotes, not the C runtime's escaping.
+        std::os::windows::process::CommandExt::raw_arg(
+            command.arg("/c"),
+            format!("echo ran> \"{}\"", marker.display()),
+        );
+        own_guarded_group(&mut command);
+        let mut child = command.spawn().unwrap();
+        // Suspended: it has written nothing a second later, and is still there to be assigned.
+        std::thread::sleep(Duration::from_secs(1));
+        assert!(!marker.exists(), "the child ran before it was in its job");
+        let watchdog = watchdog::Watchdog::for_child(Some(child.id()), true).unwrap();
+        assert_eq!(watchdog::job_active(child.id()), Some(true));
+        release(child.id());
+        assert!(child.wait().unwrap().success());
+        assert!(marker.exists(), "the released child ran");
+        drop(watchdog);
+    }
+
+    #[test]
     fn a_child_in_a_job_is_ended_with_its_tree_and_the_job_is_released() {
         let mut command = std::process::Command::new("cmd.exe");
         command.args(["/c", "ping -n 30 127.0.0.1 >NUL"]);
@@ -545,27 +607,5 @@ mod tests {
         assert!(!group_alive(pid), "the job still has processes");
         drop(watchdog);
         assert_eq!(watchdog::job_active(child.id()), None);
-    }
-}
-
-/// The canonical form of `path` (links resolved, absolute) as people and programs write it:
-/// `C:\work`, not the `\\?\C:\work` std returns (`\\?\UNC\server\share` becomes
-/// `\\server\share`), so a workspace reads the same from the working directory, a hook's `cwd`
-/// and Cursor's `--workspace`. A verbatim path with no plain spelling is kept as it is.
-pub fn canonicalize(path: &Path) -> io::Result<std::path::PathBuf> {
-    Ok(plain_spelling(fs::canonicalize(path)?))
-}
-
-/// `\\?\C:\x` → `C:\x`, `\\?\UNC\s\x` → `\\s\x`; anything else unchanged.
-fn plain_spelling(path: std::path::PathBuf) -> std::path::PathBuf {
-    let Some(text) = path.to_str() else {
-        return path;
-    };
-    if let Some(rest) = text.strip_prefix(r"\\?\UNC\") {
-        return std::path::PathBuf::from(format!(r"\\{rest}"));
-    }
-    match text.strip_prefix(r"\\?\") {
-        Some(rest) if rest.as_bytes().get(1) == Some(&b':') => std::path::PathBuf::from(rest),
-        _ => path,
     }
 }

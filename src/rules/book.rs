@@ -38,8 +38,9 @@ impl Rulebook {
     /// rule folders). Never fails: an unreadable file, a bad glob or regex, a YAML fallback or a
     /// dropped rule is a [`Diagnostic`].
     pub fn load(workspace: &Path, home: Option<&Path>) -> Rulebook {
-        let workspace = std::fs::canonicalize(workspace).unwrap_or_else(|_| workspace.into());
-        let home = home.map(|h| std::fs::canonicalize(h).unwrap_or_else(|_| h.into()));
+        let workspace =
+            crate::platform::canonicalize(workspace).unwrap_or_else(|_| workspace.into());
+        let home = home.map(|h| crate::platform::canonicalize(h).unwrap_or_else(|_| h.into()));
         let found = discover::discover(&workspace, home.as_deref());
         let mut diagnostics = found.diagnostics;
         let mut rules: Vec<Rule> = found
@@ -229,7 +230,8 @@ impl Rulebook {
             return rel.display().to_string();
         }
         if let Some(rest) = self.home.as_deref().and_then(|h| path.strip_prefix(h).ok()) {
-            return format!("~/{}", rest.display());
+            // `~\.claude\rules\a.md` on Windows, not a mixed `~/.claude\rules\a.md`.
+            return format!("~{}{}", std::path::MAIN_SEPARATOR, rest.display());
         }
         path.display().to_string()
     }

@@ -285,9 +285,21 @@ fn has_extension(path: &Path, extensions: &[&str]) -> bool {
         .is_some_and(|e| extensions.contains(&e))
 }
 
+/// `base` joined with the `/`-separated `rel` one component at a time, so the path has the
+/// system's separators (Cursor on Windows is told `C:\x\.claude\rules\a.md`, not a mixed
+/// `C:\x\.claude/rules\a.md`).
+fn joined(base: &Path, rel: &str) -> PathBuf {
+    rel.split('/')
+        .fold(base.to_path_buf(), |path, part| path.join(part))
+}
+
 /// `frontend/react` for `<dir>/frontend/react.md`.
 fn rule_name(dir: &Path, path: &Path) -> String {
-    let relative = path.strip_prefix(dir).unwrap_or(path).with_extension("");
+    slashed(&path.strip_prefix(dir).unwrap_or(path).with_extension(""))
+}
+
+/// A relative path as a name: its components joined by `/` on every system.
+fn slashed(relative: &Path) -> String {
     relative
         .components()
         .map(|c| c.as_os_str().to_string_lossy())
@@ -295,15 +307,16 @@ fn rule_name(dir: &Path, path: &Path) -> String {
         .join("/")
 }
 
-/// The name of a memory file: its path from the git root (or workspace), `~/…` in the home.
+/// The name of a memory file: its path from the git root (or workspace), `~/…` in the home,
+/// with `/` on every system (a name, not a path to open).
 fn memory_name(path: &Path, root: &Path, home: Option<&Path>, level: Level) -> String {
     if level == Level::User
         && let Some(rest) = home.and_then(|h| path.strip_prefix(h).ok())
     {
-        return format!("~/{}", rest.display());
+        return format!("~/{}", slashed(rest));
     }
     path.strip_prefix(root)
-        .map_or_else(|_| path.display().to_string(), |p| p.display().to_string())
+        .map_or_else(|_| path.display().to_string(), slashed)
 }
 
 /// Finds every candidate rule file of `workspace` (canonical) and `home`.
@@ -334,7 +347,7 @@ pub(crate) fn discover(workspace: &Path, home: Option<&Path>) -> Found {
         let project =
             |provider, dialect| template(provider, Level::Project, distance, dialect, dir);
         walker.folder(
-            &dir.join(".claude/rules"),
+            &joined(dir, ".claude/rules"),
             &["md"],
             true,
             &project(Provider::Claude, Dialect::ClaudeRules),
@@ -342,7 +355,7 @@ pub(crate) fn discover(workspace: &Path, home: Option<&Path>) -> Found {
         // Cursor reads .cursor/rules of its workspace (and below) itself, not of the folders
         // above: those are delivered like any other rule.
         walker.folder(
-            &dir.join(".cursor/rules"),
+            &joined(dir, ".cursor/rules"),
             &["mdc", "md"],
             true,
             &Candidate {
@@ -351,7 +364,7 @@ pub(crate) fn discover(workspace: &Path, home: Option<&Path>) -> Found {
             },
         );
         walker.folder(
-            &dir.join(".windsurf/rules"),
+            &joined(dir, ".windsurf/rules"),
             &["md"],
             false,
             &project(Provider::Windsurf, Dialect::Windsurf),
@@ -388,7 +401,7 @@ pub(crate) fn discover(workspace: &Path, home: Option<&Path>) -> Found {
                     ..project(Provider::Cursor, Dialect::CursorLegacy)
                 },
             );
-            if legacy.is_file() && dir.join(".cursor/rules").is_dir() {
+            if legacy.is_file() && joined(dir, ".cursor/rules").is_dir() {
                 walker.diag(
                     Severity::Warning,
                     DiagnosticKind::Legacy,
@@ -431,12 +444,12 @@ pub(crate) fn discover(workspace: &Path, home: Option<&Path>) -> Found {
     if let Some(home) = home {
         let user = |provider, dialect| template(provider, Level::User, 0, dialect, workspace);
         walker.folder(
-            &home.join(".claude/rules"),
+            &joined(home, ".claude/rules"),
             &["md"],
             true,
             &user(Provider::Claude, Dialect::ClaudeRules),
         );
-        let memory = home.join(".claude/CLAUDE.md");
+        let memory = joined(home, ".claude/CLAUDE.md");
         walker.file(
             memory.clone(),
             Candidate {
@@ -445,14 +458,14 @@ pub(crate) fn discover(workspace: &Path, home: Option<&Path>) -> Found {
             },
         );
         walker.file(
-            home.join(".codeium/windsurf/memories/global_rules.md"),
+            joined(home, ".codeium/windsurf/memories/global_rules.md"),
             Candidate {
                 name: "global_rules".into(),
                 ..user(Provider::Windsurf, Dialect::WindsurfAlways)
             },
         );
         walker.folder(
-            &home.join("Documents/Cline/Rules"),
+            &joined(home, "Documents/Cline/Rules"),
             &["md", "txt"],
             true,
             &user(Provider::Cline, Dialect::Cline),

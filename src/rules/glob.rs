@@ -92,7 +92,7 @@ fn canonical_prefix(path: &Path) -> Option<PathBuf> {
     let mut rest = Vec::new();
     let mut current = path;
     loop {
-        if let Ok(real) = std::fs::canonicalize(current) {
+        if let Ok(real) = crate::platform::canonicalize(current) {
             if real == current {
                 return None;
             }

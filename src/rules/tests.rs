@@ -38,7 +38,9 @@ impl Tree {
     /// Like [`Tree::new`] but `repo` is not a git repository.
     fn without_git() -> Tree {
         let dir = tempfile::tempdir().unwrap();
-        let root = std::fs::canonicalize(dir.path()).unwrap();
+        // As the product spells folders: on Windows `C:\x`, not `\\?\C:\x` (where `/` is no
+        // separator).
+        let root = crate::platform::canonicalize(dir.path()).unwrap();
         let home = root.join("home");
         let repo = root.join("repo");
         std::fs::create_dir_all(&home).unwrap();
@@ -65,9 +67,10 @@ impl Tree {
         self.home.parent().unwrap().to_path_buf()
     }
 
-    /// Writes `text` at `rel` (relative to the root, e.g. `repo/.claude/rules/a.md`).
+    /// Writes `text` at `rel` (relative to the root, e.g. `repo/.claude/rules/a.md`); the path
+    /// is returned with the system's separators.
     fn write(&self, rel: &str, text: &str) -> PathBuf {
-        let path = self.root().join(rel);
+        let path = native(&self.root(), rel);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, text).unwrap();
         path
@@ -75,8 +78,22 @@ impl Tree {
 
     /// The rulebook of `rel` (relative to the root) with this tree's home.
     fn load(&self, rel: &str) -> Rulebook {
-        Rulebook::load(&self.root().join(rel), Some(&self.home))
+        Rulebook::load(&native(&self.root(), rel), Some(&self.home))
     }
+}
+
+/// `text` with the system's separator spelled `/` (nothing changes on Unix): to compare paths
+/// the product shows with expectations written once.
+fn slash(text: &str) -> String {
+    text.replace(std::path::MAIN_SEPARATOR, "/")
+}
+
+/// `base` joined with the `/`-separated `rel`, one component at a time, so the result has the
+/// system's separators (`C:\x\repo\a.md` on Windows, as the product's own paths are).
+fn native(base: &Path, rel: &str) -> PathBuf {
+    rel.split('/')
+        .filter(|part| !part.is_empty())
+        .fold(base.to_path_buf(), |path, part| path.join(part))
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -110,6 +127,45 @@ fn snapshot(book: &Rulebook, root: &Path) -> String {
             .unwrap()
             .insert("body".into(), rule.body.clone().into());
     }
-    let text = serde_json::to_string_pretty(&doc).unwrap();
-    format!("{}\n", text.replace(root.to_str().unwrap(), "$TMP"))
+    normalise_paths(&mut doc, root.to_str().unwrap());
+    format!("{}\n", serde_json::to_string_pretty(&doc).unwrap())
+}
+
+/// Every string in `value` with the tree's root replaced by `$TMP` and the rest of each such
+/// path spelled with `/` (Windows shows `\`), and a missing file in Unix's words, so one
+/// snapshot holds on every system.
+fn normalise_paths(value: &mut serde_json::Value, root: &str) {
+    match value {
+        serde_json::Value::String(text) => {
+            let mut pieces = text.split(root);
+            let mut out = pieces.next().unwrap_or_default().to_string();
+            for piece in pieces {
+                let end = piece
+                    .find([' ', '"', ')', '<', '>', '\n'])
+                    .unwrap_or(piece.len());
+                out.push_str("$TMP");
+                out.push_str(&piece[..end].replace(std::path::MAIN_SEPARATOR, "/"));
+                out.push_str(&piece[end..]);
+            }
+            // The system's words for a missing file: Unix's in the snapshot.
+            if cfg!(windows) {
+                for code in [2, 3] {
+                    let words = std::io::Error::from_raw_os_error(code).to_string();
+                    out = out.replace(&words, "No such file or directory (os error 2)");
+                }
+            }
+            *text = out;
+        }
+        serde_json::Value::Array(items) => {
+            for item in items {
+                normalise_paths(item, root);
+            }
+        }
+        serde_json::Value::Object(map) => {
+            for item in map.values_mut() {
+                normalise_paths(item, root);
+            }
+        }
+        _ => {}
+    }
 }

@@ -188,24 +188,29 @@ mod tests {
 
     #[test]
     fn mode_from_prompt_worker_inherits() {
+        // Real folders, so their canonical form is the same on every system.
+        let dir = tempfile::tempdir().unwrap();
+        let main = canonical(dir.path());
+        let worker = main.join("worker");
+        std::fs::create_dir(&worker).unwrap();
+        let (main_cwd, worker_cwd) = (main.to_str().unwrap(), worker.to_str().unwrap());
         let mut book = SessionBook::default();
-        book.record(&payload("SessionStart", None, None, "/"))
+        book.record(&payload("SessionStart", None, None, main_cwd))
             .unwrap();
-        assert_eq!(book.lookup("s", None), (None, Some("/".into())));
-        book.record(&payload("UserPromptSubmit", Some("plan"), None, "/"))
+        assert_eq!(book.lookup("s", None), (None, Some(main.clone())));
+        book.record(&payload("UserPromptSubmit", Some("plan"), None, main_cwd))
             .unwrap();
-        book.record(&payload("SubagentStart", None, Some("a1"), "/tmp"))
+        book.record(&payload("SubagentStart", None, Some("a1"), worker_cwd))
             .unwrap();
-        let tmp = canonical(std::path::Path::new("/tmp"));
         assert_eq!(
             book.lookup("s", Some("a1")),
-            (Some(ClaudeMode::Plan), Some(tmp))
+            (Some(ClaudeMode::Plan), Some(worker))
         );
         book.record(&payload(
             "PreToolUse",
             Some("bypassPermissions"),
             Some("a1"),
-            "/",
+            main_cwd,
         ))
         .unwrap();
         assert_eq!(book.lookup("s", None).0, Some(ClaudeMode::Plan));

@@ -413,7 +413,7 @@ pub fn run(args: &crate::cli::UsageArgs) -> anyhow::Result<std::process::ExitCod
         .workspace
         .as_ref()
         .map(|dir| {
-            std::fs::canonicalize(dir)
+            crate::platform::canonicalize(dir)
                 .with_context(|| format!("reading the workspace folder {}", dir.display()))
         })
         .transpose()?

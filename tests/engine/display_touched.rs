@@ -100,7 +100,9 @@ fn the_display_collects_touched_paths() {
 async fn a_finished_turn_reports_them() {
     // The scenario names paths in the sandbox's workspace, known once the sandbox exists.
     let sandbox = process_support::Sandbox::new(Some(""), &[]);
-    let workspace = std::fs::canonicalize(&sandbox.workspace).unwrap();
+    // As the gateway spells a workspace (on Windows `C:\x`, not `\\?\C:\x`, where `/` is no
+    // separator).
+    let workspace = multi_cursor::platform::canonicalize(&sandbox.workspace).unwrap();
     let scenario = stream(workspace.to_str().unwrap()).join("\n") + "\n";
     std::fs::write(sandbox.path("scenario.txt"), scenario).unwrap();
     let mut spec = sandbox.spec(None);

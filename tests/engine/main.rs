@@ -14,8 +14,15 @@
 
 mod agent_quiet_tool_call;
 mod capture_2026;
+// The agent is a `#!/bin/sh` script (Windows runs no shebang; the fake agent's catalog runs
+// through the gateway harness's catalog_recheck under Wine).
+#[cfg(unix)]
 mod catalog_fetch_logged_out;
+// The agent is a `#!/bin/sh` script (Windows runs no shebang).
+#[cfg(unix)]
 mod catalog_fetch_ok;
+// A `#!/bin/sh` agent whose group is checked through /proc (Windows: the Job Object unit tests).
+#[cfg(unix)]
 mod catalog_fetch_timeout;
 mod display_failure_summary;
 mod display_fixtures;
@@ -28,6 +35,9 @@ mod display_usage_present;
 mod display_usage_replayed;
 mod process_credentials;
 mod process_drop_kills_group;
+// Process groups, /proc/<pid>/environ and killpg: a restarted gateway never ends a recorded run
+// on Windows (docs/install.md#windows).
+#[cfg(unix)]
 mod process_end_stray_run;
 mod process_fixture_replay;
 mod process_hang_after_result;
@@ -39,5 +49,8 @@ mod process_plain_text_failures;
 mod process_resume;
 mod process_sigkill_only;
 mod process_stall_before_result;
+// A `sh` group ignoring SIGTERM, ended by killpg; the Windows watchdog is the Job Object, tested
+// by the unit tests in src/platform/windows.rs.
+#[cfg(unix)]
 mod process_watchdog;
 mod summary_tokens;

@@ -24,6 +24,7 @@ fn authority(url: &str) -> String {
 }
 
 /// Lets this test process hold a thousand-odd sockets.
+#[cfg(unix)] // Descriptor limits (RLIMIT_NOFILE, /proc/<pid>/limits) are Unix-only.
 fn raise_own_descriptor_limit() {
     use nix::sys::resource::Resource;
     let (soft, hard) = nix::sys::resource::getrlimit(Resource::RLIMIT_NOFILE).unwrap();
@@ -136,6 +137,7 @@ fn refusals_close_their_connection_and_silent_connections_are_closed() {
 }
 
 /// 1,100 connections that send nothing, then a real request on a new connection.
+#[cfg(unix)] // Descriptor limits (RLIMIT_NOFILE, /proc/<pid>/limits) are Unix-only.
 fn idle_sockets_do_not_starve(gw: &TestGateway) {
     raise_own_descriptor_limit();
     let address = authority(&gw.url);
@@ -163,6 +165,7 @@ fn idle_sockets_do_not_starve(gw: &TestGateway) {
     drop(idle);
 }
 
+#[cfg(unix)] // Descriptor limits (RLIMIT_NOFILE, /proc/<pid>/limits) are Unix-only.
 fn soft_limit(pid: u32) -> String {
     let limits = std::fs::read_to_string(format!("/proc/{pid}/limits")).unwrap();
     let line = limits
@@ -173,6 +176,7 @@ fn soft_limit(pid: u32) -> String {
 }
 
 #[test]
+#[cfg(unix)] // Descriptor limits (RLIMIT_NOFILE, /proc/<pid>/limits) are Unix-only.
 fn idle_sockets_with_a_raisable_descriptor_limit() {
     let gw = TestGateway::start(GatewayOptions {
         permission_mode: Some("bypassPermissions".into()),
@@ -188,6 +192,7 @@ fn idle_sockets_with_a_raisable_descriptor_limit() {
 }
 
 #[test]
+#[cfg(unix)] // Descriptor limits (RLIMIT_NOFILE, /proc/<pid>/limits) are Unix-only.
 fn idle_sockets_with_the_hard_limit_at_1024() {
     let gw = TestGateway::start(GatewayOptions {
         permission_mode: Some("bypassPermissions".into()),
@@ -259,6 +264,7 @@ fn a_streamed_turn_quiet_for_seventy_seconds_completes() {
 }
 
 #[test]
+#[cfg(unix)] // Descriptor limits (RLIMIT_NOFILE, /proc/<pid>/limits) are Unix-only.
 fn agent_children_get_the_original_descriptor_limit_back() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();

@@ -8,9 +8,9 @@ use multi_cursor_test_support::security::first_turn;
 use multi_cursor_test_support::security::gateway_on;
 
 use std::path::Path;
-use std::path::PathBuf;
 
 use gateway::cursor_request;
+use multi_cursor::cursor::process::process_start_time;
 
 fn sha(path: &Path) -> Vec<u8> {
     use sha2::Digest;
@@ -18,6 +18,7 @@ fn sha(path: &Path) -> Vec<u8> {
 }
 
 #[test]
+#[cfg(unix)] // File symlinks need Developer Mode or an administrator on Windows.
 fn a_symlinked_record_is_refused_and_left_alone() {
     let root = tempfile::tempdir().unwrap();
     let record = first_turn(root.path(), "s-link");
@@ -44,10 +45,11 @@ fn a_symlinked_record_is_refused_and_left_alone() {
 }
 
 #[test]
+#[cfg(unix)] // File symlinks need Developer Mode or an administrator on Windows.
 fn a_symlinked_lock_is_refused_and_its_target_untouched() {
     let root = tempfile::tempdir().unwrap();
     let record = first_turn(root.path(), "s-lock");
-    let lock = PathBuf::from(format!("{}.lock", record.display()));
+    let lock = std::path::PathBuf::from(format!("{}.lock", record.display()));
     let victim = root.path().join("victim.txt");
     std::fs::write(&victim, "precious line 1\nprecious line 2\n").unwrap();
     std::fs::remove_file(&lock).unwrap();
@@ -96,7 +98,7 @@ fn a_record_over_64_mib_is_refused_before_it_is_read() {
     );
     assert_eq!(status, 500, "{body}");
     assert!(
-        body.contains(&record.display().to_string()),
+        gateway::error_message(&body).contains(&record.display().to_string()),
         "names the path: {body}"
     );
     assert!(body.contains("67108865 bytes"), "names the size: {body}");
@@ -104,23 +106,20 @@ fn a_record_over_64_mib_is_refused_before_it_is_read() {
     assert_eq!(gw.turns().len(), 1, "nothing ran");
 }
 
-/// `/proc/<pid>/stat` field 22.
-fn start_time(pid: u32) -> u64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
-    let rest = &stat[stat.rfind(')').unwrap() + 1..];
-    rest.split_whitespace().nth(19).unwrap().parse().unwrap()
-}
-
 #[test]
 fn a_forged_pending_run_does_not_end_a_stranger() {
-    use std::os::unix::process::CommandExt;
     let root = tempfile::tempdir().unwrap();
     let record = first_turn(root.path(), "s-forged");
-    let mut victim = std::process::Command::new("sleep")
-        .arg("300")
-        .process_group(0)
-        .spawn()
-        .unwrap();
+    // A process of the user's that lives until killed: the fake agent waiting for a login.
+    let mut stranger = std::process::Command::new(gateway::fake_agent());
+    stranger
+        .arg("login")
+        .env("FAKE_AGENT_LOGIN_DELAY_MS", "forever")
+        .env("FAKE_AGENT_MAX_LIFETIME_MS", "300000")
+        .stdout(std::process::Stdio::null());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut stranger, 0);
+    let mut victim = stranger.spawn().unwrap();
     let pid = victim.id();
     let mut value: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&record).unwrap()).unwrap();
@@ -130,7 +129,7 @@ fn a_forged_pending_run_does_not_end_a_stranger() {
         "model": "composer-2.5",
         "pgid": pid,
         "startedAt": "2026-01-01T00:00:00Z",
-        "processStart": start_time(pid),
+        "processStart": process_start_time(i32::try_from(pid).unwrap()).unwrap(),
         "marker": "0123456789abcdef0123456789abcdef",
     });
     std::fs::write(&record, serde_json::to_vec(&value).unwrap()).unwrap();

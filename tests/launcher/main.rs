@@ -9,6 +9,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod claude_descriptor_limit;
+// The real Claude Code (installed for Linux only) and the state folder's mode bits.
+#[cfg(unix)]
 mod doctor_all_pass;
 mod doctor_claude_config;
 mod doctor_editors;
@@ -16,10 +18,16 @@ mod doctor_live;
 mod doctor_logged_out;
 mod doctor_mcp;
 mod doctor_no_agent;
+// The agent found on PATH is a symlink (file symlinks need Developer Mode on Windows).
+#[cfg(unix)]
 mod doctor_not_cursor_agent;
 mod doctor_old_claude;
 mod doctor_session_lock;
+// Mode bits (0755 vs 0700): Windows files keep their folder's ACL.
+#[cfg(unix)]
 mod doctor_state_folder;
+// The real Claude Code's TUI under tmux.
+#[cfg(unix)]
 mod first_contact_tui;
 mod launch_agents_clash;
 mod launch_auto_only_plan;
@@ -35,6 +43,8 @@ mod launch_passthrough_upstream;
 mod launch_picker_effort;
 mod launch_plugin_dir;
 mod launch_settings_file;
+// SIGTERM and SIGINT to the launcher (Windows: console control events, not tested).
+#[cfg(unix)]
 mod launch_sigterm;
 mod launch_temp_cleanup;
 mod launch_user_agents_merge;
@@ -44,25 +54,39 @@ mod launch_version_cache;
 mod launch_version_refused;
 mod launch_worker_default;
 mod launch_worker_model_line;
+// The npm launcher in front of a `#!/bin/sh` fake binary and its death by signal.
+#[cfg(unix)]
 mod npm_launcher;
+// Ends the background `agent login` with a signal to its process group.
+#[cfg(unix)]
 mod plugin_command_login;
 mod plugin_command_models;
 mod plugin_command_no_cursor_run;
 mod plugin_command_rules;
 mod plugin_command_status;
 mod plugin_manifest_version;
+// The real Claude Code (installed for Linux only) and the scripts' execute bits.
+#[cfg(unix)]
 mod plugin_offline_install;
 mod plugin_saved_cursor_model;
 mod plugin_session_start_message;
+// The POSIX shim found through symlinks (scripts/test-windows-plugin checks it on Windows).
+#[cfg(unix)]
 mod plugin_shim;
 mod plugin_validate_strict;
+// SIGKILL to the launcher and wrapper, in the real Claude Code's TUI under tmux.
+#[cfg(unix)]
 mod sigkill_leaves_nothing;
+// Relative directory symlinks (Windows needs Developer Mode or an administrator).
+#[cfg(unix)]
 mod skills_links;
 mod statusline_budget;
 mod statusline_command;
 mod statusline_settings;
 mod statusline_tui;
 mod wrap_agent_sdk;
+// SIGTERM to the wrapper and Linux's parent-death signal.
+#[cfg(unix)]
 mod wrap_lifecycle;
 mod wrap_panel_wording;
 mod wrap_sdk_stream;

@@ -1,6 +1,7 @@
 //! Esc in Claude Code closes the connection: when the last client watching a turn goes away,
-//! the turn is cancelled — Cursor's process group ends, `lastOutcome` is "cancelled" — and the
-//! next turn carries no interruption notice (the user knows they stopped it).
+//! the turn is cancelled — Cursor's process group ends, a tool process it started too,
+//! `lastOutcome` is "cancelled" — and the next turn carries no interruption notice (the user
+//! knows they stopped it).
 
 use multi_cursor_test_support::display::without_tokens;
 use multi_cursor_test_support::gateway;
@@ -18,11 +19,15 @@ fn the_last_client_leaving_cancels_the_turn() {
     let scenarios = tempfile::tempdir().unwrap();
     let dir = scenarios.path().join("turns");
     std::fs::create_dir(&dir).unwrap();
+    // A tool process the agent started (a grandchild of the gateway), holding its pipes.
+    let lingerer_pidfile = scenarios.path().join("lingerer.pid");
+    let lingerer = format!("#!spawn-lingerer {} ms=forever", lingerer_pidfile.display());
     scenario::write(
         &dir,
         "01-long.scenario",
         &[
             scenario::INIT,
+            &lingerer,
             &scenario::delta("starting"),
             "#!sleep 60s",
             &scenario::result("starting"),
@@ -52,11 +57,21 @@ fn the_last_client_leaving_cancels_the_turn() {
     }
     let pid = gw.turns()[0]["pid"].as_u64().unwrap() as u32;
     assert!(!scenario::process_gone(pid));
+    let grandchild: u32 = std::fs::read_to_string(&lingerer_pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(!scenario::process_gone(grandchild));
     drop(response); // Esc
 
     assert!(
         scenario::wait_for(10, || scenario::process_gone(pid)),
         "Cursor's process ended"
+    );
+    assert!(
+        scenario::wait_for(10, || scenario::process_gone(grandchild)),
+        "the tool process Cursor started ended with it"
     );
     assert!(scenario::wait_for(
         5,

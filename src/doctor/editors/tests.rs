@@ -94,8 +94,17 @@ fn each_case_is_worded() {
 #[test]
 fn every_editor_and_remote_server_is_looked_for() {
     let files = settings_files(Path::new("/h"), None);
-    let paths: Vec<String> = files.iter().map(|f| f.path.display().to_string()).collect();
-    if !cfg!(target_os = "macos") {
+    // Shown with the system's separators; compared with `/`.
+    let paths: Vec<String> = files
+        .iter()
+        .map(|f| f.path.display().to_string().replace('\\', "/"))
+        .collect();
+    if cfg!(windows) {
+        assert!(
+            paths.contains(&"/h/AppData/Roaming/Code - Insiders/User/settings.json".to_string())
+        );
+        assert!(paths.contains(&"/h/AppData/Roaming/Cursor/User/settings.json".to_string()));
+    } else if !cfg!(target_os = "macos") {
         assert!(paths.contains(&"/h/.config/Code - Insiders/User/settings.json".to_string()));
         assert!(paths.contains(&"/h/.config/Cursor/User/settings.json".to_string()));
         let xdg = settings_files(Path::new("/h"), Some(Path::new("/x")));

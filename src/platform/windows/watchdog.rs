@@ -6,11 +6,20 @@
 
 use std::collections::BTreeMap;
 use std::io;
+use std::os::windows::io::AsRawHandle;
+use std::os::windows::io::FromRawHandle;
+use std::os::windows::io::OwnedHandle;
 use std::sync::Mutex;
 use std::sync::PoisonError;
 
 use windows_sys::Win32::Foundation::CloseHandle;
 use windows_sys::Win32::Foundation::HANDLE;
+use windows_sys::Win32::Foundation::INVALID_HANDLE_VALUE;
+use windows_sys::Win32::System::Diagnostics::ToolHelp::CreateToolhelp32Snapshot;
+use windows_sys::Win32::System::Diagnostics::ToolHelp::TH32CS_SNAPTHREAD;
+use windows_sys::Win32::System::Diagnostics::ToolHelp::THREADENTRY32;
+use windows_sys::Win32::System::Diagnostics::ToolHelp::Thread32First;
+use windows_sys::Win32::System::Diagnostics::ToolHelp::Thread32Next;
 use windows_sys::Win32::System::JobObjects::AssignProcessToJobObject;
 use windows_sys::Win32::System::JobObjects::CreateJobObjectW;
 use windows_sys::Win32::System::JobObjects::JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
@@ -21,8 +30,11 @@ use windows_sys::Win32::System::JobObjects::JobObjectExtendedLimitInformation;
 use windows_sys::Win32::System::JobObjects::QueryInformationJobObject;
 use windows_sys::Win32::System::JobObjects::SetInformationJobObject;
 use windows_sys::Win32::System::JobObjects::TerminateJobObject;
+use windows_sys::Win32::System::Threading::OpenThread;
 use windows_sys::Win32::System::Threading::PROCESS_SET_QUOTA;
 use windows_sys::Win32::System::Threading::PROCESS_TERMINATE;
+use windows_sys::Win32::System::Threading::ResumeThread;
+use windows_sys::Win32::System::Threading::THREAD_SUSPEND_RESUME;
 
 use super::Process;
 use crate::platform::start_time as process_start_time;
@@ -137,6 +149,46 @@ impl Drop for Watchdog {
             .unwrap_or_else(PoisonError::into_inner)
             .remove(&self.pid);
         drop(job);
+    }
+}
+
+/// Resumes every suspended thread of `pid` (a process created suspended has one, its main
+/// thread; a thread that is not suspended is left as it is).
+pub(super) fn resume_threads(pid: u32) -> io::Result<()> {
+    // SAFETY: plain flags; the handle is checked below and closed once.
+    let snapshot = unsafe { CreateToolhelp32Snapshot(TH32CS_SNAPTHREAD, 0) };
+    if snapshot == INVALID_HANDLE_VALUE {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: a live handle we own, closed once, when `snapshot` drops.
+    let snapshot = unsafe { OwnedHandle::from_raw_handle(snapshot) };
+    // SAFETY: an all-zero entry is a valid value of the plain struct.
+    let mut entry: THREADENTRY32 = unsafe { std::mem::zeroed() };
+    entry.dwSize = std::mem::size_of::<THREADENTRY32>() as u32;
+    let mut resumed = false;
+    // SAFETY: a live snapshot handle and an entry whose size field is set.
+    let mut more = unsafe { Thread32First(snapshot.as_raw_handle(), &mut entry) } != 0;
+    while more {
+        if entry.th32OwnerProcessID == pid {
+            // SAFETY: plain values; a null handle means failure.
+            let thread = unsafe { OpenThread(THREAD_SUSPEND_RESUME, 0, entry.th32ThreadID) };
+            if !thread.is_null() {
+                // SAFETY: a live thread handle.
+                resumed |= unsafe { ResumeThread(thread) } != u32::MAX;
+                // SAFETY: the handle is ours and closed once.
+                unsafe { CloseHandle(thread) };
+            }
+        }
+        // SAFETY: as for Thread32First.
+        more = unsafe { Thread32Next(snapshot.as_raw_handle(), &mut entry) } != 0;
+    }
+    if resumed {
+        Ok(())
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            "no thread of the process could be resumed",
+        ))
     }
 }
 

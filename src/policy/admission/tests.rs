@@ -28,7 +28,15 @@ fn under(root: &std::path::Path, os_path: PathBuf) -> PathBuf {
         .to_string_lossy()
         .replace(":\\", "/")
         .replace('\\', "/");
-    root.join(text.trim_start_matches('/'))
+    joined(root, &text)
+}
+
+/// `base` joined with the `/`-separated `rel` one component at a time, so the path has the
+/// system's separators, as the product's own paths (listed from a folder) have.
+fn joined(base: &std::path::Path, rel: &str) -> PathBuf {
+    rel.split('/')
+        .filter(|part| !part.is_empty())
+        .fold(base.to_path_buf(), |path, part| path.join(part))
 }
 
 #[test]
@@ -43,9 +51,9 @@ fn each_os_managed_folder_is_read() {
         let workspace = root.path().join("ws");
         std::fs::create_dir_all(&workspace).unwrap();
         let managed_dir = under(root.path(), os.managed_dir());
-        assert_eq!(managed_dir, root.path().join(relative), "{os:?}");
+        assert_eq!(managed_dir, joined(root.path(), relative), "{os:?}");
         let main = managed_dir.join("managed-settings.json");
-        let drop_in = managed_dir.join("managed-settings.d/50-team.json");
+        let drop_in = joined(&managed_dir, "managed-settings.d/50-team.json");
         write_json(&main, &deny(&["Bash(shutdown)"]));
         write_json(&drop_in, &deny(&["Read(//etc/shadow)"]));
         let inputs = PolicyInputs {

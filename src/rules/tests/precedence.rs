@@ -5,6 +5,7 @@
 //! order files were created in.
 
 use super::Tree;
+use super::slash;
 use crate::rules::RuleStatus;
 use crate::rules::Rulebook;
 
@@ -12,7 +13,7 @@ fn statuses(book: &Rulebook, name: &str) -> Vec<(String, bool)> {
     book.rules()
         .iter()
         .filter(|r| r.name == name)
-        .map(|r| (book.display_path(&r.path), r.is_active()))
+        .map(|r| (slash(&book.display_path(&r.path)), r.is_active()))
         .collect()
 }
 
@@ -34,29 +35,38 @@ fn higher_priority_wins_and_the_rest_is_shadowed() {
         statuses(&book, "style"),
         [
             (
-                tree.repo
-                    .join(".claude/rules/style.md")
-                    .display()
-                    .to_string(),
+                slash(
+                    &tree
+                        .repo
+                        .join(".claude/rules/style.md")
+                        .display()
+                        .to_string()
+                ),
                 true
             ),
             ("~/.claude/rules/style.md".to_string(), false),
             (
-                tree.repo
-                    .join(".cursor/rules/style.mdc")
-                    .display()
-                    .to_string(),
+                slash(
+                    &tree
+                        .repo
+                        .join(".cursor/rules/style.mdc")
+                        .display()
+                        .to_string()
+                ),
                 false
             ),
             (
-                tree.repo
-                    .join(".windsurf/rules/style.md")
-                    .display()
-                    .to_string(),
+                slash(
+                    &tree
+                        .repo
+                        .join(".windsurf/rules/style.md")
+                        .display()
+                        .to_string()
+                ),
                 false
             ),
             (
-                tree.repo.join(".clinerules/style.md").display().to_string(),
+                slash(&tree.repo.join(".clinerules/style.md").display().to_string()),
                 false
             ),
         ]
@@ -133,7 +143,7 @@ fn an_invalid_rule_never_shadows_a_valid_one() {
         .rules()
         .iter()
         .filter(|r| r.status == RuleStatus::Dropped)
-        .map(|r| book.display_path(&r.path))
+        .map(|r| slash(&book.display_path(&r.path)))
         .collect();
     assert_eq!(dropped, [".claude/rules/api.md", ".claude/rules/web.md"]);
     assert!(book.has_errors());
@@ -162,7 +172,7 @@ fn order_is_deterministic() {
         let book = tree.load("repo");
         book.rules()
             .iter()
-            .map(|r| book.display_path(&r.path))
+            .map(|r| slash(&book.display_path(&r.path)))
             .collect()
     };
     let order = list(&forward);

@@ -25,6 +25,7 @@ mod linger;
 mod models;
 mod scenario;
 mod select;
+mod sidecar;
 mod subst;
 mod sys;
 mod turn;
@@ -38,6 +39,10 @@ use cli::Subcommand;
 use error::Error;
 
 fn main() {
+    if let Err(error) = sidecar::apply() {
+        eprintln!("fake-agent: {error}");
+        process::exit(error::MISUSE_EXIT_CODE);
+    }
     let argv: Vec<String> = std::env::args_os()
         .skip(1)
         .map(|arg| arg.to_string_lossy().into_owned())

@@ -388,3 +388,13 @@ pub fn sse_text(body: &str) -> String {
         .filter_map(|(_, d)| d["delta"]["text"].as_str().map(str::to_string))
         .collect()
 }
+
+/// The `error.message` of an Anthropic error body (paths in it unescaped: a Windows path's `\`
+/// is `\\` in the JSON).
+pub fn error_message(body: &str) -> String {
+    let value: serde_json::Value = serde_json::from_str(body).unwrap();
+    value["error"]["message"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error message: {body}"))
+        .to_string()
+}

@@ -43,7 +43,8 @@ const CLEARED: &[&str] = &[
 ];
 
 /// One test's sandbox: a temp dir holding a workspace, an invocation log, an optional scenario
-/// and the wrapper script that exports the chosen `FAKE_AGENT_*` variables and execs the fake.
+/// and the agent: a wrapper script that exports the chosen `FAKE_AGENT_*` variables and execs
+/// the fake (on Windows, a copy of the fake with those variables in a file beside it).
 pub struct Sandbox {
     pub dir: tempfile::TempDir,
     pub workspace: PathBuf,
@@ -82,23 +83,20 @@ impl Sandbox {
         scenario: Option<PathBuf>,
         env: &[(&str, &str)],
     ) -> Sandbox {
-        let mut script = String::from("#!/bin/sh\n");
-        for key in CLEARED {
-            script.push_str(&format!("unset {key}\n"));
-        }
-        script.push_str(&format!("export FAKE_AGENT_LOG={}\n", quote(&log)));
+        let mut vars: Vec<(String, String)> = vec![(
+            "FAKE_AGENT_LOG".into(),
+            log.to_str().expect("utf-8 path").into(),
+        )];
         // A safety net: no fake outlives a broken test for long.
-        script.push_str("export FAKE_AGENT_MAX_LIFETIME_MS=60000\n");
+        vars.push(("FAKE_AGENT_MAX_LIFETIME_MS".into(), "60000".into()));
         if let Some(path) = &scenario {
-            script.push_str(&format!("export FAKE_AGENT_SCENARIO={}\n", quote(path)));
+            let path = path.to_str().expect("utf-8 path");
+            vars.push(("FAKE_AGENT_SCENARIO".into(), path.into()));
         }
         for (key, value) in env {
-            script.push_str(&format!("export {key}={}\n", quote_str(value)));
+            vars.push(((*key).into(), (*value).into()));
         }
-        script.push_str(&format!("exec {} \"$@\"\n", quote(&fake_agent())));
-        let agent = dir.path().join("agent");
-        std::fs::write(&agent, script).expect("write wrapper");
-        crate::make_executable(&agent);
+        let agent = write_agent(dir.path(), &vars);
         Sandbox {
             dir,
             workspace,
@@ -134,10 +132,60 @@ impl Sandbox {
     }
 }
 
-fn quote(path: &Path) -> String {
-    quote_str(path.to_str().expect("utf-8 path"))
+/// The fake agent behind a `#!/bin/sh` wrapper that clears [`CLEARED`], exports `vars` and
+/// execs the fake (same pid, so group checks see the fake itself).
+#[cfg(unix)]
+fn write_agent(dir: &Path, vars: &[(String, String)]) -> PathBuf {
+    let mut script = String::from("#!/bin/sh\n");
+    for key in CLEARED {
+        script.push_str(&format!("unset {key}\n"));
+    }
+    for (key, value) in vars {
+        script.push_str(&format!("export {key}={}\n", quote_str(value)));
+    }
+    script.push_str(&format!(
+        "exec {} \"$@\"\n",
+        quote_str(&fake_agent().to_string_lossy())
+    ));
+    let agent = dir.join("agent");
+    std::fs::write(&agent, script).expect("write wrapper");
+    crate::make_executable(&agent);
+    agent
 }
 
+/// Windows runs no shebang: a copy of the fake as `agent.exe` with its variables in
+/// `agent.env` beside it, which the fake applies first (tests/fake-agent/src/sidecar.rs).
+#[cfg(not(unix))]
+fn write_agent(dir: &Path, vars: &[(String, String)]) -> PathBuf {
+    let mut sidecar = String::new();
+    for key in CLEARED {
+        sidecar.push_str(&format!("{key}\n"));
+    }
+    for (key, value) in vars {
+        assert!(!value.contains('\n'), "{key}'s value is one line");
+        sidecar.push_str(&format!("{key}={value}\n"));
+    }
+    let fake = fake_agent();
+    let agent = dir.join("agent.exe");
+    std::fs::copy(&fake, &agent).expect("copy the fake agent");
+    // The DLLs beside the fake go with it (under Wine, the bcryptprimitives.dll shim that
+    // scripts/test-windows puts there).
+    let folder = fake.parent().expect("the fake's folder");
+    for entry in std::fs::read_dir(folder).expect("the fake's folder") {
+        let path = entry.expect("a folder entry").path();
+        if path
+            .extension()
+            .is_some_and(|ext| ext.eq_ignore_ascii_case("dll"))
+        {
+            std::fs::copy(&path, dir.join(path.file_name().expect("a file name")))
+                .expect("copy a DLL beside the fake agent");
+        }
+    }
+    std::fs::write(dir.join("agent.env"), sidecar).expect("write the agent's variables");
+    agent
+}
+
+#[cfg(unix)]
 fn quote_str(value: &str) -> String {
     format!("'{}'", value.replace('\'', "'\\''"))
 }
@@ -194,12 +242,16 @@ pub fn proc_state(pid: i32) -> Option<(char, i32)> {
     Some((state, pgrp))
 }
 
-/// True when `pid` no longer exists or is a zombie.
+/// True when `pid` no longer exists or is a zombie (Windows, which has no `/proc`: asked of
+/// the system).
 pub fn pid_dead(pid: i32) -> bool {
+    if cfg!(windows) {
+        return multi_cursor::platform::process_gone(pid);
+    }
     proc_state(pid).is_none_or(|(state, _)| state == 'Z')
 }
 
-/// Live (non-zombie) members of process group `pgid`.
+/// Live (non-zombie) members of process group `pgid` (none found without `/proc`).
 pub fn live_members(pgid: i32) -> Vec<i32> {
     let Ok(dir) = std::fs::read_dir("/proc") else {
         return Vec::new();
@@ -209,9 +261,13 @@ pub fn live_members(pgid: i32) -> Vec<i32> {
         .collect()
 }
 
-/// True when the group is gone: no process has it, or every member is a zombie.
+/// True when the group is gone: no process has it, or every member is a zombie (Windows: the
+/// Job Object we made for it has no active process, or, without one, its leader has ended).
 pub fn group_gone(pgid: i32) -> bool {
     assert!(pgid > 1, "bad pgid {pgid}");
+    if cfg!(windows) {
+        return !multi_cursor::platform::group_alive(pgid);
+    }
     !multi_cursor::platform::group_alive(pgid) || live_members(pgid).is_empty()
 }
 
