@@ -231,7 +231,13 @@ pub fn sync_for(workspace: &Path, reads_claude_skills: bool) -> Result<SkillSync
                             });
                         }
                     }
-                    Err(error) => return Err(io_err(&dest)(error)),
+                    // This skill only: the others are still linked, and the row says why.
+                    Err(error) => report.skipped.push(Skipped {
+                        name: name.clone(),
+                        reason: format!(
+                            "could not link it: {error}; Cursor's CLI reads .claude/skills itself from 2026.10 on (`agent update`)"
+                        ),
+                    }),
                 }
             }
             Err(error) => return Err(io_err(&dest)(error)),

@@ -27,6 +27,7 @@ use std::time::Duration;
 use windows_sys::Win32::Foundation::CloseHandle;
 use windows_sys::Win32::Foundation::ERROR_ACCESS_DENIED;
 use windows_sys::Win32::Foundation::ERROR_LOCK_VIOLATION;
+use windows_sys::Win32::Foundation::ERROR_PRIVILEGE_NOT_HELD;
 use windows_sys::Win32::Foundation::ERROR_SHARING_VIOLATION;
 use windows_sys::Win32::Foundation::FILETIME;
 use windows_sys::Win32::Foundation::HANDLE;
@@ -380,7 +381,16 @@ pub fn write_all_at(file: &fs::File, mut buf: &[u8], mut offset: u64) -> io::Res
 /// Windows allows that with Developer Mode on, or to an administrator; otherwise the error says
 /// so and the caller reports the skill as not linked.
 pub fn link_dir(target: &Path, link: &Path) -> io::Result<()> {
-    std::os::windows::fs::symlink_dir(target, link)
+    std::os::windows::fs::symlink_dir(target, link).map_err(|error| {
+        if error.raw_os_error() == Some(ERROR_PRIVILEGE_NOT_HELD as i32) {
+            io::Error::new(
+                error.kind(),
+                "Windows makes folder links only in Developer Mode or for an administrator (Settings > For developers > Developer Mode)",
+            )
+        } else {
+            error
+        }
+    })
 }
 
 /// Removes the directory link `link` (never what it points to).
