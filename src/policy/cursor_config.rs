@@ -25,7 +25,6 @@ use std::time::Instant;
 use super::settings::PolicyInputs;
 use crate::cursor::process::AfterEnd;
 
-mod json_spans;
 mod model_put_back;
 
 pub use model_put_back::ModelPutBack;

@@ -38,11 +38,10 @@ use std::sync::PoisonError;
 use serde_json::Value;
 
 use super::MAX_CONFIG_BYTES;
-use super::json_spans::Member;
-use super::json_spans::apply;
-use super::json_spans::nested_members;
-use super::json_spans::removals;
-use super::json_spans::top_members;
+use jsonc_parser::ParseOptions;
+use jsonc_parser::cst::CstInputValue;
+use jsonc_parser::cst::CstObject;
+use jsonc_parser::cst::CstRootNode;
 
 const MODEL: &str = "model";
 const MODEL_ID: &str = "modelId";
@@ -215,53 +214,67 @@ fn restored_text(text: &str, before: &Before, ours: &BTreeSet<String>) -> Option
     if !holds_ours {
         return None;
     }
-    let top = top_members(text)?;
-    let find = |members: &[Member], key: &str| members.iter().position(|m| m.key == key);
-    let model_index = find(&top, MODEL)?;
-    let model_members = nested_members(text, &top[model_index])?;
-    let id_index = find(&model_members, MODEL_ID)?;
-    let changed_index = find(&top, HAS_CHANGED)?;
+    // Edited on jsonc-parser's concrete syntax tree, which keeps every other byte (key order,
+    // spacing, unknown keys) as it was.
+    let root = CstRootNode::parse(text, &ParseOptions::default()).ok()?;
+    let top = root.object_value()?;
+    // A key repeated in the text: serde_json keeps the last, the tree would edit the first.
+    let once = |object: &CstObject, key: &str| {
+        let mut found = object
+            .properties()
+            .into_iter()
+            .filter(|p| p.decoded_name().as_deref() == Some(key));
+        let first = found.next()?;
+        found.next().is_none().then_some(first)
+    };
+    let model = once(&top, MODEL)?;
+    let model_object = model.object_value()?;
+    let id = once(&model_object, MODEL_ID)?;
+    let changed = once(&top, HAS_CHANGED)?;
 
     let mut expected = current;
     let object = expected.as_object_mut()?;
-    let mut edits = Vec::new();
-    let mut top_removed = Vec::new();
     match &before.has_changed {
         Some(value) => {
-            let json = serde_json::to_string(value).ok()?;
-            edits.push((top[changed_index].value.clone(), json));
+            changed.set_value(input_value(value)?);
             object.insert(HAS_CHANGED.to_string(), value.clone());
         }
         None => {
-            top_removed.push(changed_index);
+            changed.remove();
             object.remove(HAS_CHANGED);
         }
     }
     match &before.model_id {
         Some(value) => {
-            let json = serde_json::to_string(value).ok()?;
-            edits.push((model_members[id_index].value.clone(), json));
+            id.set_value(input_value(value)?);
             let model = object.get_mut(MODEL)?.as_object_mut()?;
             model.insert(MODEL_ID.to_string(), value.clone());
         }
-        None if !before.model_existed && model_members.len() == 1 => {
+        None if !before.model_existed && model_object.properties().len() == 1 => {
             // The run created `model` holding only the id: the member goes as a whole.
-            top_removed.push(model_index);
+            model.remove();
             object.remove(MODEL);
         }
         None => {
-            for range in removals(&model_members, &[id_index]) {
-                edits.push((range, String::new()));
-            }
+            id.remove();
             object.get_mut(MODEL)?.as_object_mut()?.remove(MODEL_ID);
         }
     }
-    for range in removals(&top, &top_removed) {
-        edits.push((range, String::new()));
-    }
-    let edited = apply(text, edits)?;
+    let edited = root.to_string();
     let check: Value = serde_json::from_str(&edited).ok()?;
     (check == expected).then_some(edited)
+}
+
+/// A scalar the put-back writes (a model id, `hasChangedDefaultModel`), as the tree takes it;
+/// `None` for anything else, which Cursor never writes in those two fields.
+fn input_value(value: &Value) -> Option<CstInputValue> {
+    match value {
+        Value::Null => Some(CstInputValue::Null),
+        Value::Bool(flag) => Some(CstInputValue::Bool(*flag)),
+        Value::Number(number) => Some(CstInputValue::Number(number.to_string())),
+        Value::String(text) => Some(CstInputValue::String(text.clone())),
+        Value::Array(_) | Value::Object(_) => None,
+    }
 }
 
 /// Writes `edited` over `path` by temp file, fsync and rename (same permissions), unless the
