@@ -105,12 +105,12 @@ pub const VARIABLES: &[Variable] = &[
     user(
         AGENT_ENV,
         "Cursor agent executable",
-        "`cursor-agent`, then `agent` on PATH, then `~/.local/bin/cursor-agent`, `~/.local/bin/agent`; an `agent` that is not Cursor's (Grok Build installs one) is skipped for the next",
+        "`cursor-agent`, then `agent` on PATH, then `~/.local/bin/cursor-agent`, `~/.local/bin/agent` (on Windows `.exe` or `.cmd`, and `%LOCALAPPDATA%\\cursor-agent` instead of `~/.local/bin`); an `agent` that is not Cursor's (Grok Build installs one) is skipped for the next",
     ),
     user(
         CLAUDE_ENV,
         "Claude Code executable",
-        "`claude` on PATH, then `~/.local/bin/claude`, `~/.claude/local/claude`",
+        "`claude` on PATH, then `~/.local/bin/claude`, `~/.claude/local/claude` (on Windows `claude.exe`, `~` being `%USERPROFILE%`)",
     ),
     user(
         UPSTREAM_ENV,

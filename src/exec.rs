@@ -14,6 +14,14 @@ pub(crate) fn search_path(name: &OsStr, path_var: Option<&OsStr>) -> Option<Path
         .find(|p| is_executable(p))
 }
 
+/// The first runnable `name` in `dirs` (with this system's executable names, as
+/// [`search_path`]): the folders an installer puts a program in when it is not on PATH
+/// ([`crate::platform::places`]).
+pub(crate) fn search_dirs(name: &OsStr, dirs: &[PathBuf]) -> Option<PathBuf> {
+    let joined = std::env::join_paths(dirs).ok()?;
+    search_path(name, Some(&joined))
+}
+
 /// A regular file with an execute bit (on Windows, any regular file: the name's extension
 /// decides what runs).
 pub(crate) fn is_executable(path: &Path) -> bool {
@@ -120,5 +128,31 @@ impl<T: Clone + serde::Serialize + serde::de::DeserializeOwned> AnswerCache<T> {
         if let Err(error) = stored {
             tracing::warn!(%error, file = %self.file.display(), "could not remember an executable's answer");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn install_places_are_searched_with_this_systems_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path();
+        let dirs = crate::platform::places::claude_install_dirs(home);
+        assert_eq!(search_dirs(OsStr::new("claude"), &dirs), None);
+        let file = crate::platform::executable_names(OsStr::new("claude"))
+            .into_iter()
+            .next()
+            .unwrap();
+        let local = home.join(".claude").join("local");
+        std::fs::create_dir_all(&local).unwrap();
+        std::fs::write(local.join(&file), "").unwrap();
+        let _ = crate::platform::testing::set_mode(&local.join(&file), 0o755);
+        assert_eq!(
+            search_dirs(OsStr::new("claude"), &dirs),
+            Some(local.join(file))
+        );
+        assert!(crate::platform::places::agent_install_dirs(home)[0].starts_with(home));
     }
 }

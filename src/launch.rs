@@ -488,7 +488,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     let claude_path = claude::find_claude(
         std::env::var_os(crate::env::CLAUDE_ENV).as_deref(),
         std::env::var_os("PATH").as_deref(),
-        std::env::var_os("HOME").as_deref(),
+        crate::platform::places::home().as_deref(),
     )?;
     let version = claude::version(&claude_path, &state_dir).await?;
     claude::check_version(&claude_path, version)?;

@@ -27,7 +27,7 @@ use crate::cursor::events::RunEvent;
 use crate::cursor::events::RunResult;
 use crate::cursor::failure::Recovery;
 use crate::cursor::failure::RunFailure;
-use crate::cursor::locate::INSTALL_HINT;
+use crate::cursor::locate::install_hint;
 use crate::cursor::process::CursorRun;
 use crate::cursor::process::RunError;
 use crate::cursor::process::RunLimits;
@@ -732,7 +732,7 @@ fn quiet_backstop(limits: RunLimits) -> RunLimits {
 #[derive(Debug, Error)]
 pub enum TurnError {
     /// The agent could not be started (not installed, not executable).
-    #[error("{0}; {INSTALL_HINT}")]
+    #[error("{}; {}", .0, install_hint())]
     Spawn(RunError),
     /// The CLI reported a failure it has words for: logged out, rate limited, an unknown
     /// model, an untrusted workspace.

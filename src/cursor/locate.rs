@@ -23,12 +23,16 @@ use super::spawn::AgentCommand;
 use super::spawn::CaptureLimits;
 use super::spawn::Kind;
 use super::spawn::SpawnError;
-use crate::exec::is_executable;
 use crate::exec::resolve_configured;
 use crate::exec::search_path;
 
-/// How to install the Cursor CLI, quoted in every "not found" message.
-pub const INSTALL_HINT: &str = "install the Cursor CLI with `curl https://cursor.com/install -fsS | bash` (it puts `agent` in ~/.local/bin), or set MULTI_CURSOR_AGENT to its path";
+/// How to install the Cursor CLI on this system, quoted in every "not found" message.
+pub fn install_hint() -> String {
+    format!(
+        "install the Cursor CLI with {}, or set MULTI_CURSOR_AGENT to its path",
+        crate::platform::places::AGENT_INSTALL_COMMAND
+    )
+}
 
 /// How long `--version` and `--help` may take before the executable is declared unusable.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -37,11 +41,15 @@ const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum LocateError {
     /// Nothing found where we look.
-    #[error("Cursor's agent CLI was not found (looked for {tried}); {INSTALL_HINT}")]
+    #[error(
+        "Cursor's agent CLI was not found (looked for {tried}); {}",
+        install_hint()
+    )]
     NotFound { tried: String },
     /// An `agent` exists but is another program (xAI's Grok CLI, …).
     #[error(
-        "{path} is not Cursor's agent CLI (it looks like {looks_like}); {INSTALL_HINT}, and put it before the other `agent` on PATH or set MULTI_CURSOR_AGENT"
+        "{path} is not Cursor's agent CLI (it looks like {looks_like}); {}, and put it before the other `agent` on PATH or set MULTI_CURSOR_AGENT",
+        install_hint()
     )]
     NotCursor { path: PathBuf, looks_like: String },
     /// The executable could not be run or did not answer `--version`.
@@ -77,7 +85,7 @@ pub fn find_agent_path() -> Result<PathBuf, LocateError> {
     find_agent_path_in(
         std::env::var_os(AGENT_ENV).as_deref(),
         std::env::var_os("PATH").as_deref(),
-        std::env::var_os("HOME").as_deref(),
+        crate::platform::places::home().as_deref(),
     )
 }
 
@@ -113,11 +121,9 @@ pub fn agent_candidates(
         found.extend(search_path(OsStr::new(name), path_var));
     }
     if let Some(home) = home {
+        let dirs = crate::platform::places::agent_install_dirs(Path::new(home));
         for name in ["cursor-agent", "agent"] {
-            let local = Path::new(home).join(".local/bin").join(name);
-            if is_executable(&local) {
-                found.push(local);
-            }
+            found.extend(crate::exec::search_dirs(OsStr::new(name), &dirs));
         }
     }
     let mut unique = Vec::new();
@@ -131,7 +137,10 @@ pub fn agent_candidates(
 
 fn not_found() -> LocateError {
     LocateError::NotFound {
-        tried: "`cursor-agent` and `agent` on PATH and in ~/.local/bin".to_string(),
+        tried: format!(
+            "`cursor-agent` and `agent` on PATH and in {}",
+            crate::platform::places::AGENT_INSTALL_DIRS_SHOWN
+        ),
     }
 }
 
@@ -149,7 +158,7 @@ pub async fn locate_agent() -> Result<AgentInfo, LocateError> {
     let candidates = agent_candidates(
         std::env::var_os(AGENT_ENV).as_deref(),
         std::env::var_os("PATH").as_deref(),
-        std::env::var_os("HOME").as_deref(),
+        crate::platform::places::home().as_deref(),
     )?;
     // Other programs' paths, and the first one's refusal (the error when it is the only one).
     let mut skipped: Vec<PathBuf> = Vec::new();

@@ -42,7 +42,7 @@ fn find_claude() -> Result<PathBuf, ClaudeError> {
     crate::launch::claude::find_claude(
         std::env::var_os(CLAUDE_ENV).as_deref(),
         std::env::var_os("PATH").as_deref(),
-        std::env::var_os("HOME").as_deref(),
+        crate::platform::places::home().as_deref(),
     )
     .map_err(|e| ClaudeError::NotFound(e.to_string()))
 }

@@ -47,16 +47,26 @@ pub(super) async fn check_agent() -> AgentFound {
         }
         Err(error) => {
             let (detail, fix) = match &error {
-                LocateError::NotFound { tried } => {
-                    (format!("not found (looked for {tried})"), locate::INSTALL_HINT.to_string())
-                }
+                LocateError::NotFound { tried } => (
+                    format!("not found (looked for {tried})"),
+                    locate::install_hint(),
+                ),
                 LocateError::NotCursor { path, looks_like } => (
-                    format!("{} is not Cursor's agent CLI (it looks like {looks_like})", path.display()),
-                    format!("{}, and put it before the other `agent` on PATH", locate::INSTALL_HINT),
+                    format!(
+                        "{} is not Cursor's agent CLI (it looks like {looks_like})",
+                        path.display()
+                    ),
+                    format!(
+                        "{}, and put it before the other `agent` on PATH",
+                        locate::install_hint()
+                    ),
                 ),
                 LocateError::Unusable { path, reason } => (
                     format!("{} could not be run ({reason})", path.display()),
-                    "reinstall the Cursor CLI (`curl https://cursor.com/install -fsS | bash`), or set MULTI_CURSOR_AGENT to a working one".to_string(),
+                    format!(
+                        "reinstall the Cursor CLI ({}), or set MULTI_CURSOR_AGENT to a working one",
+                        crate::platform::places::AGENT_INSTALL_COMMAND
+                    ),
                 ),
             };
             AgentFound {

@@ -131,7 +131,13 @@ pub(super) fn read_settings(path: &Path) -> Result<Option<Value>, SettingsReadEr
 pub(super) fn check_editors(options: &DoctorOptions) -> Vec<Check> {
     const NONE_NAME: &str = "Code editors";
     let Some(home) = options.home.as_deref() else {
-        return vec![Check::pass(NONE_NAME, "not checked: HOME is not set")];
+        return vec![Check::pass(
+            NONE_NAME,
+            format!(
+                "not checked: {} is not set",
+                crate::platform::places::HOME_VAR
+            ),
+        )];
     };
     let wrapper = wrapper_beside_this_exe();
     let checks: Vec<Check> = settings_files(home, options.config_home.as_deref())

@@ -161,7 +161,7 @@ impl DoctorOptions {
         DoctorOptions {
             live,
             workspace: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
-            home: std::env::var_os("HOME").map(PathBuf::from),
+            home: crate::platform::places::home().map(PathBuf::from),
             approve_mcps: std::env::var(crate::env::APPROVE_MCPS_ENV).is_ok_and(|v| v == "1"),
             claude_config_dir: std::env::var_os(policy::settings::CLAUDE_CONFIG_DIR_ENV)
                 .filter(|v| !v.is_empty())

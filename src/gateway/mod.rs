@@ -111,7 +111,7 @@ impl GatewayConfig {
             default_mode,
             state_dir,
             working_dir: std::env::current_dir().context("reading the working directory")?,
-            home: std::env::var_os("HOME").map(PathBuf::from),
+            home: crate::platform::places::home().map(PathBuf::from),
             approve_mcps: std::env::var(crate::env::APPROVE_MCPS_ENV).is_ok_and(|v| v == "1"),
             limits: RunLimits::from_env().map_err(anyhow::Error::msg)?,
             max_sessions: crate::session::store::SessionStore::capacity_from_env(),

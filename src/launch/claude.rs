@@ -4,7 +4,6 @@
 use crate::env::CLAUDE_ENV;
 use std::ffi::OsStr;
 
-use crate::exec::is_executable;
 use crate::exec::resolve_configured;
 use crate::exec::search_path;
 use std::path::Path;
@@ -87,19 +86,15 @@ pub fn find_claude(
         }
         return Ok(found);
     }
-    let local = home.into_iter().flat_map(|h| {
-        [
-            Path::new(h).join(".local/bin/claude"),
-            Path::new(h).join(".claude/local/claude"),
-        ]
+    let installed = home.and_then(|h| {
+        let dirs = crate::platform::places::claude_install_dirs(Path::new(h));
+        crate::exec::search_dirs(OsStr::new("claude"), &dirs)
     });
-    for candidate in local {
-        if is_executable(&candidate) {
-            return Ok(candidate);
-        }
-    }
-    Err(LaunchError::ClaudeMissing {
-        tried: "`claude` on PATH, ~/.local/bin/claude and ~/.claude/local/claude".to_string(),
+    installed.ok_or_else(|| LaunchError::ClaudeMissing {
+        tried: format!(
+            "`claude` on PATH, {}",
+            crate::platform::places::CLAUDE_INSTALL_DIRS_SHOWN
+        ),
     })
 }
 
@@ -186,7 +181,7 @@ impl LoginInputs {
         let config_dir = std::env::var_os("CLAUDE_CONFIG_DIR")
             .filter(|v| !v.is_empty())
             .map(PathBuf::from)
-            .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".claude")));
+            .or_else(|| crate::platform::places::home().map(|h| Path::new(&h).join(".claude")));
         LoginInputs {
             env,
             api_key_helper,

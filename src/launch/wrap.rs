@@ -205,7 +205,7 @@ pub fn pick_claude(argv: Vec<OsString>) -> anyhow::Result<(PathBuf, Vec<OsString
     let claude = claude::find_claude(
         std::env::var_os(crate::env::CLAUDE_ENV).as_deref(),
         std::env::var_os("PATH").as_deref(),
-        std::env::var_os("HOME").as_deref(),
+        crate::platform::places::home().as_deref(),
     )?;
     Ok((claude, argv))
 }

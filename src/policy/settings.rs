@@ -218,7 +218,7 @@ impl PolicyInputs {
     /// built (`GatewayConfig::from_env`); the launcher adds its `--settings` values afterwards.
     pub fn from_env() -> PolicyInputs {
         PolicyInputs {
-            home: env_path("HOME"),
+            home: crate::platform::places::home().map(PathBuf::from),
             claude_config_dir: env_path(CLAUDE_CONFIG_DIR_ENV),
             managed_dir: env_path(MANAGED_SETTINGS_ENV)
                 .unwrap_or_else(|| TargetOs::current().managed_dir()),

@@ -206,9 +206,10 @@ fn path_rule(kind: CursorKind, spec: Option<&str>, home: Option<&Path>) -> Trans
         format!("/{abs}")
     } else if spec == "~" || spec.starts_with("~/") {
         let Some(home) = home else {
-            return Translation::Inexpressible(
-                "it names a path in your home folder and HOME is not set".to_string(),
-            );
+            return Translation::Inexpressible(format!(
+                "it names a path in your home folder and {} is not set",
+                crate::platform::places::HOME_VAR
+            ));
         };
         let rest = spec.trim_start_matches('~').trim_start_matches('/');
         let home = home.display().to_string();

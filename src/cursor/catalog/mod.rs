@@ -91,8 +91,9 @@ const NO_MODELS_TEXT: &str = "No models available for this account";
 pub enum CatalogError {
     /// [`fetch_catalog`]: the agent executable does not exist.
     #[error(
-        "Cursor's agent CLI was not found at {}; install it (curl https://cursor.com/install -fsS | bash) or set MULTI_CURSOR_AGENT to its path",
-        .path.display()
+        "Cursor's agent CLI was not found at {}; install it with {} or set MULTI_CURSOR_AGENT to its path",
+        .path.display(),
+        crate::platform::places::AGENT_INSTALL_COMMAND
     )]
     AgentMissing { path: PathBuf },
 
