@@ -70,7 +70,8 @@ mod plugin_manifest_version;
 mod plugin_offline_install;
 mod plugin_saved_cursor_model;
 mod plugin_session_start_message;
-// The POSIX shim found through symlinks (scripts/test-windows-plugin checks it on Windows).
+// The shim found through symlinks and a `#!/bin/sh` stand-in (scripts/test-windows-plugin
+// checks the shim on Windows).
 #[cfg(unix)]
 mod plugin_shim;
 mod plugin_validate_strict;
