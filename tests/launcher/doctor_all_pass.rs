@@ -15,7 +15,17 @@ fn every_check_passes_with_the_fake_agent() {
         "{output:?}"
     );
     assert!(output.line("Claude Code").starts_with("[pass]"));
-    assert!(output.line("Claude Code").contains("2.1.328"), "{output:?}");
+    // The version of the Claude Code under test (2.1.328 pinned; the newest works too).
+    let printed = std::process::Command::new(multi_cursor_test_support::claude::claude_binary())
+        .arg("--version")
+        .output()
+        .unwrap();
+    let version = String::from_utf8_lossy(&printed.stdout)
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(output.line("Claude Code").contains(&version), "{output:?}");
     let agent = output.line("Cursor agent");
     assert!(agent.starts_with("[pass]"), "{agent}");
     assert!(agent.contains("2026.09.18-9a7762b"), "{agent}");
