@@ -19,9 +19,12 @@
 //! - **links** for skills ([`link_dir`], [`remove_link`]);
 //! - **commands Claude Code runs through a shell** ([`shell_command`]): the status line's;
 //! - **places** ([`places`]): the home folder and where the installers put Cursor's CLI and
-//!   Claude Code, named in each system's words.
+//!   Claude Code, named in each system's words;
+//! - **paths** ([`paths`]): joins in the system's separators, and Windows' verbatim
+//!   `\\?\C:\x` read back as `C:\x`.
 
 pub mod parse;
+pub mod paths;
 pub mod places;
 pub mod shell_command;
 mod watchdog_target;

@@ -515,21 +515,8 @@ pub const LOCKS_ARE_MANDATORY: bool = true;
 /// `\\server\share`), so a workspace reads the same from the working directory, a hook's `cwd`
 /// and Cursor's `--workspace`. A verbatim path with no plain spelling is kept as it is.
 pub fn canonicalize(path: &Path) -> io::Result<std::path::PathBuf> {
-    Ok(plain_spelling(fs::canonicalize(path)?))
-}
-
-/// `\\?\C:\x` → `C:\x`, `\\?\UNC\s\x` → `\\s\x`; anything else unchanged.
-fn plain_spelling(path: std::path::PathBuf) -> std::path::PathBuf {
-    let Some(text) = path.to_str() else {
-        return path;
-    };
-    if let Some(rest) = text.strip_prefix(r"\\?\UNC\") {
-        return std::path::PathBuf::from(format!(r"\\{rest}"));
-    }
-    match text.strip_prefix(r"\\?\") {
-        Some(rest) if rest.as_bytes().get(1) == Some(&b':') => std::path::PathBuf::from(rest),
-        _ => path,
-    }
+    let canonical = fs::canonicalize(path)?;
+    Ok(super::paths::plain(&canonical).into_owned())
 }
 
 #[cfg(test)]
@@ -538,14 +525,6 @@ mod tests {
 
     #[test]
     fn canonical_paths_have_their_plain_spelling() {
-        use std::path::PathBuf;
-        let plain = |text: &str| plain_spelling(PathBuf::from(text));
-        assert_eq!(plain(r"\\?\C:\work"), PathBuf::from(r"C:\work"));
-        assert_eq!(
-            plain(r"\\?\UNC\srv\share\w"),
-            PathBuf::from(r"\\srv\share\w")
-        );
-        assert_eq!(plain(r"\\?\Volume{x}\w"), PathBuf::from(r"\\?\Volume{x}\w"));
         let dir = tempfile::tempdir().unwrap();
         let canonical = canonicalize(dir.path()).unwrap();
         assert!(

@@ -68,11 +68,17 @@ impl GlobMatcher {
             .and_then(|i| self.owners.get(i).copied())
     }
 
+    /// `path` relative to the base. Cursor on Windows may name a file `C:\ws\src\a.ts`,
+    /// `C:/ws/src/a.ts`, with mixed separators, or in the verbatim `\\?\C:\ws\src\a.ts`
+    /// spelling: the last is read in its plain spelling first, as the base is spelled
+    /// (Windows' own path parsing takes either separator in the others), so none depends on
+    /// the file or its folder existing yet.
     fn relative(&self, path: &Path) -> Option<PathBuf> {
+        let path = crate::platform::paths::plain(path);
         let absolute = if path.is_absolute() {
-            lexical(path)
+            lexical(&path)
         } else {
-            lexical(&self.workspace.join(path))
+            lexical(&self.workspace.join(&path))
         };
         let rel = match absolute.strip_prefix(&self.base) {
             Ok(rel) => rel.to_path_buf(),
@@ -254,6 +260,59 @@ mod tests {
         let m = m.unwrap();
         assert!(m.is_match(&real.join("link/src/new.rs")));
         assert!(!m.is_match(&real.join("link/other/new.rs")));
+    }
+
+    /// Every spelling Cursor could give a touched file matches the same rule, without the file
+    /// or its folders existing: on Windows backslashes, slashes, both mixed, a lowercase drive
+    /// and the verbatim `\\?\` form (on a drive that is not even there, so no disk lookup can
+    /// be what matched it); elsewhere the Unix spellings.
+    #[test]
+    fn every_spelling_of_a_touched_path_matches() {
+        let (base, spellings): (&str, &[&str]) = if cfg!(windows) {
+            (
+                r"Q:\ws",
+                &[
+                    r"Q:\ws\src\components\Button.tsx",
+                    "Q:/ws/src/components/Button.tsx",
+                    r"Q:\ws\src/components\Button.tsx",
+                    r"q:\ws\src\components\Button.tsx",
+                    r"\\?\Q:\ws\src\components\Button.tsx",
+                    r"\\?\Q:\ws\src/components/Button.tsx",
+                    r"src\components\Button.tsx",
+                    "src/components/Button.tsx",
+                    r"Q:\ws\src\.\components\..\components\Button.tsx",
+                ],
+            )
+        } else {
+            (
+                "/ws",
+                &[
+                    "/ws/src/components/Button.tsx",
+                    "/ws//src/./components/Button.tsx",
+                    "src/components/Button.tsx",
+                    "/ws/src/components/../components/Button.tsx",
+                ],
+            )
+        };
+        let globs = vec!["src/components/**/*.tsx".to_string()];
+        let mut diags = Vec::new();
+        let (m, _) = compile_globs(
+            &globs,
+            Path::new(base),
+            Path::new(base),
+            Path::new("r.md"),
+            &mut diags,
+        );
+        let m = m.unwrap();
+        for spelling in spellings {
+            assert_eq!(m.matching(Path::new(spelling)), Some(0), "{spelling}");
+        }
+        let elsewhere = if cfg!(windows) {
+            r"\\?\Q:\other\src\components\Button.tsx"
+        } else {
+            "/other/src/components/Button.tsx"
+        };
+        assert_eq!(m.matching(Path::new(elsewhere)), None);
     }
 
     #[test]
