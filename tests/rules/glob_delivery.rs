@@ -9,13 +9,16 @@ use gateway::GatewayOptions;
 use gateway::TestGateway;
 use gateway::cursor_request;
 
+/// Cursor's `started` and `completed` events of an edit of `path`, the path as a JSON string
+/// (a Windows path's backslashes escaped).
 fn edit(path: &str) -> [String; 2] {
+    let path = serde_json::Value::from(path).to_string();
     [
         format!(
-            r#"{{"type":"tool_call","subtype":"started","call_id":"c1","tool_call":{{"editToolCall":{{"args":{{"path":"{path}","streamContent":"x"}}}}}},"session_id":"{{{{chat_id}}}}"}}"#
+            r#"{{"type":"tool_call","subtype":"started","call_id":"c1","tool_call":{{"editToolCall":{{"args":{{"path":{path},"streamContent":"x"}}}}}},"session_id":"{{{{chat_id}}}}"}}"#
         ),
         format!(
-            r#"{{"type":"tool_call","subtype":"completed","call_id":"c1","tool_call":{{"editToolCall":{{"args":{{"path":"{path}","streamContent":"x"}},"result":{{"success":{{"path":"{path}","linesAdded":1,"linesRemoved":0}}}}}}}},"session_id":"{{{{chat_id}}}}"}}"#
+            r#"{{"type":"tool_call","subtype":"completed","call_id":"c1","tool_call":{{"editToolCall":{{"args":{{"path":{path},"streamContent":"x"}},"result":{{"success":{{"path":{path},"linesAdded":1,"linesRemoved":0}}}}}}}},"session_id":"{{{{chat_id}}}}"}}"#
         ),
     ]
 }
@@ -32,6 +35,8 @@ fn a_touched_file_attaches_its_rule_to_the_next_prompt() {
         "---\npaths: src/components/**/*.tsx\n---\nFRONTEND-RULE: function components only.\n",
     )
     .unwrap();
+    // The file named through the workspace as std canonicalises it: on Windows in the
+    // verbatim `\\?\C:\…` spelling, not the gateway's `C:\…` (both are Cursor's to report).
     let target = std::fs::canonicalize(&workspace)
         .unwrap()
         .join("src/components/Button.tsx");
