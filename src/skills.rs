@@ -19,6 +19,7 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
+use crate::platform::paths::joined;
 use crate::rules::frontmatter::normalize_text;
 
 /// First line of our block in `info/exclude`.
@@ -139,8 +140,8 @@ pub fn sync(workspace: &Path) -> Result<SkillSync, SkillsError> {
 /// given to Cursor twice. A user's own link or folder is left alone either way.
 pub fn sync_for(workspace: &Path, reads_claude_skills: bool) -> Result<SkillSync, SkillsError> {
     let workspace = crate::platform::canonicalize(workspace).map_err(io_err(workspace))?;
-    let skills_dir = workspace.join(".claude/skills");
-    let cursor_dir = workspace.join(".cursor/skills");
+    let skills_dir = joined(&workspace, ".claude/skills");
+    let cursor_dir = joined(&workspace, ".cursor/skills");
     let mut report = SkillSync::default();
 
     let mut wanted = BTreeSet::new();
@@ -323,7 +324,7 @@ fn exclude_file(root: &Path) -> Result<PathBuf, SkillsError> {
         Ok(text) => git_dir.join(text.trim()),
         Err(_) => git_dir,
     };
-    Ok(crate::rules::lexical_path(&common.join("info/exclude")))
+    Ok(crate::rules::lexical_path(&joined(&common, "info/exclude")))
 }
 
 /// Rewrites our block of `path` to hold its old entries plus `keep`, minus `drop`; writes only

@@ -15,6 +15,7 @@ use crate::cursor::catalog::ROUTE_PREFIX;
 use crate::env::CLAUDE_ENV;
 use crate::launch::claude::MIN_VERSION as MIN_CLAUDE_VERSION;
 use crate::launch::claude::Version;
+use crate::platform::paths::joined;
 
 /// How Claude Code is installed, quoted when it is missing or too old.
 const CLAUDE_INSTALL: &str = "npm install -g @anthropic-ai/claude-code@latest";
@@ -146,8 +147,8 @@ async fn claude_version(path: &Path) -> Result<String, ClaudeError> {
 /// in `options.workspace`: local, project, then user (`$CLAUDE_CONFIG_DIR` or `~/.claude`).
 fn model_settings_files(options: &DoctorOptions) -> Vec<PathBuf> {
     let mut files = vec![
-        options.workspace.join(".claude/settings.local.json"),
-        options.workspace.join(".claude/settings.json"),
+        joined(&options.workspace, ".claude/settings.local.json"),
+        joined(&options.workspace, ".claude/settings.json"),
     ];
     let user_dir = options
         .claude_config_dir

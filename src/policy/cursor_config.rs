@@ -24,6 +24,7 @@ use std::time::Instant;
 
 use super::settings::PolicyInputs;
 use crate::cursor::process::AfterEnd;
+use crate::platform::paths::joined;
 
 mod model_put_back;
 
@@ -71,12 +72,12 @@ pub(crate) fn global_path(inputs: &PolicyInputs) -> Option<PathBuf> {
     if cfg!(all(unix, not(target_os = "macos")))
         && let Some(xdg) = &inputs.xdg_config_home
     {
-        return Some(xdg.join("cursor/cli-config.json"));
+        return Some(joined(xdg, "cursor/cli-config.json"));
     }
     inputs
         .home
         .as_ref()
-        .map(|h| h.join(".cursor/cli-config.json"))
+        .map(|h| joined(h, ".cursor/cli-config.json"))
 }
 
 /// The file whose default model every `--model` run rewrites: a turn takes a

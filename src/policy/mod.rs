@@ -32,6 +32,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::cursor::command::CursorMode;
+use crate::platform::paths::joined;
 
 /// A Claude Code permission mode, as hooks report it in `permission_mode` and as `multi-cursor
 /// serve --permission-mode` takes it (the same camelCase spellings; `manual` is Claude's CLI
@@ -289,9 +290,9 @@ pub fn describe(
 /// Cursor MCP configuration files that exist for `workspace`: the project's
 /// `.cursor/mcp.json` and the user's `~/.cursor/mcp.json`.
 pub(crate) fn mcp_config_files(workspace: &Path, home: Option<&Path>) -> Vec<PathBuf> {
-    let mut candidates = vec![workspace.join(".cursor/mcp.json")];
+    let mut candidates = vec![joined(workspace, ".cursor/mcp.json")];
     if let Some(home) = home {
-        candidates.push(home.join(".cursor/mcp.json"));
+        candidates.push(joined(home, ".cursor/mcp.json"));
     }
     candidates.into_iter().filter(|p| p.is_file()).collect()
 }

@@ -14,6 +14,8 @@ use std::path::PathBuf;
 use serde_json::Map;
 use serde_json::Value;
 
+use crate::platform::paths::joined;
+
 /// Claude Code's own variable naming the managed-settings folder in place of the OS one. The
 /// gateway honours it exactly as Claude Code does, so both read the same policy (tests point it
 /// at a fixture folder so they never read the machine's).
@@ -260,8 +262,11 @@ impl PolicyInputs {
         if let Some(dir) = self.claude_dir() {
             files.push((Scope::Managed, dir.join(REMOTE_SETTINGS_FILE)));
         }
-        files.push((Scope::Local, workspace.join(".claude/settings.local.json")));
-        files.push((Scope::Project, workspace.join(".claude/settings.json")));
+        files.push((
+            Scope::Local,
+            joined(workspace, ".claude/settings.local.json"),
+        ));
+        files.push((Scope::Project, joined(workspace, ".claude/settings.json")));
         if let Some(dir) = self.claude_dir() {
             files.push((Scope::User, dir.join("settings.json")));
         }

@@ -16,6 +16,7 @@ use super::diagnostic::Severity;
 use super::rule::Dialect;
 use super::rule::Level;
 use super::rule::Provider;
+use crate::platform::paths::joined;
 
 /// Deepest folder level read inside a rules folder.
 pub(crate) const MAX_DEPTH: usize = 16;
@@ -283,14 +284,6 @@ fn has_extension(path: &Path, extensions: &[&str]) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| extensions.contains(&e))
-}
-
-/// `base` joined with the `/`-separated `rel` one component at a time, so the path has the
-/// system's separators (Cursor on Windows is told `C:\x\.claude\rules\a.md`, not a mixed
-/// `C:\x\.claude/rules\a.md`).
-fn joined(base: &Path, rel: &str) -> PathBuf {
-    rel.split('/')
-        .fold(base.to_path_buf(), |path, part| path.join(part))
 }
 
 /// `frontend/react` for `<dir>/frontend/react.md`.
