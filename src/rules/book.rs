@@ -66,7 +66,8 @@ impl Rulebook {
 
     /// [`Rulebook::load`] with the current user's home folder.
     pub(crate) fn load_for_user(workspace: &Path) -> Rulebook {
-        let home = directories::BaseDirs::new().map(|dirs| dirs.home_dir().to_path_buf());
+        // The home the gateway reads rules from (`USERPROFILE` on Windows, `HOME` elsewhere).
+        let home = crate::platform::places::home().map(PathBuf::from);
         Rulebook::load(workspace, home.as_deref())
     }
 
