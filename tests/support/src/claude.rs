@@ -9,6 +9,8 @@ use std::process::Stdio;
 use std::time::Duration;
 use std::time::Instant;
 
+use multi_cursor::platform::places::HOME_VAR;
+
 /// The API key Claude Code is given in tests (the gateway never checks it).
 pub const TEST_API_KEY: &str = "sk-test";
 
@@ -86,6 +88,7 @@ impl ClaudeRun {
             .env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("HOME", home)
+            .env(HOME_VAR, home)
             .env("ANTHROPIC_API_KEY", TEST_API_KEY)
             .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
             .env("DISABLE_AUTOUPDATER", "1")

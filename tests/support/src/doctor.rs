@@ -6,6 +6,8 @@ use std::path::Path;
 use std::path::PathBuf;
 use std::process::Command;
 
+use multi_cursor::platform::places::HOME_VAR;
+
 use crate::fake_agent::fake_agent;
 
 /// One doctor invocation being prepared.
@@ -64,6 +66,7 @@ impl Doctor {
             .env_clear()
             .env("PATH", "/usr/bin:/bin")
             .env("HOME", &home)
+            .env(HOME_VAR, &home)
             .env("MULTI_CURSOR_STATE_DIR", dir.path().join("state"))
             .env("MULTI_CURSOR_AGENT", fake_agent())
             .env("FAKE_AGENT_LOG", dir.path().join("agent-log.jsonl"))

@@ -9,6 +9,8 @@ use std::process::Stdio;
 use std::time::Duration;
 use std::time::Instant;
 
+use multi_cursor::platform::places::HOME_VAR;
+
 pub use crate::fake_agent::cursor_fixture;
 pub use crate::fake_agent::fake_agent;
 pub use crate::fake_agent::flag_value;
@@ -124,6 +126,7 @@ impl TestGateway {
             .arg(&ready)
             .current_dir(&workspace)
             .env("HOME", &home)
+            .env(HOME_VAR, &home)
             .env("MULTI_CURSOR_STATE_DIR", &state_dir)
             .env(
                 "MULTI_CURSOR_AGENT",

@@ -11,6 +11,8 @@ use std::process::Stdio;
 use std::time::Duration;
 use std::time::Instant;
 
+use multi_cursor::platform::places::HOME_VAR;
+
 pub use crate::claude::TEST_API_KEY;
 use crate::claude::claude_binary;
 use crate::fake_agent::fake_agent;
@@ -124,6 +126,7 @@ impl Launch {
         launch
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("HOME", &home)
+            .env(HOME_VAR, &home)
             .env("TMPDIR", &tmp)
             .env("MULTI_CURSOR_STATE_DIR", &state)
             .env("MULTI_CURSOR_AGENT", fake_agent())

@@ -17,6 +17,8 @@ use std::sync::mpsc::Receiver;
 use std::time::Duration;
 use std::time::Instant;
 
+use multi_cursor::platform::places::HOME_VAR;
+
 use crate::claude::TEST_API_KEY;
 use crate::claude::claude_binary;
 use crate::launcher::Launch;
@@ -50,6 +52,7 @@ pub fn command(launch: &Launch, program: &Path) -> Command {
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("HOME", &launch.home)
+        .env(HOME_VAR, &launch.home)
         .env("TMPDIR", &launch.tmp)
         .env("MULTI_CURSOR_STATE_DIR", &launch.state)
         .env("MULTI_CURSOR_AGENT", crate::fake_agent::fake_agent())
