@@ -341,7 +341,8 @@ mod tests {
     fn cursor_agent_comes_first_and_each_candidate_once() {
         let dir = tempfile::tempdir().unwrap();
         let (bin, home) = (dir.path().join("bin"), dir.path().join("home"));
-        let local = home.join(".local/bin");
+        // The installer's folder: `~/.local/bin`, on Windows `~\AppData\Local\cursor-agent`.
+        let local = crate::platform::places::agent_install_dirs(&home).remove(0);
         std::fs::create_dir_all(&bin).unwrap();
         std::fs::create_dir_all(&local).unwrap();
         for file in [

@@ -458,7 +458,8 @@ mod tests {
         std::fs::write(dir.path().join(".cursor/mcp.json"), "{}").unwrap();
         let refusal = check_mcp(dir.path(), None, false).unwrap_err();
         assert!(refusal.to_string().contains("MULTI_CURSOR_APPROVE_MCPS=1"));
-        assert!(refusal.to_string().contains(".cursor/mcp.json"));
+        let file = format!(".cursor{}mcp.json", std::path::MAIN_SEPARATOR);
+        assert!(refusal.to_string().contains(&file), "{refusal}");
         assert!(check_mcp(dir.path(), None, true).is_ok());
     }
 }
