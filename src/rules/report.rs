@@ -36,11 +36,12 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("workspace {} is not a folder", workspace.display());
     }
     let book = Rulebook::load_for_user(&workspace);
-    // Relative FILEs name files of the workspace, as Cursor's tool calls do.
+    // Relative FILEs name files of the workspace, as Cursor's tool calls do; each is shown in
+    // the system's separators (`src\a.tsx` on Windows for a FILE typed `src/a.tsx`).
     let files: Vec<PathBuf> = args
         .files
         .iter()
-        .map(|f| book.workspace().join(f))
+        .map(|f| super::lexical_path(&book.workspace().join(f)))
         .collect();
     let text = if args.json {
         format!("{:#}\n", to_json(&book, &files))
