@@ -4,6 +4,7 @@
 
 use multi_cursor_test_support::display::without_tokens;
 use multi_cursor_test_support::gateway;
+use multi_cursor_test_support::joined;
 use multi_cursor_test_support::policy;
 
 use gateway::GatewayOptions;
@@ -17,7 +18,7 @@ fn claude_only_rules_are_admitted_and_listed() {
         permission_mode: Some("plan".into()),
         ..GatewayOptions::default()
     });
-    let settings = gw.workspace().join(".claude/settings.json");
+    let settings = joined(&gw.workspace(), ".claude/settings.json");
     policy::write_json(&settings, &policy::deny(&["Task", "TodoWrite"]));
     let response = gw.post_with(
         "/v1/messages",

@@ -3,6 +3,7 @@
 //! without touching its other fields (the login lives there too).
 
 use multi_cursor_test_support::gateway;
+use multi_cursor_test_support::joined;
 use multi_cursor_test_support::policy;
 
 use gateway::GatewayOptions;
@@ -35,10 +36,10 @@ fn global_cursor_config_enforces_rules() {
         ..GatewayOptions::default()
     });
     policy::write_json(
-        &gw.home().join(".claude/settings.json"),
+        &joined(&gw.home(), ".claude/settings.json"),
         &policy::deny(&["Bash(rm:*)"]),
     );
-    let home_config = gw.home().join(".cursor/cli-config.json");
+    let home_config = joined(&gw.home(), ".cursor/cli-config.json");
     policy::write_json(&home_config, &global_config(&["Shell(rm)"]));
     let before = std::fs::read(&home_config).unwrap();
     let response = run(&gw);
@@ -74,11 +75,11 @@ fn global_cursor_config_enforces_rules() {
         ..GatewayOptions::default()
     });
     policy::write_json(
-        &gw.home().join(".claude/settings.json"),
+        &joined(&gw.home(), ".claude/settings.json"),
         &policy::deny(&["Bash(rm:*)"]),
     );
     policy::write_json(
-        &gw.home().join(".cursor/cli-config.json"),
+        &joined(&gw.home(), ".cursor/cli-config.json"),
         &global_config(&["Shell(rm)"]),
     );
     let message = policy::refusal(run(&gw));

@@ -5,6 +5,7 @@
 
 use multi_cursor_test_support::display::without_tokens;
 use multi_cursor_test_support::gateway;
+use multi_cursor_test_support::joined;
 use multi_cursor_test_support::policy;
 use multi_cursor_test_support::scenario;
 
@@ -22,7 +23,7 @@ fn a_failed_answer_does_not_use_up_the_note() {
     }
     let gw = TestGateway::start(GatewayOptions::replaying(dir.path()));
     policy::write_json(
-        &gw.workspace().join(".claude/settings.json"),
+        &joined(&gw.workspace(), ".claude/settings.json"),
         &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "audit"}]}]}}),
     );
 

@@ -5,6 +5,7 @@
 
 use multi_cursor_test_support::display::without_tokens;
 use multi_cursor_test_support::gateway;
+use multi_cursor_test_support::joined;
 use multi_cursor_test_support::policy;
 
 use gateway::GatewayOptions;
@@ -30,7 +31,7 @@ fn hooks_and_mcp_note_once_per_session() {
     );
 
     let ws = gw.workspace();
-    let settings = ws.join(".claude/settings.json");
+    let settings = joined(&ws, ".claude/settings.json");
     policy::write_json(
         &settings,
         &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "audit"}]}]}}),

@@ -5,6 +5,7 @@
 
 use multi_cursor_test_support::display::without_tokens;
 use multi_cursor_test_support::gateway;
+use multi_cursor_test_support::joined;
 use multi_cursor_test_support::policy;
 
 use gateway::GatewayOptions;
@@ -27,7 +28,7 @@ fn mirrored_rules_let_cursor_run() {
         ..GatewayOptions::default()
     });
     let ws = gw.workspace();
-    let settings = gw.home().join(".claude/settings.json");
+    let settings = joined(&gw.home(), ".claude/settings.json");
     policy::write_json(
         &settings,
         &policy::deny(&[
@@ -39,7 +40,7 @@ fn mirrored_rules_let_cursor_run() {
             "Bash(git push:*)",
         ]),
     );
-    let cli = ws.join(".cursor/cli.json");
+    let cli = joined(&ws, ".cursor/cli.json");
     policy::write_json(
         &cli,
         &policy::cursor_deny(&[

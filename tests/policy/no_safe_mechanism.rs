@@ -5,6 +5,7 @@
 //! adds anything to Cursor's command line.
 
 use multi_cursor_test_support::gateway;
+use multi_cursor_test_support::joined;
 use multi_cursor_test_support::policy;
 
 use gateway::GatewayOptions;
@@ -29,7 +30,7 @@ fn rules_are_never_handed_over_only_required() {
     });
     let ws = gw.workspace();
     policy::write_json(
-        &ws.join(".claude/settings.json"),
+        &joined(&ws, ".claude/settings.json"),
         &policy::deny(&["Bash(rm:*)"]),
     );
     let home_before = policy::tree(&gw.home());
@@ -51,7 +52,7 @@ fn rules_are_never_handed_over_only_required() {
     );
 
     // The user mirrors the rule; the run gets Cursor's own config, nothing of ours.
-    let cli = ws.join(".cursor/cli.json");
+    let cli = joined(&ws, ".cursor/cli.json");
     policy::write_json(&cli, &policy::cursor_deny(&["Shell(rm)"]));
     let cli_before = std::fs::read(&cli).unwrap();
     let ws_before = policy::tree(&ws);

@@ -4,6 +4,7 @@
 
 use multi_cursor_test_support::claude;
 use multi_cursor_test_support::gateway;
+use multi_cursor_test_support::joined;
 use multi_cursor_test_support::policy;
 
 use claude::ClaudeRun;
@@ -18,11 +19,11 @@ fn claude_prints_the_notices_first() {
     });
     let ws = gw.workspace();
     policy::write_json(
-        &ws.join(".cursor/cli.json"),
+        &joined(&ws, ".cursor/cli.json"),
         &serde_json::json!({"permissions": {"allow": ["Write(**)"], "deny": []}}),
     );
     policy::write_json(
-        &ws.join(".claude/settings.json"),
+        &joined(&ws, ".claude/settings.json"),
         &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]}}),
     );
     let output = ClaudeRun::new(&gw.home(), &ws)

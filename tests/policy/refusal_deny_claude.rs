@@ -4,6 +4,7 @@
 
 use multi_cursor_test_support::claude;
 use multi_cursor_test_support::gateway;
+use multi_cursor_test_support::joined;
 use multi_cursor_test_support::policy;
 
 use claude::ClaudeRun;
@@ -16,7 +17,7 @@ fn unenforced_deny_rule_is_shown_and_nothing_runs() {
         permission_mode: Some("bypassPermissions".into()),
         ..GatewayOptions::default()
     });
-    let settings = gw.home().join(".claude/settings.json");
+    let settings = joined(&gw.home(), ".claude/settings.json");
     policy::write_json(&settings, &policy::deny(&["Bash(rm:*)"]));
     let output = ClaudeRun::new(&gw.home(), &gw.workspace())
         .gateway(&gw.url, &gw.token)
@@ -29,7 +30,7 @@ fn unenforced_deny_rule_is_shown_and_nothing_runs() {
         "deny rule `Bash(rm:*)`".to_string(),
         settings.display().to_string(),
         "`Shell(rm)`".to_string(),
-        format!("{}", gw.workspace().join(".cursor/cli.json").display()),
+        format!("{}", joined(&gw.workspace(), ".cursor/cli.json").display()),
     ] {
         assert!(shown.contains(&part), "missing {part:?} in {output:?}");
     }

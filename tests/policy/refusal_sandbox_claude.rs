@@ -4,6 +4,7 @@
 
 use multi_cursor_test_support::claude;
 use multi_cursor_test_support::gateway;
+use multi_cursor_test_support::joined;
 use multi_cursor_test_support::policy;
 
 use claude::ClaudeRun;
@@ -16,7 +17,7 @@ fn sandbox_setting_is_shown_and_nothing_runs() {
         permission_mode: Some("bypassPermissions".into()),
         ..GatewayOptions::default()
     });
-    let settings = gw.workspace().join(".claude/settings.json");
+    let settings = joined(&gw.workspace(), ".claude/settings.json");
     policy::write_json(
         &settings,
         &serde_json::json!({"sandbox": {"enabled": true}}),

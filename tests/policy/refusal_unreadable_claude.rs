@@ -4,6 +4,7 @@
 
 use multi_cursor_test_support::claude;
 use multi_cursor_test_support::gateway;
+use multi_cursor_test_support::joined;
 
 use claude::ClaudeRun;
 use gateway::GatewayOptions;
@@ -15,7 +16,7 @@ fn broken_settings_file_is_shown_and_nothing_runs() {
         permission_mode: Some("bypassPermissions".into()),
         ..GatewayOptions::default()
     });
-    let settings = gw.workspace().join(".claude/settings.json");
+    let settings = joined(&gw.workspace(), ".claude/settings.json");
     std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
     std::fs::write(&settings, "{\"permissions\": {\"deny\": [\"Bash(rm:*)\"]").unwrap();
     let output = ClaudeRun::new(&gw.home(), &gw.workspace())

@@ -5,6 +5,7 @@
 //! `CLAUDE_CONFIG_DIR` moves the user settings as it does for Claude Code.
 
 use multi_cursor_test_support::gateway;
+use multi_cursor_test_support::joined;
 use multi_cursor_test_support::policy;
 
 use gateway::GatewayOptions;
@@ -29,26 +30,26 @@ fn each_source_is_read_with_its_file() {
     let files = [
         (gw.managed_dir().join("managed-settings.json"), "Bash(m1:*)"),
         (
-            gw.managed_dir().join("managed-settings.d/20-b.json"),
+            joined(&gw.managed_dir(), "managed-settings.d/20-b.json"),
             "Bash(m3:*)",
         ),
         (
-            gw.managed_dir().join("managed-settings.d/10-a.json"),
+            joined(&gw.managed_dir(), "managed-settings.d/10-a.json"),
             "Bash(m2:*)",
         ),
         (
-            gw.home().join(".claude/remote-settings.json"),
+            joined(&gw.home(), ".claude/remote-settings.json"),
             "Bash(remote:*)",
         ),
-        (ws.join(".claude/settings.local.json"), "Bash(local:*)"),
-        (ws.join(".claude/settings.json"), "Bash(project:*)"),
-        (gw.home().join(".claude/settings.json"), "Bash(user:*)"),
+        (joined(&ws, ".claude/settings.local.json"), "Bash(local:*)"),
+        (joined(&ws, ".claude/settings.json"), "Bash(project:*)"),
+        (joined(&gw.home(), ".claude/settings.json"), "Bash(user:*)"),
     ];
     for (file, rule) in &files {
         policy::write_json(file, &policy::deny(&[rule]));
     }
     policy::write_json(
-        &gw.managed_dir().join("managed-settings.d/.hidden.json"),
+        &joined(&gw.managed_dir(), "managed-settings.d/.hidden.json"),
         &policy::deny(&["Bash(hidden:*)"]),
     );
     let message = ask(&gw);
@@ -77,7 +78,7 @@ fn each_source_is_read_with_its_file() {
         ..GatewayOptions::default()
     });
     policy::write_json(
-        &gw.home().join(".claude/settings.json"),
+        &joined(&gw.home(), ".claude/settings.json"),
         &policy::deny(&["Bash(home:*)"]),
     );
     let moved = config_dir.path().join("settings.json");

@@ -3,6 +3,7 @@
 //! and in the text the command prints.
 
 use multi_cursor_test_support::gateway;
+use multi_cursor_test_support::joined;
 use multi_cursor_test_support::policy;
 
 use gateway::GatewayOptions;
@@ -24,12 +25,12 @@ fn status_shows_each_sessions_admitted_policy() {
         ..GatewayOptions::default()
     });
     let ws = gw.workspace();
-    let settings = ws.join(".claude/settings.json");
+    let settings = joined(&ws, ".claude/settings.json");
     policy::write_json(&settings, &policy::deny(&["Bash(rm:*)", "Read(.env)"]));
     let message = policy::refusal(run(&gw, "refused-session"));
     assert!(message.contains("`Bash(rm:*)`"), "{message}");
 
-    let cli = ws.join(".cursor/cli.json");
+    let cli = joined(&ws, ".cursor/cli.json");
     policy::write_json(&cli, &policy::cursor_deny(&["Shell(rm)", "Read(.env)"]));
     let response = run(&gw, "admitted-session");
     assert_eq!(response.status(), 200);

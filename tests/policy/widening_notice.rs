@@ -6,6 +6,7 @@
 
 use multi_cursor_test_support::display::without_tokens;
 use multi_cursor_test_support::gateway;
+use multi_cursor_test_support::joined;
 use multi_cursor_test_support::policy;
 
 use gateway::GatewayOptions;
@@ -22,12 +23,12 @@ fn answer(gw: &TestGateway, chat: &mut policy::Conversation, prompt: &str) -> St
 fn widening_cursor_config_is_the_first_line() {
     let gw = TestGateway::start(GatewayOptions::default());
     let ws = gw.workspace();
-    let project = ws.join(".cursor/cli.json");
+    let project = joined(&ws, ".cursor/cli.json");
     policy::write_json(
         &project,
         &serde_json::json!({"permissions": {"allow": ["Shell(*)", "Read(**)"], "deny": []}}),
     );
-    let global = gw.home().join(".cursor/cli-config.json");
+    let global = joined(&gw.home(), ".cursor/cli-config.json");
     policy::write_json(
         &global,
         &serde_json::json!({"version": 1, "approvalMode": "unrestricted", "permissions": {"allow": [], "deny": []}}),

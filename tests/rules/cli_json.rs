@@ -2,6 +2,7 @@
 //! "source", "activation", "globs", "description", "shadowed", "diagnostics", …}], "diagnostics":
 //! [...]}`, plus `files` when FILEs are given.
 
+use multi_cursor_test_support::joined;
 use multi_cursor_test_support::rules as rules_support;
 
 use std::process::Command;
@@ -15,7 +16,7 @@ fn json(tree: &Tree, args: &[&str]) -> (Option<i32>, Value) {
         .args(["rules", "--json"])
         .args(args)
         .current_dir(&tree.repo)
-        .env("HOME", &tree.home)
+        .env(multi_cursor::platform::places::HOME_VAR, &tree.home)
         .output()
         .unwrap();
     (
@@ -73,7 +74,7 @@ fn the_document_has_the_contract_fields() {
     assert_eq!(ui["shadowed"], false);
     assert_eq!(
         ui["path"],
-        tree.repo.join(".claude/rules/ui.md").to_str().unwrap()
+        joined(&tree.repo, ".claude/rules/ui.md").to_str().unwrap()
     );
     assert_eq!(
         find("ui", "cursor")["shadowed"],
@@ -99,7 +100,7 @@ fn the_document_has_the_contract_fields() {
     assert_eq!(
         doc["files"],
         json!([{
-            "path": tree.repo.join("src/a/B.tsx").to_str().unwrap(),
+            "path": joined(&tree.repo, "src/a/B.tsx").to_str().unwrap(),
             "rules": [
                 {"name": "ui", "glob": "src/**/*.tsx", "delivery": "on-paths"},
                 {"name": "ui", "glob": "*.tsx", "delivery": "cursor"},
@@ -124,7 +125,7 @@ fn diagnostics_are_structured() {
     assert_eq!(first["kind"], "bad-glob");
     assert_eq!(
         first["path"],
-        tree.repo.join(".claude/rules/bad.md").to_str().unwrap()
+        joined(&tree.repo, ".claude/rules/bad.md").to_str().unwrap()
     );
     assert!(first["message"].as_str().unwrap().contains("src/["));
     assert!(doc.get("files").is_none());

@@ -2,6 +2,7 @@
 //! delivery, shadowed and dropped ones marked, diagnostics listed, `--explain` saying why,
 //! FILEs answered with the glob rules they attach, exit 1 exactly when a rule has an error.
 
+use multi_cursor_test_support::native;
 use multi_cursor_test_support::rules as rules_support;
 
 use std::path::Path;
@@ -15,7 +16,7 @@ fn rules(tree: &Tree, cwd: &Path, args: &[&str]) -> Output {
         .arg("rules")
         .args(args)
         .current_dir(cwd)
-        .env("HOME", &tree.home)
+        .env(multi_cursor::platform::places::HOME_VAR, &tree.home)
         .env_remove("MULTI_CURSOR_LOG")
         .output()
         .unwrap()
@@ -58,7 +59,7 @@ fn listing_of_a_clean_rulebook() {
     )));
     let line = |name: &str, file: &str| -> String {
         text.lines()
-            .find(|l| l.split_whitespace().next() == Some(name) && l.ends_with(file))
+            .find(|l| l.split_whitespace().next() == Some(name) && l.ends_with(&native(file)))
             .unwrap_or_else(|| panic!("no line for {name} {file}:\n{text}"))
             .to_string()
     };
@@ -92,11 +93,15 @@ fn explain_says_why() {
         text.contains("activation: globs — paths: src/**/*.tsx"),
         "{text}"
     );
-    assert!(text.contains("shadows:    ~/.claude/rules/style.md"));
-    assert!(text.contains("delivery:   none — shadowed by .claude/rules/style.md"));
+    for line in [
+        "shadows:    ~/.claude/rules/style.md",
+        "delivery:   none — shadowed by .claude/rules/style.md",
+        "info    ~/.claude/rules/style.md: rule `style` is shadowed by",
+        "info    .cursor/rules/ui.mdc: multi-cursor also delivers a rule `ui`",
+    ] {
+        assert!(text.contains(&native(line)), "{line:?} in {text}");
+    }
     assert!(text.contains("delivery:   loaded by Cursor itself (not sent again)"));
-    assert!(text.contains("info    ~/.claude/rules/style.md: rule `style` is shadowed by"));
-    assert!(text.contains("info    .cursor/rules/ui.mdc: multi-cursor also delivers a rule `ui`"));
 }
 
 #[test]
@@ -118,7 +123,10 @@ fn files_show_the_rules_they_attach() {
     let files = &text[text.find("\nFiles:\n").unwrap()..];
     assert_eq!(
         files,
-        "\nFiles:\n  src/app/Button.tsx:\n    `ui` (glob `src/**/*.tsx`): attached to the next prompt when Cursor touches it\n    `ui` (glob `*.tsx`): Cursor attaches it itself\n  style.css:\n    `css` (glob `*.css`): Cursor attaches it itself\n  README.md: no glob rule applies\n"
+        format!(
+            "\nFiles:\n  {}:\n    `ui` (glob `src/**/*.tsx`): attached to the next prompt when Cursor touches it\n    `ui` (glob `*.tsx`): Cursor attaches it itself\n  style.css:\n    `css` (glob `*.css`): Cursor attaches it itself\n  README.md: no glob rule applies\n",
+            native("src/app/Button.tsx")
+        )
     );
 }
 
@@ -134,19 +142,24 @@ fn an_error_exits_1_and_is_listed() {
     let text = stdout(&out);
     assert!(text.contains("dropped"), "{text}");
     assert!(
-        text.contains("error   .claude/rules/broken.md: glob `src/[` is invalid"),
+        text.contains(&format!(
+            "error   {}: glob `src/[` is invalid",
+            native(".claude/rules/broken.md")
+        )),
         "{text}"
     );
-    assert!(text.contains(
-        "error   .claude/rules/broken.md: the rule applies by globs but none of them is valid"
-    ));
+    assert!(text.contains(&format!(
+        "error   {}: the rule applies by globs but none of them is valid",
+        native(".claude/rules/broken.md")
+    )));
     let warnings_only = Tree::new();
     warnings_only.write("repo/.cursor/rules/w.mdc", "---\nglobs: *.rs\n---\nW.\n");
     let out = rules(&warnings_only, &warnings_only.repo, &[]);
     assert_eq!(out.status.code(), Some(0), "warnings do not fail");
-    assert!(
-        stdout(&out).contains("warning .cursor/rules/w.mdc:2: the frontmatter is not valid YAML")
-    );
+    assert!(stdout(&out).contains(&format!(
+        "warning {}:2: the frontmatter is not valid YAML",
+        native(".cursor/rules/w.mdc")
+    )));
 }
 
 #[test]

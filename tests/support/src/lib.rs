@@ -32,6 +32,20 @@ pub mod stream_lines;
 pub mod tmux;
 pub mod wrapper;
 
+/// `base` joined with the `/`-separated `rel` one component at a time: a path as the product
+/// spells it, in the system's separators (`C:\x\.claude\settings.json` on Windows, where
+/// `base.join(".claude/settings.json")` would be a mixed `C:\x\.claude/settings.json`).
+pub fn joined(base: &Path, rel: &str) -> PathBuf {
+    rel.split('/')
+        .filter(|part| !part.is_empty())
+        .fold(base.to_path_buf(), |path, part| path.join(part))
+}
+
+/// A `/`-separated relative path as the system shows it (`.claude\rules\a.md` on Windows).
+pub fn native(rel: &str) -> String {
+    rel.replace('/', std::path::MAIN_SEPARATOR_STR)
+}
+
 /// Gives `path` the permission bits `mode`; on Windows, which has none (files keep their
 /// folder's ACL), nothing.
 pub fn set_mode(path: &Path, mode: u32) {

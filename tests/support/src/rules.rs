@@ -14,14 +14,15 @@ impl Tree {
     /// An empty home and an empty git repository (`repo/.git/`).
     pub fn new() -> Tree {
         let tree = Tree::without_git();
-        std::fs::create_dir_all(tree.repo.join(".git/info")).unwrap();
+        std::fs::create_dir_all(crate::joined(&tree.repo, ".git/info")).unwrap();
         tree
     }
 
     /// Like [`Tree::new`] but `repo` is not a git repository.
     pub fn without_git() -> Tree {
         let dir = tempfile::tempdir().unwrap();
-        let root = std::fs::canonicalize(dir.path()).unwrap();
+        // As the product spells it: `C:\…` on Windows, not std's verbatim `\\?\C:\…`.
+        let root = multi_cursor::platform::canonicalize(dir.path()).unwrap();
         let home = root.join("home");
         let repo = root.join("repo");
         std::fs::create_dir_all(&home).unwrap();
@@ -36,7 +37,7 @@ impl Tree {
 
     /// Writes `text` at `rel` (relative to the root, e.g. `repo/.claude/rules/a.md`).
     pub fn write(&self, rel: &str, text: &str) -> PathBuf {
-        let path = self.root().join(rel);
+        let path = crate::joined(&self.root(), rel);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, text).unwrap();
         path
