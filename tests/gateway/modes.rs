@@ -6,6 +6,7 @@
 
 use multi_cursor_test_support::display::without_tokens;
 use multi_cursor_test_support::gateway;
+use multi_cursor_test_support::joined;
 
 use gateway::GatewayOptions;
 use gateway::TestGateway;
@@ -248,7 +249,8 @@ fn mcp_config_needs_opt_in() {
     std::fs::write(ws.join(".cursor/mcp.json"), r#"{"mcpServers":{}}"#).unwrap();
     let message = refusal(run(&gw, "s"));
     assert!(message.contains("MULTI_CURSOR_APPROVE_MCPS=1"), "{message}");
-    assert!(message.contains(".cursor/mcp.json"), "{message}");
+    let file = joined(&ws, ".cursor/mcp.json");
+    assert!(message.contains(&file.display().to_string()), "{message}");
     assert!(gw.turns().is_empty());
 
     let gw = TestGateway::start(GatewayOptions {
