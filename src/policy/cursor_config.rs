@@ -100,7 +100,7 @@ pub fn put_back_after_run(file: Option<&Path>, model: &str) -> Option<AfterEnd> 
 
 /// The workspace's project config file.
 pub(crate) fn project_path(workspace: &Path) -> PathBuf {
-    workspace.join(".cursor").join("cli.json")
+    joined(workspace, ".cursor/cli.json")
 }
 
 fn strings(value: Option<serde_json::Value>) -> Vec<String> {

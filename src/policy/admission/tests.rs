@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 
+use crate::platform::paths::joined;
 use crate::policy::ClaudeMode;
 use crate::policy::PolicyInputs;
 use crate::policy::admit_settings;
@@ -29,14 +30,6 @@ fn under(root: &std::path::Path, os_path: PathBuf) -> PathBuf {
         .replace(":\\", "/")
         .replace('\\', "/");
     joined(root, &text)
-}
-
-/// `base` joined with the `/`-separated `rel` one component at a time, so the path has the
-/// system's separators, as the product's own paths (listed from a folder) have.
-fn joined(base: &std::path::Path, rel: &str) -> PathBuf {
-    rel.split('/')
-        .filter(|part| !part.is_empty())
-        .fold(base.to_path_buf(), |path, part| path.join(part))
 }
 
 #[test]

@@ -33,13 +33,8 @@ pub mod tmux;
 pub mod wrapper;
 
 /// `base` joined with the `/`-separated `rel` one component at a time: a path as the product
-/// spells it, in the system's separators (`C:\x\.claude\settings.json` on Windows, where
-/// `base.join(".claude/settings.json")` would be a mixed `C:\x\.claude/settings.json`).
-pub fn joined(base: &Path, rel: &str) -> PathBuf {
-    rel.split('/')
-        .filter(|part| !part.is_empty())
-        .fold(base.to_path_buf(), |path, part| path.join(part))
-}
+/// spells it, in the system's separators (the product's own join, tested beside it).
+pub use multi_cursor::platform::paths::joined;
 
 /// A `/`-separated relative path as the system shows it (`.claude\rules\a.md` on Windows).
 pub fn native(rel: &str) -> String {
