@@ -7,6 +7,7 @@ pub mod anthropic;
 pub mod cli;
 pub mod compaction;
 pub mod cursor;
+pub mod dialog;
 pub mod display;
 pub mod doctor;
 pub mod env;

@@ -20,8 +20,10 @@ use tokio::sync::oneshot;
 
 use crate::anthropic::StreamEvent;
 use crate::anthropic::events::closing_events;
+use crate::anthropic::events::closing_with_tool;
 pub use crate::anthropic::events::fold_message;
 use crate::cursor::CliFailure;
+use crate::cursor::command::CursorMode;
 use crate::cursor::command::TurnSpec;
 use crate::cursor::events::RunEvent;
 use crate::cursor::events::RunResult;
@@ -35,6 +37,10 @@ use crate::cursor::process::RunOutput;
 use crate::cursor::process::end_stray_run;
 use crate::cursor::process::spawn_turn_held;
 use crate::cursor::stream::classify_plain_text;
+use crate::dialog::material::Material;
+use crate::dialog::offer;
+use crate::dialog::pending::PendingDialog;
+use crate::dialog::surface::Surface;
 use crate::display::TurnDisplay;
 use crate::policy::cursor_config::put_back_after_run;
 use crate::rules::Fired;
@@ -76,6 +82,9 @@ pub struct TurnInput {
     /// each run holds it ([`crate::policy::cursor_config::ModelPutBack`]) and the user's model is put back once the run's
     /// group has ended. `None` when no such path can be named.
     pub cursor_config: Option<PathBuf>,
+    /// Which of Claude Code's dialogs the request can open: what Cursor wanted to put to the
+    /// user (its plan, its questions) opens one at the end of the answer, or is said in words.
+    pub dialogs: Surface,
 }
 
 /// The stream rules of a turn: the workspace's rulebook and the rules the chat already fired
@@ -129,6 +138,9 @@ pub enum TurnItem {
         touched: Vec<PathBuf>,
         /// The stream rules that fired in this turn.
         fired: Vec<FiredRule>,
+        /// The dialog the answer opens (its closing events carry the `tool_use`), which the
+        /// session then waits on; `None` clears the one it waited on.
+        dialog: Option<PendingDialog>,
     },
     /// The turn failed. `acted` is true once the agent had reported anything (it may have
     /// changed files); `cancelled` when it ended because it was asked to.
@@ -223,6 +235,8 @@ struct Translator {
     fired: Vec<FiredRule>,
     /// The run going on since its prompt was delivered, for its `RunEnded`.
     run_clock: Option<RunClock>,
+    /// What Cursor wanted to put to the user (its plan, its questions).
+    material: Material,
 }
 
 /// When the current run's prompt was delivered, why it runs, and where its text starts in
@@ -263,6 +277,7 @@ impl Translator {
             display,
             fired: Vec::new(),
             run_clock: None,
+            material: Material::default(),
         }
     }
 
@@ -490,6 +505,7 @@ impl Translator {
                 .as_mut()
                 .map(|w| w.observe(&event))
                 .unwrap_or_default();
+            self.material.observe(&event);
             match event {
                 RunEvent::Init { chat_id, model } => {
                     if let Some(served) = &model {
@@ -644,6 +660,17 @@ impl Translator {
         let tokens = crate::display::turn_tokens(&usage, &source);
         let tail = self.display.with_tokens(tail, &tokens, now);
         self.text(tail).await?;
+        // What Cursor wanted to put to the user: a dialog of Claude Code's, or words.
+        let chat = self.chat_id.clone().unwrap_or_default();
+        let offer = offer::offer(&self.input.dialogs, &self.material, &chat);
+        let plan_mode = self.input.spec.mode == CursorMode::Plan;
+        let note = match &offer {
+            Some(offer) => Some(offer.note.clone()),
+            None => offer::in_words(&self.material, plan_mode),
+        };
+        if let Some(note) = note {
+            self.notice(note).await?;
+        }
         self.ensure_block().await?;
         self.run_ended(
             RunOutcome::Completed,
@@ -652,7 +679,16 @@ impl Translator {
             result.request_id.clone(),
         )
         .await?;
-        let closing = closing_events(usage, Some(source));
+        let closing = match &offer {
+            Some(offer) => closing_with_tool(
+                usage,
+                Some(source),
+                &offer.id,
+                offer.tool.name(),
+                &offer.input,
+            ),
+            None => closing_events(usage, Some(source)),
+        };
         let answer = std::mem::take(&mut self.answer);
         let fired = std::mem::take(&mut self.fired);
         self.emit(TurnItem::Finished {
@@ -661,6 +697,7 @@ impl Translator {
             chat_id: self.chat_id.clone(),
             touched: self.display.touched(),
             fired,
+            dialog: offer.map(|offer| offer.pending),
         })
         .await
     }

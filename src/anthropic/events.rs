@@ -23,7 +23,8 @@ use super::usage::UsageSource;
 pub enum StreamEvent {
     /// Opens the answer: the message with no content yet, and its input token count.
     MessageStart { message: MessageStart },
-    /// Opens content block `index` (this gateway only ever opens text block 0).
+    /// Opens content block `index`: text block 0, and for an answer that opens one of Claude
+    /// Code's dialogs, the `tool_use` block 1 after it.
     ContentBlockStart {
         index: usize,
         content_block: ContentBlock,
@@ -115,14 +116,23 @@ pub enum AssistantRole {
 pub enum StopReason {
     /// The answer is complete.
     EndTurn,
+    /// The answer ends with a `tool_use` block for Claude Code to run (one of its dialogs).
+    ToolUse,
 }
 
-/// A content block of an answer: this gateway only writes text.
+/// A content block of an answer: text, or the `tool_use` that opens one of Claude Code's
+/// dialogs (its `input` is `{}` here and arrives whole in one `input_json_delta`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ContentBlock {
     /// A text block.
     Text { text: String },
+    /// A tool call for Claude Code to run.
+    ToolUse {
+        id: String,
+        name: String,
+        input: Value,
+    },
 }
 
 /// What a `content_block_delta` appends.
@@ -131,6 +141,8 @@ pub enum ContentBlock {
 pub enum ContentDelta {
     /// More text for a text block.
     TextDelta { text: String },
+    /// A `tool_use` block's input, as JSON text.
+    InputJsonDelta { partial_json: String },
 }
 
 /// The `delta` of the final `message_delta`.
@@ -178,9 +190,36 @@ impl StreamEvent {
 
     /// The final `message_delta` of a complete answer (`end_turn`).
     pub fn end_turn(usage: Usage, source: Option<UsageSource>) -> Self {
+        StreamEvent::stop(StopReason::EndTurn, usage, source)
+    }
+
+    /// The three events of a `tool_use` block at `index`: its start with an empty input, the
+    /// whole input in one `input_json_delta`, its stop (as Anthropic streams a tool call).
+    pub fn tool_use_block(index: usize, id: &str, name: &str, input: &Value) -> [Self; 3] {
+        [
+            StreamEvent::ContentBlockStart {
+                index,
+                content_block: ContentBlock::ToolUse {
+                    id: id.to_string(),
+                    name: name.to_string(),
+                    input: Value::Object(serde_json::Map::new()),
+                },
+            },
+            StreamEvent::ContentBlockDelta {
+                index,
+                delta: ContentDelta::InputJsonDelta {
+                    partial_json: input.to_string(),
+                },
+            },
+            StreamEvent::ContentBlockStop { index },
+        ]
+    }
+
+    /// The final `message_delta` of an answer that stops for `reason`.
+    pub fn stop(reason: StopReason, usage: Usage, source: Option<UsageSource>) -> Self {
         StreamEvent::MessageDelta {
             delta: MessageDeltaBody {
-                stop_reason: StopReason::EndTurn,
+                stop_reason: reason,
                 stop_sequence: None,
                 safeguard_results: None,
             },
@@ -316,6 +355,8 @@ const SAFEGUARD_RESULTS: &str = "safeguard_results";
 pub fn fold_message(events: &[StreamEvent]) -> Value {
     let mut message = json!({});
     let mut text = String::new();
+    // A dialog's `tool_use` block: its id, name and the input JSON streamed for it.
+    let mut tools: Vec<(String, String, String)> = Vec::new();
     for event in events {
         match event {
             StreamEvent::MessageStart { message: start } => {
@@ -325,6 +366,18 @@ pub fn fold_message(events: &[StreamEvent]) -> Value {
                 delta: ContentDelta::TextDelta { text: more },
                 ..
             } => text.push_str(more),
+            StreamEvent::ContentBlockStart {
+                content_block: ContentBlock::ToolUse { id, name, .. },
+                ..
+            } => tools.push((id.clone(), name.clone(), String::new())),
+            StreamEvent::ContentBlockDelta {
+                delta: ContentDelta::InputJsonDelta { partial_json },
+                ..
+            } => {
+                if let Some((_, _, input)) = tools.last_mut() {
+                    input.push_str(partial_json);
+                }
+            }
             StreamEvent::MessageDelta {
                 delta,
                 usage,
@@ -344,7 +397,12 @@ pub fn fold_message(events: &[StreamEvent]) -> Value {
             _ => {}
         }
     }
-    message["content"] = json!([{"type": "text", "text": text}]);
+    let mut content = vec![json!({"type": "text", "text": text})];
+    content.extend(tools.into_iter().map(|(id, name, input)| {
+        let input: Value = serde_json::from_str(&input).unwrap_or_else(|_| json!({}));
+        json!({"type": "tool_use", "id": id, "name": name, "input": input})
+    }));
+    message["content"] = Value::Array(content);
     message
 }
 
@@ -374,6 +432,23 @@ pub fn closing_events(usage: Usage, source: Option<UsageSource>) -> Vec<StreamEv
         StreamEvent::end_turn(usage, source),
         StreamEvent::MessageStop,
     ]
+}
+
+/// The end of an answer that opens one of Claude Code's dialogs: the text block's stop, the
+/// `tool_use` block (index 1), the final `message_delta` with `stop_reason: "tool_use"`,
+/// `message_stop`.
+pub fn closing_with_tool(
+    usage: Usage,
+    source: Option<UsageSource>,
+    id: &str,
+    name: &str,
+    input: &Value,
+) -> Vec<StreamEvent> {
+    let mut events = vec![StreamEvent::text_block_stop()];
+    events.extend(StreamEvent::tool_use_block(1, id, name, input));
+    events.push(StreamEvent::stop(StopReason::ToolUse, usage, source));
+    events.push(StreamEvent::MessageStop);
+    events
 }
 
 #[cfg(test)]

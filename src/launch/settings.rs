@@ -20,6 +20,7 @@ use crate::cursor::catalog::AUTO_ROUTE;
 use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::Picker;
 use crate::cursor::catalog::Route;
+use crate::dialog::DialogTool;
 use crate::env::GATEWAY_TOKEN_ENV;
 use crate::env::GATEWAY_URL_ENV;
 use crate::platform::shell_command::statusline_command;
@@ -123,6 +124,17 @@ pub fn our_settings(
             }]}]),
         );
     }
+    // Plan approval switches the mode without a prompt: the PostToolUse hook of
+    // `ExitPlanMode` carries the mode the user picked, before the approval reaches the model.
+    hooks.insert(
+        "PostToolUse".to_string(),
+        json!([{"matcher": DialogTool::ExitPlanMode.name(), "hooks": [{
+            "type": "command",
+            "command": command,
+            "args": ["hook"],
+            "timeout": HOOK_TIMEOUT_SECS,
+        }]}]),
+    );
     json!({"modelPicker": {"options": options}, "hooks": hooks})
 }
 

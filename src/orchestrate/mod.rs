@@ -12,7 +12,9 @@
 //!    worker's `model:` line.
 //! 3. [`prompt`]: the rulebook's preamble and the interruption notice in front of the prompt.
 //! 4. [`start`]: the session opened under its lock, a run left by a stopped gateway ended, the
-//!    request joined to an identical one or replayed, else the turn started and kept.
+//!    request joined to an identical one or replayed, its answer to a dialog of Claude Code's
+//!    the session waits on read ([`dialog`]: answered there, or the words the chat resumes
+//!    with), else the turn started and kept.
 //!
 //! What the orchestrator needs from whoever serves the request (the agent, the catalog cache,
 //! the per-session modes and notices, the session store, the live runs, the spend book) is one
@@ -20,6 +22,7 @@
 //! outcome into an answer and each refusal into its status (`gateway::error`).
 
 mod admission;
+mod dialog;
 mod prompt;
 mod routing;
 pub mod services;
@@ -98,6 +101,11 @@ pub(crate) async fn run(
     context: &Arc<TurnServices>,
     parsed: &CursorRequest,
 ) -> Result<Reply, Refusal> {
+    // Claude Code names a session after its plan is approved by asking the same model: a
+    // name is made here, never with a Cursor run.
+    if crate::dialog::naming::is_naming_request(&parsed.request) {
+        return Ok(Reply::Local(crate::dialog::naming::answer(&parsed.request)));
+    }
     let cleared = admission::admit(context, parsed).await?;
     conversation::validate_for_cursor(&parsed.request)?;
     let mut catalog = context

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use super::Refusal;
 use super::Reply;
 use super::admission::Cleared;
+use super::dialog;
 use super::prompt;
 use super::prompt::Assembled;
 use super::prompt::Parts;
@@ -80,6 +81,13 @@ pub(super) async fn start(
         return Ok(reply);
     }
 
+    // The user's answer to the dialog the session waits on: answered here, or the words the
+    // chat resumes with.
+    let resume_with = match dialog::step(&mut session, parsed, &cleared).await? {
+        dialog::Step::Answered(reply) => return Ok(reply),
+        dialog::Step::Resume(words) => Some(words),
+        dialog::Step::Continue => None,
+    };
     let interrupted_before = session.record.interrupted;
     let (mut notices, session_note) = notices(context, &cleared, &identity, interrupted_before);
     let chat_id = session.record.chat_id.clone();
@@ -95,6 +103,11 @@ pub(super) async fn start(
     )?;
     if history_changed {
         notices.push(conversation::OUTER_HISTORY_NOTICE.to_string());
+    }
+    if let Some(words) = resume_with {
+        prompt.context = None;
+        prompt.request = words;
+        prompt.images.clear();
     }
     let worker_model = session.record.worker_model.clone();
     let resolved = match routing::turn_route(
@@ -245,6 +258,7 @@ fn turn_input(
     notices: Vec<String>,
 ) -> (TurnInput, TurnRules) {
     let settings = context.settings();
+    let dialogs = dialog::surface(parsed, &cleared);
     let input = TurnInput {
         agent: cleared.agent.path,
         spec: TurnSpec {
@@ -261,6 +275,7 @@ fn turn_input(
         limits: settings.limits,
         stream_rules: Some(assembled.stream_rules),
         cursor_config: crate::policy::cursor_config::default_model_file(&settings.policy),
+        dialogs,
     };
     (input, assembled.turn_rules)
 }

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use serde::Deserialize;
 use serde::Serialize;
 
+use crate::dialog::DialogTool;
 use crate::policy::ClaudeMode;
 
 /// Sessions remembered at most; beyond this the gateway refuses new ones (restart it).
@@ -31,6 +32,9 @@ pub struct HookPayload {
     pub permission_mode: Option<String>,
     #[serde(default)]
     pub agent_id: Option<String>,
+    /// The tool of a `PreToolUse`/`PostToolUse` hook.
+    #[serde(default)]
+    pub tool_name: Option<String>,
 }
 
 /// One Claude session as hooks described it.
@@ -98,7 +102,12 @@ impl SessionBook {
             }
         }
         // Tool hooks inside a worker also carry a mode; the parent's prompt mode is what counts.
-        if payload.hook_event_name == "UserPromptSubmit"
+        // The one tool hook that changes it is plan approval's: its PostToolUse carries the mode
+        // the user picked in "Ready to code?" (PreToolUse still says plan).
+        let approval = payload.hook_event_name == "PostToolUse"
+            && payload.agent_id.is_none()
+            && payload.tool_name.as_deref() == Some(DialogTool::ExitPlanMode.name());
+        if (payload.hook_event_name == "UserPromptSubmit" || approval)
             && let Some(mode) = mode
         {
             session.mode = Some(mode);
@@ -183,7 +192,32 @@ mod tests {
             cwd: Some(cwd.into()),
             permission_mode: mode.map(str::to_string),
             agent_id: agent.map(str::to_string),
+            tool_name: None,
         }
+    }
+
+    #[test]
+    fn plan_approvals_post_tool_use_sets_the_mode_and_other_tool_hooks_do_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let cwd = dir.path().to_str().unwrap();
+        let mut book = SessionBook::default();
+        book.record(&payload("UserPromptSubmit", Some("plan"), None, cwd))
+            .unwrap();
+        let mut pre = payload("PreToolUse", Some("plan"), None, cwd);
+        pre.tool_name = Some("ExitPlanMode".into());
+        book.record(&pre).unwrap();
+        let mut other = payload("PostToolUse", Some("acceptEdits"), None, cwd);
+        other.tool_name = Some("Write".into());
+        book.record(&other).unwrap();
+        assert_eq!(book.lookup("s", None).0, Some(ClaudeMode::Plan));
+        let mut worker = payload("PostToolUse", Some("auto"), Some("w"), cwd);
+        worker.tool_name = Some("ExitPlanMode".into());
+        book.record(&worker).unwrap();
+        assert_eq!(book.lookup("s", None).0, Some(ClaudeMode::Plan));
+        let mut approved = payload("PostToolUse", Some("auto"), None, cwd);
+        approved.tool_name = Some("ExitPlanMode".into());
+        book.record(&approved).unwrap();
+        assert_eq!(book.lookup("s", None).0, Some(ClaudeMode::Auto));
     }
 
     #[test]

@@ -172,6 +172,10 @@ pub struct Record {
     /// prompts carry no such line) run on it too, in the same chat.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub worker_model: Option<String>,
+    /// The dialog of Claude Code's that the last answer opened and the session waits on (the
+    /// user's pick resumes the chat: `crate::dialog`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dialog: Option<crate::dialog::pending::PendingDialog>,
     /// Fields a later release added: kept as they are.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -197,6 +201,7 @@ impl Record {
             rulebook_digest: None,
             migrated_from: None,
             worker_model: None,
+            dialog: None,
             extra: Map::new(),
         }
     }

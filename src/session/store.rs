@@ -26,6 +26,7 @@ use super::record::PendingRun;
 use super::record::Record;
 use super::record::RecordError;
 use super::record::Replay;
+use crate::dialog::pending::PendingDialog;
 use crate::rules::FiredRule;
 use crate::rules::TurnRules;
 use crate::turn::TurnItem;
@@ -388,6 +389,16 @@ impl Session {
         self.record.set_chat_rules(&settled);
     }
 
+    /// Waits on `dialog` from now on (an answer given without a Cursor run opened it), and
+    /// writes the record.
+    pub async fn wait_on_dialog(
+        &mut self,
+        dialog: Option<PendingDialog>,
+    ) -> Result<(), RecordError> {
+        self.record.dialog = dialog;
+        self.persist().await
+    }
+
     async fn persist(&self) -> Result<(), RecordError> {
         // Serialised here; only the bytes go to the blocking pool (the record holds the whole
         // answer and its replay events: no copy of it).
@@ -498,6 +509,7 @@ pub async fn keep_turn(
                 chat_id,
                 touched,
                 fired,
+                dialog,
                 ..
             } => {
                 let mut events = exchange.events();
@@ -511,6 +523,7 @@ pub async fn keep_turn(
                     events,
                 });
                 s.record.last_outcome = Some(Outcome::Completed);
+                s.record.dialog = dialog;
                 s.record.interrupted = false;
                 s.record.pending_run = None;
                 match s.persist().await {

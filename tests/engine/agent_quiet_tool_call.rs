@@ -28,6 +28,7 @@ async fn run(scenario: &[String]) -> Result<String, String> {
         },
         stream_rules: None,
         cursor_config: None,
+        dialogs: multi_cursor::dialog::surface::Surface::none(),
     });
     while let Some(item) = handle.items.recv().await {
         match item {

@@ -116,6 +116,7 @@ async fn a_finished_turn_reports_them() {
         limits: RunLimits::default(),
         stream_rules: None,
         cursor_config: None,
+        dialogs: multi_cursor::dialog::surface::Surface::none(),
     });
     let mut touched = None;
     while let Some(item) = handle.items.recv().await {

@@ -1,0 +1,176 @@
+//! The user's pick, read from the `tool_result` Claude Code sends for a dialog (measured on
+//! Claude Code 2.1.332; the result's `content` is a string):
+//!
+//! - the plan file's `Write`: `File created successfully at: …` (or `The file … has been
+//!   updated`), no `is_error`;
+//! - "Ready to code?", any "Yes": `User has approved your plan. …` with no `is_error` (the
+//!   mode picked reaches the gateway through the `PostToolUse` hook, not here); Shift+Tab on
+//!   typed words adds them as a text block beside the result;
+//! - "Tell Claude what to change": `is_error`, `… To tell you how to proceed, the user
+//!   said:\n<words>`;
+//! - the question dialog: `Your questions have been answered: "<q>"="<label>". …` (a pick) or
+//!   `The user answered: …` (free text);
+//! - anything else — Esc's `STOP what you are doing…`, an idle dialog's `No response after …`,
+//!   `InputValidationError`, a crash's `[Tool call interrupted…]`, "Chat about this" — is no
+//!   pick.
+
+use super::pending::PendingDialog;
+use crate::anthropic::request::Content;
+use crate::anthropic::request::ContentBlock;
+use crate::anthropic::request::MessagesRequest;
+use crate::anthropic::request::Role;
+
+/// How the approved-plan result begins.
+pub const PLAN_APPROVED: &str = "User has approved your plan.";
+/// How the result of approving an empty plan begins.
+pub const EXIT_APPROVED: &str = "User has approved exiting plan mode.";
+/// What comes before the user's words in a rejected tool's result.
+pub const USER_SAID: &str = "To tell you how to proceed, the user said:\n";
+/// How a question dialog's pick begins.
+pub const QUESTIONS_ANSWERED: &str = "Your questions have been answered:";
+/// How a question dialog's free-text answer begins.
+pub const USER_ANSWERED: &str = "The user answered:";
+
+/// What the user did with a pending dialog.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DialogAnswer {
+    /// The plan file was written: open "Ready to code?".
+    PlanWritten,
+    /// The plan was approved, with words typed beside the approval.
+    PlanApproved { added: Option<String> },
+    /// The user wants the plan changed: their words.
+    PlanChanges(String),
+    /// The question dialog's answer, in Claude Code's words (a pick, or free text).
+    Answered(String),
+    /// No pick: the dialog was closed, timed out, refused or lost. Cursor reads what the user
+    /// sends next, as any message.
+    Declined,
+}
+
+/// The user's answer to `pending` in the request's newest user turn; `None` when the turn
+/// carries no result for it (the conversation moved on without it).
+pub fn read(request: &MessagesRequest, pending: &PendingDialog) -> Option<DialogAnswer> {
+    let newest = newest_user_blocks(request);
+    let result_of = |id: &str| {
+        newest.iter().find_map(|block| match block {
+            ContentBlock::ToolResult {
+                tool_use_id,
+                content,
+                is_error,
+            } if tool_use_id == id => Some((text_of(content), *is_error)),
+            _ => None,
+        })
+    };
+    let Some((content, is_error)) = result_of(pending.answered_by()) else {
+        // The plan file's `Write` result sent again after "Ready to code?" was opened for it
+        // (a re-sent request): it opens the same dialog again.
+        if let PendingDialog::PlanApproval { write_id, .. } = pending {
+            let (content, is_error) = result_of(write_id)?;
+            return Some(written(&content, is_error));
+        }
+        return None;
+    };
+    let trimmed = content.trim_start();
+    Some(match pending {
+        PendingDialog::PlanWrite { .. } => written(&content, is_error),
+        PendingDialog::PlanApproval { .. } => {
+            if !is_error
+                && (trimmed.starts_with(PLAN_APPROVED) || trimmed.starts_with(EXIT_APPROVED))
+            {
+                let added: Vec<&str> = newest
+                    .iter()
+                    .filter_map(|block| match block {
+                        ContentBlock::Text { text } if !text.trim().is_empty() => Some(text.trim()),
+                        _ => None,
+                    })
+                    .collect();
+                DialogAnswer::PlanApproved {
+                    added: (!added.is_empty()).then(|| added.join("\n")),
+                }
+            } else if is_error
+                && let Some(at) = content.find(USER_SAID)
+                && !content[at + USER_SAID.len()..].trim().is_empty()
+            {
+                DialogAnswer::PlanChanges(content[at + USER_SAID.len()..].trim().to_string())
+            } else {
+                DialogAnswer::Declined
+            }
+        }
+        PendingDialog::Question { .. } => {
+            if !is_error
+                && (trimmed.starts_with(QUESTIONS_ANSWERED) || trimmed.starts_with(USER_ANSWERED))
+            {
+                DialogAnswer::Answered(trimmed.to_string())
+            } else {
+                DialogAnswer::Declined
+            }
+        }
+    })
+}
+
+/// The plan file's `Write` result: written, or not (refused, failed).
+fn written(content: &str, is_error: bool) -> DialogAnswer {
+    let content = content.trim_start();
+    if !is_error && (content.starts_with("File created") || content.contains("has been updated")) {
+        DialogAnswer::PlanWritten
+    } else {
+        DialogAnswer::Declined
+    }
+}
+
+/// The blocks of the user messages after the last assistant message.
+fn newest_user_blocks(request: &MessagesRequest) -> Vec<ContentBlock> {
+    let start = request
+        .messages
+        .iter()
+        .rposition(|m| m.role == Role::Assistant)
+        .map_or(0, |i| i + 1);
+    request.messages[start..]
+        .iter()
+        .filter(|m| m.role == Role::User)
+        .flat_map(|m| match &m.content {
+            Content::Text(text) => vec![ContentBlock::Text { text: text.clone() }],
+            Content::Blocks(blocks) => blocks.clone(),
+        })
+        .collect()
+}
+
+/// A result's text: the string, or its text blocks joined.
+fn text_of(content: &Content) -> String {
+    match content {
+        Content::Text(text) => text.clone(),
+        Content::Blocks(blocks) => blocks
+            .iter()
+            .filter_map(|b| match b {
+                ContentBlock::Text { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
+}
+
+/// What Cursor is told when its chat resumes with the user's answer.
+pub fn prompt_for(answer: &DialogAnswer) -> Option<String> {
+    match answer {
+        DialogAnswer::PlanApproved { added } => {
+            let mut prompt = String::from(
+                "The user approved your plan in Claude Code's plan approval. Carry out the approved plan now.",
+            );
+            if let Some(added) = added {
+                prompt.push_str(&format!("\n\nThe user added:\n{added}"));
+            }
+            Some(prompt)
+        }
+        DialogAnswer::PlanChanges(words) => Some(format!(
+            "The user reviewed your plan in Claude Code and wants changes before anything is done:\n{words}\n\nRevise the plan accordingly."
+        )),
+        DialogAnswer::Answered(text) => Some(format!(
+            "The user answered your question in Claude Code's question dialog. {text}"
+        )),
+        DialogAnswer::PlanWritten | DialogAnswer::Declined => None,
+    }
+}
+
+#[cfg(test)]
+mod tests;

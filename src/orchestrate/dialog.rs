@@ -1,0 +1,133 @@
+//! The user's answer to a dialog the session waits on (`crate::dialog`), before any turn
+//! starts: the plan file's `Write` result is answered with `ExitPlanMode` (nothing runs), an
+//! approval in a mode where Cursor only reads is answered in words, and every other answer
+//! becomes the words the resumed chat is given.
+
+use super::Refusal;
+use super::Reply;
+use super::admission::Cleared;
+use crate::anthropic::StreamEvent;
+use crate::anthropic::Usage;
+use crate::anthropic::events::StopReason;
+use crate::cursor::command::CursorMode;
+use crate::dialog::DialogTool;
+use crate::dialog::answer;
+use crate::dialog::answer::DialogAnswer;
+use crate::dialog::offer::exit_plan_mode;
+use crate::dialog::pending::PendingDialog;
+use crate::session::cursor_request::CursorRequest;
+use crate::session::store::Session;
+use crate::session::store::StoreError;
+
+/// What the session's pending dialog makes of this request.
+pub(super) enum Step {
+    /// Answered here; nothing runs.
+    Answered(Reply),
+    /// The chat resumes with these words instead of the request's own.
+    Resume(String),
+    /// No dialog was answered (or it was declined): the request goes on as any other.
+    Continue,
+}
+
+/// Reads the request's answer to the dialog `session` waits on and decides the step.
+pub(super) async fn step(
+    session: &mut Session,
+    parsed: &CursorRequest,
+    cleared: &Cleared,
+) -> Result<Step, Refusal> {
+    let Some(pending) = session.record.dialog.clone() else {
+        return Ok(Step::Continue);
+    };
+    let Some(answer) = answer::read(&parsed.request, &pending) else {
+        return Ok(Step::Continue);
+    };
+    match (&answer, &pending) {
+        (
+            DialogAnswer::PlanWritten,
+            PendingDialog::PlanWrite {
+                write_id,
+                exit_id,
+                plan_file,
+            }
+            | PendingDialog::PlanApproval {
+                write_id,
+                exit_id,
+                plan_file,
+            },
+        ) => {
+            // The plan file is written: "Ready to code?" opens. A re-sent request gets the
+            // same call again.
+            let waiting = PendingDialog::PlanApproval {
+                write_id: write_id.clone(),
+                exit_id: exit_id.clone(),
+                plan_file: plan_file.clone(),
+            };
+            if pending != waiting {
+                save(session, Some(waiting)).await?;
+            }
+            Ok(Step::Answered(Reply::Events(open_plan_approval(
+                &parsed.request.model,
+                exit_id,
+            ))))
+        }
+        (DialogAnswer::PlanApproved { .. }, _)
+            if matches!(cleared.cursor_mode, CursorMode::Ask | CursorMode::Plan) =>
+        {
+            save(session, None).await?;
+            Ok(Step::Answered(Reply::Local(read_only_approval(cleared))))
+        }
+        (DialogAnswer::Declined | DialogAnswer::PlanWritten, _) => Ok(Step::Continue),
+        (answer, _) => Ok(answer::prompt_for(answer).map_or(Step::Continue, Step::Resume)),
+    }
+}
+
+async fn save(session: &mut Session, dialog: Option<PendingDialog>) -> Result<(), Refusal> {
+    session
+        .wait_on_dialog(dialog)
+        .await
+        .map_err(|error| Refusal::Store(StoreError::from(error)))
+}
+
+/// The answer that opens "Ready to code?": one `ExitPlanMode` call with `{}`.
+fn open_plan_approval(model: &str, exit_id: &str) -> Vec<StreamEvent> {
+    let mut events = vec![StreamEvent::message_start(model, 0)];
+    events.extend(StreamEvent::tool_use_block(
+        0,
+        exit_id,
+        DialogTool::ExitPlanMode.name(),
+        &exit_plan_mode(),
+    ));
+    events.push(StreamEvent::stop(
+        StopReason::ToolUse,
+        Usage::default(),
+        None,
+    ));
+    events.push(StreamEvent::MessageStop);
+    events
+}
+
+/// An approval in a mode where Cursor may only read: said, with the way to let it edit,
+/// rather than a run that could not carry the plan out.
+fn read_only_approval(cleared: &Cleared) -> String {
+    let mode = match cleared.cursor_mode {
+        CursorMode::Plan => "plan mode",
+        _ => "manual mode",
+    };
+    format!(
+        "[Cursor] Plan approved, in {mode}: there Cursor answers read-only (it cannot ask you before each edit), so it has not started. Shift+Tab to accept edits (or auto mode) and send \"go ahead\": Cursor carries out the approved plan in the same chat."
+    )
+}
+
+/// The dialogs a turn of `parsed` can open, given the session's mode.
+pub(super) fn surface(
+    parsed: &CursorRequest,
+    cleared: &Cleared,
+) -> crate::dialog::surface::Surface {
+    let main_thread =
+        parsed.worker.is_none() && !crate::session::conversation::is_subagent(&parsed.request);
+    crate::dialog::surface::Surface::of(
+        &parsed.request,
+        main_thread,
+        cleared.cursor_mode == CursorMode::Plan,
+    )
+}
