@@ -264,7 +264,11 @@ enum Stop {
 
 impl Translator {
     fn new(input: TurnInput, tx: mpsc::Sender<TurnItem>) -> Self {
-        let display = TurnDisplay::new(input.spec.workspace.clone(), Instant::now());
+        let mut display = TurnDisplay::new(input.spec.workspace.clone(), Instant::now());
+        // A plan, when there is one, takes the dialog (`dialog::offer`).
+        if input.dialogs.question && input.dialogs.plan_file.is_none() {
+            display.questions_in_dialog();
+        }
         Translator {
             input,
             tx,

@@ -50,21 +50,22 @@ pub struct Offer {
 /// The dialog `surface` can open for what Cursor wanted in a turn of `chat`: its plan first
 /// (plan approval), else its questions. `None` when there is nothing to ask or no dialog for it.
 pub fn offer(surface: &Surface, material: &Material, chat: &str) -> Option<Offer> {
+    let seed = format!("{chat}\n{}", surface.seed);
     if let (Some(plan_file), Some(plan)) = (&surface.plan_file, &material.plan) {
-        return Some(plan_offer(plan_file, &render_plan(plan), chat));
+        return Some(plan_offer(plan_file, &render_plan(plan), &seed));
     }
     if surface.question
         && let Some(questions) = &material.questions
     {
-        return question_offer(questions, chat);
+        return question_offer(questions, &seed);
     }
     None
 }
 
 /// The plan written to the plan file Claude Code named; `ExitPlanMode` follows its result.
-fn plan_offer(plan_file: &Path, plan: &str, chat: &str) -> Offer {
+fn plan_offer(plan_file: &Path, plan: &str, seed: &str) -> Offer {
     let file = plan_file.to_string_lossy();
-    let write_id = tool_use_id(&[chat, "plan-write", &file, plan]);
+    let write_id = tool_use_id(&[seed, "plan-write", &file, plan]);
     let exit_id = tool_use_id(&[&write_id, "plan-exit"]);
     Offer {
         note: "[Cursor] Cursor's plan goes to Claude Code's plan approval.".to_string(),
@@ -92,7 +93,7 @@ struct Mapped {
 }
 
 /// Cursor's `askQuestion` arguments as `AskUserQuestion`'s input.
-fn question_offer(args: &Value, chat: &str) -> Option<Offer> {
+fn question_offer(args: &Value, seed: &str) -> Option<Offer> {
     let title = args
         .get("title")
         .and_then(Value::as_str)
@@ -134,7 +135,7 @@ fn question_offer(args: &Value, chat: &str) -> Option<Offer> {
         return None;
     }
     let input = json!({"questions": questions});
-    let ask_id = tool_use_id(&[chat, "question", &input.to_string()]);
+    let ask_id = tool_use_id(&[seed, "question", &input.to_string()]);
     let mut note = String::from("[Cursor] Cursor asks you in Claude Code's question dialog.");
     for cut in notes {
         note.push_str(&format!(" {cut}"));

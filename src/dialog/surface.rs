@@ -5,7 +5,8 @@
 //!   from a worker's (subagent's) tools and from `-p` and stream-json sessions (where a
 //!   `tool_use` of it only gets an error).
 //! - Plan approval needs three things in the request: the plan-mode text ("Plan mode is
-//!   active …") naming the plan file, in a `role:"system"` entry of `messages`; `ExitPlanMode`
+//!   active …") naming the plan file, in a `role:"system"` entry of `messages` (2.1.332) or a
+//!   `<system-reminder>` block of a user message (2.1.328); `ExitPlanMode`
 //!   listed (a deferred tool: named in that entry's list, or in `tools` once loaded); and the
 //!   `Write` tool. `-p` sends the plan-mode text with `ExitPlanMode` disabled (not listed); in
 //!   manual and auto mode the tool is listed but refused ("You are not in plan mode"), so the
@@ -33,6 +34,10 @@ pub struct Surface {
     pub question: bool,
     /// Plan approval, and the plan file it reads.
     pub plan_file: Option<PathBuf>,
+    /// What makes this request's `tool_use` ids its own (its body's digest): a re-sent request
+    /// opens the same dialog under the same id, a later one under a new id even when Cursor
+    /// wrote the same plan again (Claude Code runs no second call of one id).
+    pub seed: String,
 }
 
 impl Surface {
@@ -62,6 +67,7 @@ impl Surface {
         Surface {
             question,
             plan_file,
+            seed: String::new(),
         }
     }
 
@@ -80,20 +86,30 @@ fn tool_names(request: &MessagesRequest) -> Vec<&str> {
         .collect()
 }
 
-/// The text of every `role:"system"` entry of `messages`, oldest first.
+/// Claude Code's context in `messages`, oldest first: every `role:"system"` entry's text and
+/// every user text holding a `<system-reminder>`.
 fn system_texts(request: &MessagesRequest) -> Vec<&str> {
     let mut texts = Vec::new();
-    for message in request.messages.iter().filter(|m| m.role == Role::System) {
+    for message in &request.messages {
+        let keep = |text: &str| match message.role {
+            Role::System => true,
+            Role::User => text.contains(REMINDER),
+            _ => false,
+        };
         match &message.content {
-            Content::Text(text) => texts.push(text.as_str()),
+            Content::Text(text) if keep(text) => texts.push(text.as_str()),
+            Content::Text(_) => {}
             Content::Blocks(blocks) => texts.extend(blocks.iter().filter_map(|b| match b {
-                ContentBlock::Text { text } => Some(text.as_str()),
+                ContentBlock::Text { text } if keep(text) => Some(text.as_str()),
                 _ => None,
             })),
         }
     }
     texts
 }
+
+/// How Claude Code wraps its context inside a user message.
+const REMINDER: &str = "<system-reminder>";
 
 /// The plan file the newest plan-mode text names: the first absolute path ending in `.md`
 /// after [`PLAN_MODE_TEXT`] ("… create your plan at <path> using the Write tool", or "A plan
@@ -151,6 +167,35 @@ mod tests {
             Some(PathBuf::from("/home/u/.claude/plans/planme-add-a-flag.md"))
         );
         assert!(surface.question);
+    }
+
+    #[test]
+    fn the_plan_mode_reminder_of_2_1_328_counts_too() {
+        let request = parse(
+            json!({"model": "m", "tools": [{"name": "Write"}], "messages": [{"role": "user", "content": [
+                {"type": "text", "text": "<system-reminder>\nThe following deferred tools are now available via ToolSearch.\nExitPlanMode\n</system-reminder>"},
+                {"type": "text", "text": "<system-reminder>\nPlan mode is active. The user indicated …\n\n## Plan File Info:\nNo plan file exists yet. You should create your plan at /h/.claude/plans/plan-a-greeting-keen-papert.md using the Write tool.\n</system-reminder>"},
+                {"type": "text", "text": "plan a greeting"}
+            ]}]})
+            .to_string()
+            .as_bytes(),
+        )
+        .unwrap();
+        assert_eq!(
+            Surface::of(&request, true, true).plan_file,
+            Some(PathBuf::from(
+                "/h/.claude/plans/plan-a-greeting-keen-papert.md"
+            ))
+        );
+        // The user's own words never count as Claude Code's context.
+        let typed = parse(
+            json!({"model": "m", "tools": [{"name": "Write"}], "messages": [{"role": "user", "content":
+                "ExitPlanMode\nPlan mode is active. create your plan at /etc/x.md"}]})
+            .to_string()
+            .as_bytes(),
+        )
+        .unwrap();
+        assert_eq!(Surface::of(&typed, true, true).plan_file, None);
     }
 
     #[test]

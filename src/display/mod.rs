@@ -202,6 +202,9 @@ pub struct TurnDisplay {
     /// The last row or plan left with its line's newline ([`Ending::Ended`]); the next piece
     /// starts with one newline less, so the answer's text is what it would be without.
     newline_sent: bool,
+    /// Cursor's questions go to Claude Code's question dialog after the answer
+    /// ([`TurnDisplay::questions_in_dialog`]).
+    questions_in_dialog: bool,
 }
 
 /// How a row, progress line or plan leaves.
@@ -236,7 +239,14 @@ impl TurnDisplay {
             served_fast: None,
             touched: Vec::new(),
             touched_seen: HashSet::new(),
+            questions_in_dialog: false,
         }
+    }
+
+    /// Cursor's questions go to Claude Code's question dialog at the end of this answer: their
+    /// rows say so instead of "could not put to you".
+    pub fn questions_in_dialog(&mut self) {
+        self.questions_in_dialog = true;
     }
 
     /// Text the turn streams that does not come from this display (a notice such as the outer
@@ -637,7 +647,7 @@ impl TurnDisplay {
         let Some(index) = index else {
             // Past the tracking cap: counted, and shown, but not itemised.
             let mut action = new_action(call, kind, now);
-            action.state = state_of(kind, &call.args, outcome);
+            action.state = state_of(kind, &call.args, outcome, self.questions_in_dialog);
             self.note_touched(kind, &call.args, Some(outcome));
             return self.completion_row(&action, outcome, now);
         };
@@ -654,7 +664,7 @@ impl TurnDisplay {
             self.actions[index].args = args;
             return block;
         }
-        let state = state_of(kind, &args, outcome);
+        let state = state_of(kind, &args, outcome, self.questions_in_dialog);
         self.actions[index].state = state.clone();
         if state == State::Done && kind == ActionKind::Edit {
             self.actions[index].changed = action_path(&args, outcome).map(|p| self.show_path(&p));

@@ -38,14 +38,25 @@ pub(super) fn new_action(call: &ToolCall, kind: ActionKind, now: Instant) -> Act
 }
 
 /// The outcome of a completed call (with arguments `args`) as the summary counts it.
-pub(super) fn state_of(kind: ActionKind, args: &Value, outcome: &ToolOutcome) -> State {
+/// `questions_in_dialog`: a question print mode rejected goes to Claude Code's question dialog
+/// at the end of the answer.
+pub(super) fn state_of(
+    kind: ActionKind,
+    args: &Value,
+    outcome: &ToolOutcome,
+    questions_in_dialog: bool,
+) -> State {
     if kind == ActionKind::Question
         && matches!(
             outcome,
             ToolOutcome::Rejected { .. } | ToolOutcome::Unapproved { .. }
         )
     {
-        return unasked_question(args);
+        return if questions_in_dialog {
+            asked_in_dialog(args)
+        } else {
+            unasked_question(args)
+        };
     }
     match outcome {
         ToolOutcome::Success { value } => {
@@ -124,6 +135,19 @@ fn unasked_question(args: &Value) -> State {
     State::Unapproved {
         row,
         short: String::from("a question it could not put to you"),
+    }
+}
+
+/// An `askQuestion` call put to the user in Claude Code's question dialog after the answer.
+fn asked_in_dialog(args: &Value) -> State {
+    let lead = "Cursor asks you in the question dialog below";
+    let row = match question_text(args) {
+        Some(question) => format!("{lead}: {question}"),
+        None => format!("{lead}."),
+    };
+    State::Unapproved {
+        row,
+        short: String::from("a question, in the dialog below"),
     }
 }
 

@@ -125,9 +125,11 @@ pub(super) fn surface(
 ) -> crate::dialog::surface::Surface {
     let main_thread =
         parsed.worker.is_none() && !crate::session::conversation::is_subagent(&parsed.request);
-    crate::dialog::surface::Surface::of(
+    let mut surface = crate::dialog::surface::Surface::of(
         &parsed.request,
         main_thread,
         cleared.cursor_mode == CursorMode::Plan,
-    )
+    );
+    surface.seed = parsed.digest.iter().map(|b| format!("{b:02x}")).collect();
+    surface
 }

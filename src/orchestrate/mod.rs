@@ -101,10 +101,13 @@ pub(crate) async fn run(
     context: &Arc<TurnServices>,
     parsed: &CursorRequest,
 ) -> Result<Reply, Refusal> {
-    // Claude Code names a session after its plan is approved by asking the same model: a
-    // name is made here, never with a Cursor run.
-    if crate::dialog::naming::is_naming_request(&parsed.request) {
-        return Ok(Reply::Local(crate::dialog::naming::answer(&parsed.request)));
+    // Claude Code names a session (at its first message, after a plan is approved) by asking
+    // the same model for one JSON string: made here, never with a Cursor run.
+    if let Some(naming) = crate::dialog::naming::naming_request(&parsed.request) {
+        return Ok(Reply::Local(crate::dialog::naming::answer(
+            &parsed.request,
+            naming,
+        )));
     }
     let cleared = admission::admit(context, parsed).await?;
     conversation::validate_for_cursor(&parsed.request)?;

@@ -35,8 +35,11 @@ fn the_plan_is_the_answer() {
         &cursor_request("multi/cursor/composer-2.5", "plan a greeting", true),
     );
     assert_eq!(status, 200, "{body}");
-    // The answer ends with the turn's tokens, as every answer does.
-    let answer = format!("{PLAN}\n\n[Cursor] 12.0k in / 80 out");
+    // The turn's tokens, as every answer has; then, since this request (as from `claude -p`)
+    // cannot open Claude Code's plan approval, what to send to have the plan carried out.
+    let answer = format!(
+        "{PLAN}\n\n[Cursor] 12.0k in / 80 out\n\n[Cursor] This session cannot show Claude Code's plan approval. To have Cursor carry out the plan, leave plan mode for one that lets it edit (`--permission-mode acceptEdits` with `claude -p`, accept edits in the terminal) and send \"go ahead\": the same Cursor chat continues."
+    );
     assert_eq!(sse_text(&body), answer);
     assert!(!body.contains("tool_use"));
 

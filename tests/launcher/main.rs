@@ -28,6 +28,9 @@ mod doctor_session_lock;
 mod doctor_state_folder;
 // The real Claude Code's TUI under tmux.
 #[cfg(unix)]
+mod dialogs_tui;
+// The real Claude Code's TUI under tmux.
+#[cfg(unix)]
 mod first_contact_tui;
 mod launch_agents_clash;
 mod launch_auto_only_plan;

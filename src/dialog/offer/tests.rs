@@ -5,6 +5,7 @@ fn surface(question: bool, plan: bool) -> Surface {
     Surface {
         question,
         plan_file: plan.then(|| PathBuf::from("/h/.claude/plans/p.md")),
+        seed: "request-1".into(),
     }
 }
 

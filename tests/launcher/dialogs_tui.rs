@@ -1,0 +1,214 @@
+//! Cursor works with the user through Claude Code's own dialogs, in the real Claude Code TUI
+//! (tmux), on the pinned build and on the newest: a plan-mode turn opens "Ready to code?" with
+//! Cursor's plan and "Yes" resumes the same chat with the picked mode's flags and its edit
+//! lands; "Tell Claude what to change" resumes it in plan mode with the words; Esc sends
+//! nothing and the next message goes on in plan mode; Cursor's question opens the question
+//! dialog and the picked label reaches the resumed chat.
+
+use std::path::Path;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use multi_cursor_test_support::claude;
+use multi_cursor_test_support::launcher::Launch;
+use multi_cursor_test_support::repo_root;
+use multi_cursor_test_support::tmux::Tmux;
+
+const WAIT: Duration = Duration::from_secs(90);
+
+/// The builds under test: the pinned one and the newest `scripts/test` installs.
+fn builds() -> [PathBuf; 2] {
+    [claude::claude_binary(), claude::latest_claude_binary()]
+}
+
+/// A scenario folder whose runs replay `files` in order (the last repeats).
+fn runs(dir: &Path, files: &[&str]) -> PathBuf {
+    let folder = dir.join("runs");
+    std::fs::create_dir_all(&folder).unwrap();
+    for (i, file) in files.iter().enumerate() {
+        std::fs::copy(
+            repo_root().join(file),
+            folder.join(format!(
+                "{:02}-{}",
+                i + 1,
+                Path::new(file).file_name().unwrap().to_string_lossy()
+            )),
+        )
+        .unwrap();
+    }
+    folder
+}
+
+const PLAN: &str = "tests/fake-agent/scenarios/plan-mode.scenario";
+const EDIT: &str = "tests/fake-agent/scenarios/edit-file.scenario";
+const QUESTION: &str = "tests/fixtures/cursor-stream-2026/hcn0915-askquestion-rejected.ndjson";
+
+/// A launched session on Cursor with `claude` and the runs `files`, in `mode`.
+fn session(claude: &Path, files: &[&str], mode: &str) -> (Launch, Tmux) {
+    let launch = Launch::real().env("MULTI_CURSOR_CLAUDE", claude).args([
+        "--model",
+        "multi/cursor/composer-2.5",
+        "--permission-mode",
+        mode,
+    ]);
+    let folder = runs(launch.dir.path(), files);
+    let launch = launch.env("FAKE_AGENT_SCENARIO", &folder);
+    let tmux = Tmux::start(launch.dir.path(), &launch.script());
+    tmux.keep_after_exit();
+    (launch, tmux)
+}
+
+fn argv(turn: &serde_json::Value) -> Vec<String> {
+    serde_json::from_value(turn["argv"].clone()).unwrap()
+}
+
+fn flat(pane: &str) -> String {
+    pane.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Types a plan-mode request and waits for "Ready to code?" showing Cursor's plan.
+fn plan_until_approval(tmux: &Tmux) {
+    tmux.wait_for("plan mode", WAIT, |pane| pane.contains("plan mode on"));
+    tmux.type_line("add a greeting");
+    let pane = tmux.wait_for("Ready to code?", WAIT, |pane| {
+        pane.contains("Ready to code?") && pane.contains("Tell Claude what to change")
+    });
+    assert!(
+        pane.contains("Add greet() to src/lib.rs"),
+        "the plan is in the dialog: {pane}"
+    );
+    // The dialog takes keys once it has settled, as a person's first key press comes.
+    std::thread::sleep(Duration::from_millis(700));
+}
+
+#[test]
+fn an_approved_plan_is_carried_out_in_the_same_chat_with_the_picked_modes_flags() {
+    for claude in builds() {
+        let (launch, tmux) = session(&claude, &[PLAN, EDIT], "plan");
+        plan_until_approval(&tmux);
+        // Row 1: "Yes, and use auto mode" (Cursor's CLI here has auto review).
+        let pane = tmux.pane();
+        assert!(pane.contains("Yes, and use auto mode"), "{pane}");
+        tmux.send(&["Enter"]);
+        let pane = tmux.wait_for("the edit", WAIT, |pane| pane.contains("Changed: notes.txt"));
+        assert!(pane.contains("auto mode on"), "{pane}");
+        assert_eq!(
+            std::fs::read_to_string(launch.project.join("notes.txt")).unwrap(),
+            "written by Cursor\n"
+        );
+        let turns = launch.turns();
+        assert_eq!(
+            turns.len(),
+            2,
+            "one plan run, one run carrying it out: {turns:#?}"
+        );
+        let (first, second) = (argv(&turns[0]), argv(&turns[1]));
+        assert!(
+            first.windows(2).any(|w| w == ["--mode", "plan"]),
+            "{first:?}"
+        );
+        assert!(second.contains(&"--auto-review".to_string()), "{second:?}");
+        assert!(!second.contains(&"--mode".to_string()), "{second:?}");
+        assert!(
+            !first.iter().any(|a| a.starts_with("--resume")),
+            "{first:?}"
+        );
+        assert!(
+            second
+                .iter()
+                .any(|a| a.starts_with("--resume=") && a.len() > "--resume=".len()),
+            "the same chat goes on: {second:?}"
+        );
+        let prompt = turns[1]["stdin"].as_str().unwrap();
+        assert!(
+            prompt.contains("Carry out the approved plan now."),
+            "{prompt}"
+        );
+        // The plan file Claude Code named holds Cursor's plan.
+        let plans = launch.home.join(".claude/plans");
+        let plan = std::fs::read_dir(&plans)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path();
+        assert!(
+            std::fs::read_to_string(plan)
+                .unwrap()
+                .contains("Add greet() to src/lib.rs")
+        );
+    }
+}
+
+#[test]
+fn changes_asked_for_revise_the_plan_in_the_same_chat_and_esc_runs_nothing() {
+    for claude in builds() {
+        let (launch, tmux) = session(&claude, &[PLAN, PLAN], "plan");
+        plan_until_approval(&tmux);
+        tmux.send(&["Down"]);
+        tmux.send(&["Down"]);
+        tmux.send(&["-l", "Also add a farewell"]);
+        tmux.send(&["Enter"]);
+        // The revised plan goes through the dialog again.
+        tmux.wait_for("the second dialog", WAIT, |pane| {
+            launch.turns().len() == 2 && pane.contains("Ready to code?")
+        });
+        let turns = launch.turns();
+        let second = argv(&turns[1]);
+        assert!(
+            second.windows(2).any(|w| w == ["--mode", "plan"]),
+            "{second:?}"
+        );
+        let prompt = turns[1]["stdin"].as_str().unwrap();
+        assert!(
+            prompt.contains("wants changes before anything is done:\nAlso add a farewell"),
+            "{prompt}"
+        );
+
+        // Esc: nothing is sent, nothing runs; the next message goes on in plan mode.
+        tmux.send(&["Escape"]);
+        tmux.wait_for("the rejection", WAIT, |pane| pane.contains("Rejected"));
+        std::thread::sleep(Duration::from_secs(2));
+        assert_eq!(launch.turns().len(), 2);
+        assert!(flat(&tmux.pane()).contains("plan mode on"));
+        tmux.type_line("never mind, just explain it");
+        tmux.wait_for("the third run", WAIT, |_| launch.turns().len() == 3);
+        let third = argv(&launch.turns()[2]);
+        assert!(
+            third.windows(2).any(|w| w == ["--mode", "plan"]),
+            "{third:?}"
+        );
+        let prompt = launch.turns()[2]["stdin"].as_str().unwrap().to_string();
+        assert!(prompt.contains("never mind, just explain it"), "{prompt}");
+        assert!(!launch.project.join("notes.txt").exists());
+    }
+}
+
+#[test]
+fn cursors_question_opens_the_question_dialog_and_the_pick_resumes_the_chat() {
+    for claude in builds() {
+        let (launch, tmux) = session(&claude, &[QUESTION, EDIT], "acceptEdits");
+        tmux.wait_for("accept edits", WAIT, |pane| {
+            pane.contains("accept edits on")
+        });
+        tmux.type_line("ask me which file to edit");
+        let pane = tmux.wait_for("the question dialog", WAIT, |pane| {
+            pane.contains("Which file should I edit?") && pane.contains("Type something")
+        });
+        assert!(pane.contains("other.txt"), "{pane}");
+        tmux.send(&["2"]);
+        tmux.wait_for("the resumed run", WAIT, |_| launch.turns().len() == 2);
+        let prompt = launch.turns()[1]["stdin"].as_str().unwrap().to_string();
+        assert!(
+            prompt.contains("\"Which file should I edit?\"=\"other.txt\""),
+            "the pick reaches Cursor: {prompt}"
+        );
+        let second = argv(&launch.turns()[1]);
+        assert!(
+            second
+                .iter()
+                .any(|a| a.contains("4d284e10-4db4-49b9-a84c-25bc2b417037")),
+            "the same chat: {second:?}"
+        );
+    }
+}
