@@ -212,3 +212,87 @@ fn cursors_question_opens_the_question_dialog_and_the_pick_resumes_the_chat() {
         );
     }
 }
+
+#[test]
+fn approving_in_manual_mode_says_how_to_let_cursor_edit_and_runs_nothing() {
+    for claude in builds() {
+        let (launch, tmux) = session(&claude, &[PLAN, EDIT], "plan");
+        plan_until_approval(&tmux);
+        tmux.send(&["Down"]);
+        std::thread::sleep(Duration::from_millis(300));
+        tmux.send(&["Enter"]);
+        let pane = tmux.wait_for("the answer", WAIT, |pane| {
+            flat(pane).contains("Plan approved, in manual mode")
+        });
+        let flat = flat(&pane);
+        assert!(flat.contains("Shift+Tab to accept edits"), "{pane}");
+        assert!(flat.contains("manual mode on"), "{pane}");
+        assert_eq!(launch.turns().len(), 1, "nothing ran for the approval");
+        assert!(!launch.project.join("notes.txt").exists());
+        // Shift+Tab and "go ahead": the same chat carries it out.
+        tmux.shift_tab();
+        tmux.wait_for("accept edits", WAIT, |pane| {
+            pane.contains("accept edits on")
+        });
+        tmux.type_line("go ahead");
+        tmux.wait_for("the edit", WAIT, |pane| pane.contains("Changed: notes.txt"));
+        let second = argv(&launch.turns()[1]);
+        assert!(
+            second.iter().any(|a| a.starts_with("--resume=")),
+            "{second:?}"
+        );
+    }
+}
+
+#[test]
+fn typed_words_in_the_question_dialog_reach_cursor_as_words() {
+    for claude in builds() {
+        let (launch, tmux) = session(&claude, &[QUESTION, EDIT], "acceptEdits");
+        tmux.wait_for("accept edits", WAIT, |pane| {
+            pane.contains("accept edits on")
+        });
+        tmux.type_line("ask me which file to edit");
+        tmux.wait_for("the question dialog", WAIT, |pane| {
+            pane.contains("Type something")
+        });
+        std::thread::sleep(Duration::from_millis(700));
+        tmux.send(&["3"]);
+        std::thread::sleep(Duration::from_millis(300));
+        tmux.send(&["-l", "neither, make a new one"]);
+        std::thread::sleep(Duration::from_millis(300));
+        tmux.send(&["Enter"]);
+        tmux.wait_for("the resumed run", WAIT, |_| launch.turns().len() == 2);
+        let prompt = launch.turns()[1]["stdin"].as_str().unwrap().to_string();
+        assert!(prompt.contains("The user answered:"), "{prompt}");
+        assert!(prompt.contains("neither, make a new one"), "{prompt}");
+    }
+}
+
+#[test]
+fn esc_on_the_question_dialog_runs_nothing_until_the_next_message() {
+    for claude in builds() {
+        let (launch, tmux) = session(&claude, &[QUESTION, EDIT], "acceptEdits");
+        tmux.wait_for("accept edits", WAIT, |pane| {
+            pane.contains("accept edits on")
+        });
+        tmux.type_line("ask me which file to edit");
+        tmux.wait_for("the question dialog", WAIT, |pane| {
+            pane.contains("Type something")
+        });
+        std::thread::sleep(Duration::from_millis(700));
+        tmux.send(&["Escape"]);
+        tmux.wait_for("the declined dialog", WAIT, |pane| {
+            pane.contains("Declined")
+        });
+        std::thread::sleep(Duration::from_secs(2));
+        assert_eq!(launch.turns().len(), 1);
+        tmux.type_line("use notes.txt");
+        tmux.wait_for("the next run", WAIT, |_| launch.turns().len() == 2);
+        let prompt = launch.turns()[1]["stdin"].as_str().unwrap().to_string();
+        assert!(prompt.contains("use notes.txt"), "{prompt}");
+        assert!(
+            !prompt.contains("The user answered your question"),
+            "no pick: {prompt}"
+        );
+    }
+}

@@ -24,6 +24,7 @@ mod doctor_not_cursor_agent;
 mod doctor_old_claude;
 mod doctor_session_lock;
 // Mode bits (0755 vs 0700): Windows files keep their folder's ACL.
+mod dialogs_print;
 #[cfg(unix)]
 mod doctor_state_folder;
 // The real Claude Code's TUI under tmux.

@@ -11,6 +11,7 @@
 mod bad_records;
 mod capacity;
 mod claude_busy;
+mod dialogs;
 mod esc_cancel;
 mod identical_join;
 mod migration;
