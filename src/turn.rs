@@ -4,8 +4,8 @@
 //! The turn produces the same `(event, data)` pairs whether the client streams or not: the
 //! gateway writes them as SSE frames, or folds them into one Messages JSON. `message_start` is
 //! held back until the agent's first event (or [`FIRST_EVENT_WAIT`]), so failures found before
-//! that keep their real HTTP status. Claude Code never receives a `tool_use` from a turn: only
-//! text blocks. What that text shows besides Cursor's prose (action rows, the plan, progress
+//! that keep their real HTTP status. Claude Code receives text, and no `tool_use` but the one
+//! that opens a dialog of its own at the end of an answer (`crate::dialog`). What that text shows besides Cursor's prose (action rows, the plan, progress
 //! lines, the closing summary) and the usage it reports are decided by [`crate::display`].
 
 use std::collections::BTreeSet;

@@ -4,7 +4,7 @@
 //!
 //! Everything here is pure (time is passed in), so the turn (`src/turn.rs`) drives it live and
 //! tests drive it with made-up clocks. The turn streams whatever text a [`TurnDisplay`] method
-//! returns as `text_delta`s; Claude Code never receives a `tool_use`.
+//! returns as `text_delta`s; no row is ever a `tool_use`.
 //!
 //! # What the text looks like
 //!
