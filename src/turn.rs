@@ -23,7 +23,6 @@ use crate::anthropic::events::closing_events;
 use crate::anthropic::events::closing_with_tool;
 pub use crate::anthropic::events::fold_message;
 use crate::cursor::CliFailure;
-use crate::cursor::command::CursorMode;
 use crate::cursor::command::TurnSpec;
 use crate::cursor::events::RunEvent;
 use crate::cursor::events::RunResult;
@@ -667,10 +666,9 @@ impl Translator {
         // What Cursor wanted to put to the user: a dialog of Claude Code's, or words.
         let chat = self.chat_id.clone().unwrap_or_default();
         let offer = offer::offer(&self.input.dialogs, &self.material, &chat);
-        let plan_mode = self.input.spec.mode == CursorMode::Plan;
         let note = match &offer {
             Some(offer) => Some(offer.note.clone()),
-            None => offer::in_words(&self.material, plan_mode),
+            None => offer::in_words(&self.material, self.input.spec.mode),
         };
         if let Some(note) = note {
             self.notice(note).await?;

@@ -26,6 +26,22 @@ pub const PLAN_APPROVED: &str = "User has approved your plan.";
 pub const EXIT_APPROVED: &str = "User has approved exiting plan mode.";
 /// What comes before the user's words in a rejected tool's result.
 pub const USER_SAID: &str = "To tell you how to proceed, the user said:\n";
+/// How long an allowed action stays allowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AllowScope {
+    /// For the one resumed run; the file is put back after it.
+    Once,
+    /// For good, in the workspace's `.cursor/cli.json`.
+    Workspace,
+}
+
+/// The options of the dialog that allows a refused action, in order.
+pub const ALLOW_ONCE: &str = "Allow once";
+/// See [`ALLOW_ONCE`].
+pub const ALLOW_WORKSPACE: &str = "Allow in this workspace";
+/// See [`ALLOW_ONCE`].
+pub const DO_NOT_ALLOW: &str = "No";
+
 /// How a question dialog's pick begins.
 pub const QUESTIONS_ANSWERED: &str = "Your questions have been answered:";
 /// How a question dialog's free-text answer begins.
@@ -42,6 +58,10 @@ pub enum DialogAnswer {
     PlanChanges(String),
     /// The question dialog's answer, in Claude Code's words (a pick, or free text).
     Answered(String),
+    /// A refused action allowed by the user's pick: for one run, or in this workspace.
+    Allowed(AllowScope),
+    /// "No" picked for a refused action.
+    NotAllowed,
     /// No pick: the dialog was closed, timed out, refused or lost. Cursor reads what the user
     /// sends next, as any message.
     Declined,
@@ -92,6 +112,27 @@ pub fn read(request: &MessagesRequest, pending: &PendingDialog) -> Option<Dialog
                 && !content[at + USER_SAID.len()..].trim().is_empty()
             {
                 DialogAnswer::PlanChanges(content[at + USER_SAID.len()..].trim().to_string())
+            } else {
+                DialogAnswer::Declined
+            }
+        }
+        PendingDialog::Allow { question, .. } => {
+            // Only Claude Code's own words for a pick of one of our labels count, read against
+            // the exact question: typed words, whatever they say, allow nothing.
+            let picked = |label: &str| {
+                !is_error
+                    && trimmed.starts_with(&format!(
+                        "{QUESTIONS_ANSWERED} \"{question}\"=\"{label}\". "
+                    ))
+            };
+            if picked(ALLOW_ONCE) {
+                DialogAnswer::Allowed(AllowScope::Once)
+            } else if picked(ALLOW_WORKSPACE) {
+                DialogAnswer::Allowed(AllowScope::Workspace)
+            } else if picked(DO_NOT_ALLOW) {
+                DialogAnswer::NotAllowed
+            } else if !is_error && trimmed.starts_with(USER_ANSWERED) {
+                DialogAnswer::Answered(trimmed.to_string())
             } else {
                 DialogAnswer::Declined
             }
@@ -168,7 +209,10 @@ pub fn prompt_for(answer: &DialogAnswer) -> Option<String> {
         DialogAnswer::Answered(text) => Some(format!(
             "The user answered your question in Claude Code's question dialog. {text}"
         )),
-        DialogAnswer::PlanWritten | DialogAnswer::Declined => None,
+        DialogAnswer::PlanWritten
+        | DialogAnswer::Declined
+        | DialogAnswer::Allowed(_)
+        | DialogAnswer::NotAllowed => None,
     }
 }
 

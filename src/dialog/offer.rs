@@ -13,10 +13,15 @@ use serde_json::Value;
 use serde_json::json;
 
 use super::DialogTool;
+use super::answer::ALLOW_ONCE;
+use super::answer::ALLOW_WORKSPACE;
+use super::answer::DO_NOT_ALLOW;
+use super::material::Blocked;
 use super::material::Material;
 use super::pending::PendingDialog;
 use super::surface::Surface;
 use super::tool_use_id;
+use crate::cursor::command::CursorMode;
 use crate::display::render_plan;
 use crate::text::clip_chars;
 use crate::text::one_line;
@@ -56,10 +61,104 @@ pub fn offer(surface: &Surface, material: &Material, chat: &str) -> Option<Offer
     }
     if surface.question
         && let Some(questions) = &material.questions
+        && let Some(offer) = question_offer(questions, &seed)
     {
-        return question_offer(questions, &seed);
+        return Some(offer);
+    }
+    if surface.question && surface.allow_actions {
+        let mut offerable = material
+            .blocked
+            .iter()
+            .filter(|b| !denied(&b.token, &surface.never_offer));
+        if let Some(first) = offerable.next() {
+            let others: Vec<&Blocked> = offerable.collect();
+            return Some(allow_offer(first, &others, &seed));
+        }
     }
     None
+}
+
+/// "Allow once", "Allow in this workspace" or "No" for an action Cursor's allowlist refused.
+fn allow_offer(blocked: &Blocked, others: &[&Blocked], seed: &str) -> Offer {
+    let question = format!(
+        "Cursor's allowlist blocked `{}`. Allow `{}`?",
+        blocked.what, blocked.token
+    );
+    let options = [
+        (
+            ALLOW_ONCE,
+            format!(
+                "Add {} to .cursor/cli.json for one Cursor run, then put the file back",
+                blocked.token
+            ),
+        ),
+        (
+            ALLOW_WORKSPACE,
+            format!(
+                "Add {} to this workspace's .cursor/cli.json allow list for good",
+                blocked.token
+            ),
+        ),
+        (DO_NOT_ALLOW, "Cursor does not run it".to_string()),
+    ];
+    let options: Vec<Value> = options
+        .iter()
+        .map(|(label, description)| json!({"label": label, "description": description}))
+        .collect();
+    let input = json!({"questions": [{"question": question, "header": "Allow?", "options": options, "multiSelect": false}]});
+    let ask_id = tool_use_id(&[seed, "allow", &blocked.token, &blocked.what]);
+    let mut note = String::from(
+        "[Cursor] Cursor's allowlist blocked an action; allow it in Claude Code's question dialog.",
+    );
+    if !others.is_empty() {
+        let more: Vec<String> = others
+            .iter()
+            .map(|b| format!("`{}` ({})", b.what, b.token))
+            .collect();
+        note.push_str(&format!(" Also blocked: {}.", more.join(", ")));
+    }
+    Offer {
+        note,
+        tool: DialogTool::AskUserQuestion,
+        id: ask_id.clone(),
+        input,
+        pending: PendingDialog::Allow {
+            ask_id,
+            question,
+            what: blocked.what.clone(),
+            token: blocked.token.clone(),
+        },
+    }
+}
+
+/// Whether one of Cursor's deny entries names `token`: the same kind, and its argument (a
+/// glob; a shell entry's command part before `:`) matches the token's. An entry whose glob
+/// cannot be read counts as naming it.
+pub fn denied(token: &str, deny: &[String]) -> bool {
+    let Some((kind, argument)) = split_token(token) else {
+        return true;
+    };
+    deny.iter()
+        .filter_map(|entry| split_token(entry.trim()))
+        .any(|(deny_kind, pattern)| {
+            if !deny_kind.eq_ignore_ascii_case(kind) {
+                return false;
+            }
+            let pattern = if kind == "Shell" {
+                pattern.split(':').next().unwrap_or(pattern)
+            } else {
+                pattern
+            };
+            pattern == argument
+                || globset::Glob::new(pattern)
+                    .map_or(true, |glob| glob.compile_matcher().is_match(argument))
+        })
+}
+
+/// `Kind(argument)` as its two parts.
+fn split_token(token: &str) -> Option<(&str, &str)> {
+    let (kind, rest) = token.split_once('(')?;
+    Some((kind, rest.strip_suffix(')')?))
 }
 
 /// The plan written to the plan file Claude Code named; `ExitPlanMode` follows its result.
@@ -215,16 +314,30 @@ fn map_question(question: &Value, text: &str, header: &str) -> Option<Mapped> {
 }
 
 /// What Cursor wanted, in words, for a request that can open no dialog (`-p`, stream-json, a
-/// worker): its plan waits for a "go ahead", its question for an answer in the next message.
-/// `plan_mode`: the turn ran in plan mode.
-pub fn in_words(material: &Material, plan_mode: bool) -> Option<String> {
-    if plan_mode && material.plan.is_some() {
+/// worker): its plan waits for a "go ahead", its question for an answer in the next message, an
+/// action its allowlist refused (in accept edits) for the entry that allows it. `mode`: the
+/// Cursor mode the turn ran in.
+pub fn in_words(material: &Material, mode: CursorMode) -> Option<String> {
+    if mode == CursorMode::Plan && material.plan.is_some() {
         return Some(
             "[Cursor] This session cannot show Claude Code's plan approval. To have Cursor carry out the plan, leave plan mode for one that lets it edit (`--permission-mode acceptEdits` with `claude -p`, accept edits in the terminal) and send \"go ahead\": the same Cursor chat continues.".to_string(),
         );
     }
-    material.questions.as_ref()?;
-    Some("[Cursor] Cursor's question could not be put to you as a dialog here: answer it in your next message, and the same Cursor chat continues.".to_string())
+    if material.questions.is_some() {
+        return Some("[Cursor] Cursor's question could not be put to you as a dialog here: answer it in your next message, and the same Cursor chat continues.".to_string());
+    }
+    if mode != CursorMode::Allowlist || material.blocked.is_empty() {
+        return None;
+    }
+    let entries: Vec<String> = material
+        .blocked
+        .iter()
+        .map(|b| format!("`{}` for `{}`", b.token, b.what))
+        .collect();
+    Some(format!(
+        "[Cursor] Cursor's allowlist blocked what it wanted to run. To allow it, add {} to `permissions.allow` in `.cursor/cli.json` and send \"go ahead\": the same Cursor chat continues.",
+        entries.join(", ")
+    ))
 }
 
 #[cfg(test)]

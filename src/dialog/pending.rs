@@ -25,6 +25,17 @@ pub enum PendingDialog {
         exit_id: String,
         plan_file: PathBuf,
     },
+    /// The question dialog asks whether to allow an action Cursor's allowlist refused.
+    #[serde(rename_all = "camelCase")]
+    Allow {
+        ask_id: String,
+        /// The dialog's question, exactly (the pick is read against it).
+        question: String,
+        /// What was refused, one line.
+        what: String,
+        /// The permission token that allows it.
+        token: String,
+    },
     /// The question dialog is open.
     #[serde(rename_all = "camelCase")]
     Question {
@@ -41,7 +52,7 @@ impl PendingDialog {
         match self {
             PendingDialog::PlanWrite { write_id, .. } => write_id,
             PendingDialog::PlanApproval { exit_id, .. } => exit_id,
-            PendingDialog::Question { ask_id, .. } => ask_id,
+            PendingDialog::Question { ask_id, .. } | PendingDialog::Allow { ask_id, .. } => ask_id,
         }
     }
 }

@@ -34,6 +34,12 @@ pub struct Surface {
     pub question: bool,
     /// Plan approval, and the plan file it reads.
     pub plan_file: Option<PathBuf>,
+    /// Actions Cursor's allowlist refused may be allowed in the question dialog: the session is
+    /// in accept edits (where Claude would have asked) and the dialog is there.
+    pub allow_actions: bool,
+    /// Cursor's deny entries (project and global config, every Claude deny rule among them):
+    /// a token one of them names is never offered.
+    pub never_offer: Vec<String>,
     /// What makes this request's `tool_use` ids its own (its body's digest): a re-sent request
     /// opens the same dialog under the same id, a later one under a new id even when Cursor
     /// wrote the same plan again (Claude Code runs no second call of one id).
@@ -67,6 +73,8 @@ impl Surface {
         Surface {
             question,
             plan_file,
+            allow_actions: false,
+            never_offer: Vec::new(),
             seed: String::new(),
         }
     }

@@ -12,9 +12,11 @@ use crate::anthropic::events::StopReason;
 use crate::cursor::command::CursorMode;
 use crate::dialog::DialogTool;
 use crate::dialog::answer;
+use crate::dialog::answer::AllowScope;
 use crate::dialog::answer::DialogAnswer;
 use crate::dialog::offer::exit_plan_mode;
 use crate::dialog::pending::PendingDialog;
+use crate::policy::cursor_config::AllowEntry;
 use crate::session::cursor_request::CursorRequest;
 use crate::session::store::Session;
 use crate::session::store::StoreError;
@@ -25,6 +27,13 @@ pub(super) enum Step {
     Answered(Reply),
     /// The chat resumes with these words instead of the request's own.
     Resume(String),
+    /// The chat resumes with these words, with this `[Cursor]` line in front of the answer,
+    /// and the entry that allows a refused action for this one run (put back after it).
+    ResumeAllowed {
+        words: String,
+        notice: String,
+        once: Option<AllowEntry>,
+    },
     /// No dialog was answered (or it was declined): the request goes on as any other.
     Continue,
 }
@@ -76,9 +85,69 @@ pub(super) async fn step(
             save(session, None).await?;
             Ok(Step::Answered(Reply::Local(read_only_approval(cleared))))
         }
-        (DialogAnswer::Declined | DialogAnswer::PlanWritten, _) => Ok(Step::Continue),
+        (DialogAnswer::Allowed(scope), PendingDialog::Allow { what, token, .. }) => {
+            allow(session, cleared, *scope, what, token).await
+        }
+        (DialogAnswer::NotAllowed, PendingDialog::Allow { what, token, .. }) => {
+            save(session, None).await?;
+            Ok(Step::Answered(Reply::Local(format!(
+                "[Cursor] Not allowed: `{what}` stays blocked ({token} is not in Cursor's allow list), and nothing ran. Send a message to have Cursor go on without it."
+            ))))
+        }
+        (DialogAnswer::Declined | DialogAnswer::PlanWritten, _)
+        | (DialogAnswer::Allowed(_) | DialogAnswer::NotAllowed, _) => Ok(Step::Continue),
         (answer, _) => Ok(answer::prompt_for(answer).map_or(Step::Continue, Step::Resume)),
     }
+}
+
+/// Adds the allow entry the user picked to the workspace's `.cursor/cli.json` (for good, or
+/// for the one resumed run) and resumes the chat to run the action; when the file cannot be
+/// edited, says so and runs nothing.
+async fn allow(
+    session: &mut Session,
+    cleared: &Cleared,
+    scope: AllowScope,
+    what: &str,
+    token: &str,
+) -> Result<Step, Refusal> {
+    let path = crate::policy::cursor_config::project_path(&cleared.workspace);
+    let (file, entry) = (path.clone(), token.to_string());
+    let added = tokio::task::spawn_blocking(move || AllowEntry::add(&file, &entry))
+        .await
+        .map_err(|error| error.to_string())
+        .and_then(|added| added.map_err(|error| error.to_string()));
+    save(session, None).await?;
+    let entry = match added {
+        Ok(entry) => entry,
+        Err(error) => {
+            return Ok(Step::Answered(Reply::Local(format!(
+                "[Cursor] Could not allow `{what}`: {error}. Nothing ran; add `{token}` to `permissions.allow` in {} yourself and send \"go ahead\".",
+                path.display()
+            ))));
+        }
+    };
+    let shown = path.display();
+    Ok(match scope {
+        AllowScope::Once => Step::ResumeAllowed {
+            words: format!(
+                "The user allowed `{what}` once, in Claude Code's dialog: {token} is in this workspace's .cursor/cli.json for this run only. Run it now and go on with the task."
+            ),
+            notice: format!(
+                "[Cursor] Allowed once: `{token}` is in {shown} for this run, then the file is put back."
+            ),
+            once: Some(entry),
+        },
+        AllowScope::Workspace => {
+            entry.keep();
+            Step::ResumeAllowed {
+                words: format!(
+                    "The user allowed `{what}` in this workspace, in Claude Code's dialog: {token} is now in .cursor/cli.json's allow list. Run it now and go on with the task."
+                ),
+                notice: format!("[Cursor] Added `{token}` to the allow list in {shown}."),
+                once: None,
+            }
+        }
+    })
 }
 
 async fn save(session: &mut Session, dialog: Option<PendingDialog>) -> Result<(), Refusal> {
@@ -131,5 +200,10 @@ pub(super) fn surface(
         cleared.cursor_mode == CursorMode::Plan,
     );
     surface.seed = parsed.digest.iter().map(|b| format!("{b:02x}")).collect();
+    // Accept edits is where Claude would have asked before such an action.
+    surface.allow_actions = surface.question && cleared.cursor_mode == CursorMode::Allowlist;
+    surface
+        .never_offer
+        .clone_from(&cleared.admitted.cursor_deny);
     surface
 }

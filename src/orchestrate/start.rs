@@ -21,6 +21,7 @@ use crate::cursor::catalog::Resolved;
 use crate::cursor::command::TurnSpec;
 use crate::cursor::failure::RunFailure;
 use crate::cursor::process::end_stray_run;
+use crate::policy::cursor_config::AllowEntry;
 use crate::rules::TurnRules;
 use crate::session::conversation;
 use crate::session::cursor_request::CursorRequest;
@@ -83,13 +84,20 @@ pub(super) async fn start(
 
     // The user's answer to the dialog the session waits on: answered here, or the words the
     // chat resumes with.
-    let resume_with = match dialog::step(&mut session, parsed, &cleared).await? {
-        dialog::Step::Answered(reply) => return Ok(reply),
-        dialog::Step::Resume(words) => Some(words),
-        dialog::Step::Continue => None,
-    };
+    let (resume_with, allowed_notice, allowed_once) =
+        match dialog::step(&mut session, parsed, &cleared).await? {
+            dialog::Step::Answered(reply) => return Ok(reply),
+            dialog::Step::Resume(words) => (Some(words), None, None),
+            dialog::Step::ResumeAllowed {
+                words,
+                notice,
+                once,
+            } => (Some(words), Some(notice), once),
+            dialog::Step::Continue => (None, None, None),
+        };
     let interrupted_before = session.record.interrupted;
     let (mut notices, session_note) = notices(context, &cleared, &identity, interrupted_before);
+    notices.extend(allowed_notice);
     let chat_id = session.record.chat_id.clone();
     let recorded_answer = session.record.answer_text();
     let TurnPrompts {
@@ -170,7 +178,18 @@ pub(super) async fn start(
         interrupted_before,
         rules: turn_rules,
     };
-    spawn_keeper(context, open, exchange, items, plan, identity, session_note);
+    spawn_keeper(
+        context,
+        open,
+        exchange,
+        items,
+        Kept {
+            plan,
+            identity,
+            session_note,
+            allowed_once,
+        },
+    );
     Ok(Reply::Exchange(observer))
 }
 
@@ -280,18 +299,32 @@ fn turn_input(
     (input, assembled.turn_rules)
 }
 
+/// What the keeper of a started turn is handed besides its items.
+struct Kept {
+    plan: TurnPlan,
+    identity: Identity,
+    session_note: Option<String>,
+    /// An action allowed for this one turn: its entry is put back when the turn has ended.
+    allowed_once: Option<AllowEntry>,
+}
+
 /// Keeps the started turn in the background: its record written at each step
 /// (`keep_turn`), its live run shown in `status` until it ends, the session's note remembered
-/// once its answer is recorded, and what the turn said about the account's plan noted.
+/// once its answer is recorded, what the turn said about the account's plan noted, and an
+/// action allowed for this turn only put back.
 fn spawn_keeper(
     context: &Arc<TurnServices>,
     open: Arc<tokio::sync::Mutex<Session>>,
     exchange: Arc<Exchange>,
     items: mpsc::Receiver<TurnItem>,
-    plan: TurnPlan,
-    identity: Identity,
-    session_note: Option<String>,
+    kept: Kept,
 ) {
+    let Kept {
+        plan,
+        identity,
+        session_note,
+        allowed_once,
+    } = kept;
     let run_id = context.run_started(&identity, &plan.model);
     let (spawned, noted, ended) = (context.clone(), context.clone(), context.clone());
     let claude_session = identity.session;
@@ -317,6 +350,11 @@ fn spawn_keeper(
         .await;
         // The run has ended here: its record is written and its exchange ended.
         ended.run_ended(run_id);
+        if let Some(entry) = allowed_once {
+            let path = entry.path().display().to_string();
+            let outcome = tokio::task::spawn_blocking(move || entry.put_back()).await;
+            tracing::info!(%path, ?outcome, "the action allowed once was put back");
+        }
         note_plan(&state_dir, watched.ending(), named_model).await;
     });
 }

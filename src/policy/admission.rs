@@ -260,6 +260,9 @@ pub struct Admitted {
     pub mcp_servers: Vec<McpServer>,
     /// The mode it was admitted for.
     pub mode: Option<ClaudeMode>,
+    /// Every deny entry of Cursor's project and global config (each Claude deny and ask rule
+    /// is enforced by one of them): a token one of them names is never offered to allow.
+    pub cursor_deny: Vec<String>,
 }
 
 impl Admitted {
@@ -516,6 +519,11 @@ pub fn admit_settings(
     problems.extend(mode.and_then(|mode| mode_disabled(mode, &layers)));
     let mut admitted = Admitted {
         mode,
+        cursor_deny: cursor
+            .files
+            .iter()
+            .flat_map(|f| f.deny.iter().cloned())
+            .collect(),
         ..Admitted::default()
     };
     for layer in &layers {

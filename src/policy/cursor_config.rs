@@ -26,7 +26,12 @@ use super::settings::PolicyInputs;
 use crate::cursor::process::AfterEnd;
 use crate::platform::paths::joined;
 
+mod allow_entry;
 mod model_put_back;
+
+pub use allow_entry::AllowEntry;
+pub use allow_entry::AllowError;
+pub use allow_entry::AllowPutBack;
 
 pub use model_put_back::ModelPutBack;
 pub use model_put_back::PutBack;
@@ -99,7 +104,7 @@ pub fn put_back_after_run(file: Option<&Path>, model: &str) -> Option<AfterEnd> 
 }
 
 /// The workspace's project config file.
-pub(crate) fn project_path(workspace: &Path) -> PathBuf {
+pub fn project_path(workspace: &Path) -> PathBuf {
     joined(workspace, ".cursor/cli.json")
 }
 

@@ -296,3 +296,105 @@ fn esc_on_the_question_dialog_runs_nothing_until_the_next_message() {
         );
     }
 }
+
+const BLOCKED: &str = "tests/fixtures/cursor-stream-2026/hcn0915-shell-denied-fetch-denied.ndjson";
+
+/// The workspace's own Cursor permissions, with a comment: put back byte for byte.
+const CLI_JSON: &str =
+    "{\n  // the team's list\n  \"permissions\": {\n    \"allow\": [\"Shell(ls)\"]\n  }\n}\n";
+
+/// A session in accept edits whose first run has Cursor's allowlist refuse `curl`, up to the
+/// dialog offering to allow it.
+fn blocked_until_dialog(claude: &Path) -> (Launch, Tmux, PathBuf) {
+    let (launch, tmux) = session(claude, &[BLOCKED, EDIT], "acceptEdits");
+    let cli = launch.project.join(".cursor/cli.json");
+    std::fs::create_dir_all(cli.parent().unwrap()).unwrap();
+    std::fs::write(&cli, CLI_JSON).unwrap();
+    tmux.wait_for("accept edits", WAIT, |pane| {
+        pane.contains("accept edits on")
+    });
+    tmux.type_line("fetch the headers of example.com");
+    let pane = tmux.wait_for("the allow dialog", WAIT, |pane| {
+        pane.contains("Allow in this workspace") && pane.contains("Type something")
+    });
+    let flat = flat(&pane);
+    assert!(
+        flat.contains(
+            "Cursor's allowlist blocked `curl -sI https://example.com`. Allow `Shell(curl)`?"
+        ),
+        "{pane}"
+    );
+    std::thread::sleep(Duration::from_millis(700));
+    (launch, tmux, cli)
+}
+
+#[test]
+fn allowing_a_blocked_command_once_runs_it_and_puts_the_allow_list_back_byte_for_byte() {
+    for claude in builds() {
+        let (launch, tmux, cli) = blocked_until_dialog(&claude);
+        tmux.send(&["1"]);
+        tmux.wait_for("the resumed run's answer", WAIT, |pane| {
+            pane.contains("Changed: notes.txt")
+        });
+        let turns = launch.turns();
+        assert_eq!(turns.len(), 2, "{turns:#?}");
+        let during = turns[1]["cursor_cli_json"].as_str().unwrap();
+        assert!(
+            during.contains("\"Shell(curl)\"") && during.contains("// the team's list"),
+            "{during}"
+        );
+        assert!(
+            turns[1]["stdin"]
+                .as_str()
+                .unwrap()
+                .contains("allowed `curl -sI https://example.com` once")
+        );
+        let second = argv(&turns[1]);
+        assert!(
+            second.iter().any(|a| a.starts_with("--resume=")),
+            "{second:?}"
+        );
+        // Put back once the turn is over.
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while std::fs::read_to_string(&cli).unwrap() != CLI_JSON
+            && std::time::Instant::now() < deadline
+        {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        assert_eq!(std::fs::read_to_string(&cli).unwrap(), CLI_JSON);
+    }
+}
+
+#[test]
+fn allowing_a_blocked_command_in_the_workspace_adds_the_entry_and_no_runs_nothing() {
+    for claude in builds() {
+        let (launch, tmux, cli) = blocked_until_dialog(&claude);
+        tmux.send(&["2"]);
+        let pane = tmux.wait_for("the resumed run's answer", WAIT, |pane| {
+            pane.contains("Changed: notes.txt")
+        });
+        assert!(
+            flat(&pane).contains("Added Shell(curl) to the allow list in"),
+            "{pane}"
+        );
+        let kept = std::fs::read_to_string(&cli).unwrap();
+        let value: serde_json::Value =
+            serde_json::from_str(&kept.replace("  // the team's list\n", "")).unwrap();
+        assert_eq!(
+            value["permissions"]["allow"],
+            serde_json::json!(["Shell(ls)", "Shell(curl)"])
+        );
+        assert!(kept.contains("// the team's list"));
+        assert_eq!(launch.turns().len(), 2);
+
+        let (launch, tmux, cli) = blocked_until_dialog(&claude);
+        tmux.send(&["3"]);
+        let pane = tmux.wait_for("the refusal", WAIT, |pane| {
+            flat(pane).contains("Not allowed:")
+        });
+        assert!(flat(&pane).contains("stays blocked"), "{pane}");
+        std::thread::sleep(Duration::from_secs(2));
+        assert_eq!(launch.turns().len(), 1, "no runs nothing");
+        assert_eq!(std::fs::read_to_string(&cli).unwrap(), CLI_JSON);
+    }
+}

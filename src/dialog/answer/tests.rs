@@ -168,3 +168,55 @@ fn cursor_is_told_the_answer_in_words() {
     );
     assert_eq!(prompt_for(&DialogAnswer::Declined), None);
 }
+
+#[test]
+fn only_claude_codes_words_for_a_pick_allow_an_action() {
+    let question = "Cursor's allowlist blocked `curl x`. Allow `Shell(curl)`?";
+    let pending = PendingDialog::Allow {
+        ask_id: "toolu_q".into(),
+        question: question.into(),
+        what: "curl x".into(),
+        token: "Shell(curl)".into(),
+    };
+    let pick = |label: &str| {
+        with_newest(json!([result(
+            "toolu_q",
+            &format!(
+                "Your questions have been answered: \"{question}\"=\"{label}\". You can now continue with these answers in mind.\n\n<system-reminder>x</system-reminder>"
+            ),
+            false
+        )]))
+    };
+    assert_eq!(
+        read(&pick("Allow once"), &pending),
+        Some(DialogAnswer::Allowed(AllowScope::Once))
+    );
+    assert_eq!(
+        read(&pick("Allow in this workspace"), &pending),
+        Some(DialogAnswer::Allowed(AllowScope::Workspace))
+    );
+    assert_eq!(read(&pick("No"), &pending), Some(DialogAnswer::NotAllowed));
+    // Typed words never allow, even the label's.
+    let typed = with_newest(json!([result(
+        "toolu_q",
+        &format!("The user answered: \"{question}\"=\"Allow once\". Read the answers carefully"),
+        false
+    )]));
+    assert!(matches!(
+        read(&typed, &pending),
+        Some(DialogAnswer::Answered(_))
+    ));
+    // A pick for another question, or an error, is no pick.
+    let other = with_newest(json!([result(
+        "toolu_q",
+        "Your questions have been answered: \"x\"=\"Allow once\". You can",
+        false
+    )]));
+    assert_eq!(read(&other, &pending), Some(DialogAnswer::Declined));
+    let esc = with_newest(json!([result(
+        "toolu_q",
+        "The user doesn't want to proceed with this tool use.",
+        true
+    )]));
+    assert_eq!(read(&esc, &pending), Some(DialogAnswer::Declined));
+}

@@ -1,12 +1,22 @@
 use super::*;
+use crate::cursor::command::CursorMode;
 use std::path::PathBuf;
 
 fn surface(question: bool, plan: bool) -> Surface {
     Surface {
         question,
         plan_file: plan.then(|| PathBuf::from("/h/.claude/plans/p.md")),
+        allow_actions: false,
+        never_offer: Vec::new(),
         seed: "request-1".into(),
     }
+}
+
+fn material(plan: Option<Value>, questions: Option<Value>) -> Material {
+    let mut material = Material::default();
+    material.plan = plan;
+    material.questions = questions;
+    material
 }
 
 fn questions(options: usize) -> Value {
@@ -20,10 +30,10 @@ fn questions(options: usize) -> Value {
 
 #[test]
 fn a_plan_goes_to_the_plan_file_claude_code_named() {
-    let material = Material {
-        plan: Some(json!({"name": "Add a flag", "plan": "1. Parse it"})),
-        questions: Some(questions(2)),
-    };
+    let material = material(
+        Some(json!({"name": "Add a flag", "plan": "1. Parse it"})),
+        Some(questions(2)),
+    );
     let offer = offer(&surface(true, true), &material, "chat").unwrap();
     assert_eq!(offer.tool, DialogTool::Write);
     assert_eq!(offer.input["file_path"], "/h/.claude/plans/p.md");
@@ -57,10 +67,7 @@ fn a_plan_goes_to_the_plan_file_claude_code_named() {
 
 #[test]
 fn cursors_question_fits_the_dialog() {
-    let material = Material {
-        plan: None,
-        questions: Some(questions(2)),
-    };
+    let material = material(None, Some(questions(2)));
     let offer = offer(&surface(true, false), &material, "chat").unwrap();
     assert_eq!(
         offer.input,
@@ -79,10 +86,7 @@ fn cursors_question_fits_the_dialog() {
 fn more_options_or_questions_than_the_dialog_holds_are_cut_and_said() {
     let six = offer(
         &surface(true, false),
-        &Material {
-            plan: None,
-            questions: Some(questions(6)),
-        },
+        &material(None, Some(questions(6))),
         "c",
     )
     .unwrap();
@@ -111,10 +115,7 @@ fn more_options_or_questions_than_the_dialog_holds_are_cut_and_said() {
         .collect();
     let many = offer(
         &surface(true, false),
-        &Material {
-            plan: None,
-            questions: Some(json!({"questions": asked})),
-        },
+        &material(None, Some(json!({"questions": asked}))),
         "c",
     )
     .unwrap();
@@ -133,29 +134,108 @@ fn more_options_or_questions_than_the_dialog_holds_are_cut_and_said() {
     assert_eq!(left_out.len(), 3);
 
     // A question the dialog cannot hold at all opens nothing.
-    let single = Material {
-        plan: None,
-        questions: Some(json!({"questions": [{"prompt": "Sure?", "options": [{"label": "yes"}]}]})),
-    };
+    let single = material(
+        None,
+        Some(json!({"questions": [{"prompt": "Sure?", "options": [{"label": "yes"}]}]})),
+    );
     assert_eq!(offer(&surface(true, false), &single, "c"), None);
 }
 
 #[test]
 fn words_where_no_dialog_can_open() {
-    let plan = Material {
-        plan: Some(json!({"plan": "x"})),
-        questions: None,
-    };
-    assert!(in_words(&plan, true).unwrap().contains("send \"go ahead\""));
-    assert_eq!(in_words(&plan, false), None);
-    let asked = Material {
-        plan: None,
-        questions: Some(questions(2)),
-    };
+    let plan = material(Some(json!({"plan": "x"})), None);
     assert!(
-        in_words(&asked, false)
+        in_words(&plan, CursorMode::Plan)
+            .unwrap()
+            .contains("send \"go ahead\"")
+    );
+    assert_eq!(in_words(&plan, CursorMode::Ask), None);
+    let asked = material(None, Some(questions(2)));
+    assert!(
+        in_words(&asked, CursorMode::Ask)
             .unwrap()
             .contains("answer it in your next message")
     );
-    assert_eq!(in_words(&Material::default(), true), None);
+    assert_eq!(in_words(&Material::default(), CursorMode::Plan), None);
+    let blocked = blocked_material();
+    assert!(in_words(&blocked, CursorMode::Allowlist)
+        .unwrap()
+        .contains("add `Shell(curl)` for `curl -sI https://example.com`, `WebFetch(example.com)` for `https://example.com` to `permissions.allow`"));
+    assert_eq!(
+        in_words(&blocked, CursorMode::Ask),
+        None,
+        "read-only modes refuse by design"
+    );
+}
+
+fn blocked_material() -> Material {
+    let mut material = Material::default();
+    material.blocked = vec![
+        Blocked {
+            what: "curl -sI https://example.com".into(),
+            token: "Shell(curl)".into(),
+        },
+        Blocked {
+            what: "https://example.com".into(),
+            token: "WebFetch(example.com)".into(),
+        },
+    ];
+    material
+}
+
+#[test]
+fn a_blocked_action_is_offered_in_accept_edits_and_never_when_denied() {
+    let mut surface = surface(true, false);
+    assert_eq!(
+        offer(&surface, &blocked_material(), "c"),
+        None,
+        "not in accept edits"
+    );
+    surface.allow_actions = true;
+    let allow = offer(&surface, &blocked_material(), "c").unwrap();
+    assert_eq!(allow.tool, DialogTool::AskUserQuestion);
+    let question = &allow.input["questions"][0];
+    assert_eq!(
+        question["question"],
+        "Cursor's allowlist blocked `curl -sI https://example.com`. Allow `Shell(curl)`?"
+    );
+    let labels: Vec<&str> = question["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["Allow once", "Allow in this workspace", "No"]);
+    assert!(
+        allow
+            .note
+            .contains("Also blocked: `https://example.com` (WebFetch(example.com))")
+    );
+    // A token a deny entry names is never offered; the next one is.
+    surface.never_offer = vec!["Shell(curl:*)".into()];
+    let next = offer(&surface, &blocked_material(), "c").unwrap();
+    let PendingDialog::Allow { token, .. } = &next.pending else {
+        panic!()
+    };
+    assert_eq!(token, "WebFetch(example.com)");
+    surface.never_offer.push("WebFetch(*.com)".into());
+    assert_eq!(offer(&surface, &blocked_material(), "c"), None);
+}
+
+#[test]
+fn deny_entries_name_tokens_by_kind_and_glob() {
+    let deny = |entries: &[&str]| entries.iter().map(ToString::to_string).collect::<Vec<_>>();
+    assert!(denied("Shell(curl)", &deny(&["Shell(curl)"])));
+    assert!(denied("Shell(curl)", &deny(&["Shell(*)"])));
+    assert!(denied("Shell(curl)", &deny(&["Shell(cu*)"])));
+    assert!(denied("Shell(curl)", &deny(&["Shell(curl:-X *)"])));
+    assert!(!denied(
+        "Shell(curl)",
+        &deny(&["Shell(rm)", "WebFetch(curl)", "Read(**)"])
+    ));
+    assert!(denied("WebFetch(docs.rs)", &deny(&["WebFetch(*.rs)"])));
+    assert!(
+        denied("Shell(x)", &deny(&["Shell([)"])),
+        "an unreadable glob counts as naming it"
+    );
 }

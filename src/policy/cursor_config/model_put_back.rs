@@ -145,7 +145,7 @@ impl Drop for ModelPutBack {
 }
 
 /// The file's bytes when it is a regular file (not a link) within the size cap.
-fn read_plain(path: &Path) -> Result<Option<Vec<u8>>, &'static str> {
+pub(super) fn read_plain(path: &Path) -> Result<Option<Vec<u8>>, &'static str> {
     match std::fs::symlink_metadata(path) {
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(_) => return Err("it cannot be read"),
@@ -279,7 +279,11 @@ fn input_value(value: &Value) -> Option<CstInputValue> {
 
 /// Writes `edited` over `path` by temp file, fsync and rename (same permissions), unless the
 /// file no longer reads `expected` just before the rename. `Ok(false)`: it changed.
-fn replace_if_unchanged(path: &Path, expected: &str, edited: &str) -> std::io::Result<bool> {
+pub(super) fn replace_if_unchanged(
+    path: &Path,
+    expected: &str,
+    edited: &str,
+) -> std::io::Result<bool> {
     replace_if_unchanged_racing(path, expected, edited, || {})
 }
 

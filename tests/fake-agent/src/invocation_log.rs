@@ -38,6 +38,9 @@ struct Entry<'a> {
     kind: &'a str,
     /// The scenario file a turn replays (`null` for the default stream and non-turns).
     scenario: Option<String>,
+    /// The workspace's `.cursor/cli.json` as the run found it (the permissions the real CLI
+    /// reads when it starts), `null` when there is none.
+    cursor_cli_json: Option<String>,
 }
 
 /// What a turn logs beyond the command line.
@@ -79,6 +82,11 @@ pub fn record(invocation: &Invocation, kind: &str, details: &TurnDetails<'_>) ->
         scenario: details
             .scenario
             .map(|path| path.to_string_lossy().into_owned()),
+        cursor_cli_json: invocation
+            .value("--workspace")
+            .map(std::path::PathBuf::from)
+            .or_else(|| env::current_dir().ok())
+            .and_then(|dir| std::fs::read_to_string(dir.join(".cursor").join("cli.json")).ok()),
     };
     let mut line = serde_json::to_vec(&entry)
         .map_err(|error| Error::new(format!("encoding the log line: {error}")))?;
