@@ -67,12 +67,20 @@ pub struct MessagesRequest {
     /// Accepted, not enforced.
     #[serde(default)]
     pub thinking: Option<Value>,
-    /// Claude Code's server-side action check (beta `dangerous-tool-use-2026-09-03`, sent in
-    /// auto mode and in plan with an auto-capable model): `Some` whenever the field was sent,
-    /// whatever its shape, so the answer reports on it. Never a reason to refuse a request.
+    /// Claude Code's server-side action check (sent in auto mode and in plan with an
+    /// auto-capable model, under beta `dangerous-tool-use-2026-09-03` and its successors
+    /// `dangerous-tool-use-2026-10-15` and `dangerous-tool-use-classifier-tool-calls-2026-11-23`):
+    /// read from this field alone, never from a beta name. `Some` whenever the field was sent,
+    /// whatever its shape, so the answer reports on it; keys other than `type` and
+    /// `classifier_context.auto_mode` (a `tools` list, `classifier_tool_calls`) are ignored.
+    /// Its shape is never a reason to refuse a request; more than [`MAX_SAFEGUARDS`] checks is.
     #[serde(default, deserialize_with = "lenient_safeguards")]
     pub safeguards: Option<Vec<Safeguard>>,
 }
+
+/// Most checks one request's `safeguards` may ask for (Claude Code asks for one); a Cursor
+/// route refuses more, so the answer's work stays bounded by a small number.
+pub const MAX_SAFEGUARDS: usize = 16;
 
 /// One check of `safeguards`. Of its `classifier_context` (paths, git state, identity: never
 /// stored or logged) only the number of the user's own auto-mode rules is kept.

@@ -264,7 +264,8 @@ impl From<&RequestError> for ApiError {
             | RequestError::Document
             | RequestError::NoUserMessage
             | RequestError::NoNewUserMessage
-            | RequestError::InvalidImage(_) => ApiError::bad_request(message),
+            | RequestError::InvalidImage(_)
+            | RequestError::TooManySafeguards { .. } => ApiError::bad_request(message),
         }
     }
 }

@@ -212,6 +212,12 @@ pub enum RequestError {
     /// The image folder or an image file could not be written.
     #[error("multi-cursor: could not save an image for Cursor: {0}")]
     ImageWrite(#[source] StateError),
+    /// `safeguards` asks for more checks than
+    /// [`MAX_SAFEGUARDS`](crate::anthropic::request::MAX_SAFEGUARDS).
+    #[error(
+        "multi-cursor: the request asks for {count} action checks in `safeguards`; a Cursor route answers at most {limit} (Claude Code asks for one). Send at most {limit}"
+    )]
+    TooManySafeguards { count: usize, limit: usize },
 }
 
 // ---------------------------------------------------------------------------------------------
