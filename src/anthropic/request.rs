@@ -76,7 +76,18 @@ pub struct MessagesRequest {
     /// Its shape is never a reason to refuse a request; more than [`MAX_SAFEGUARDS`] checks is.
     #[serde(default, deserialize_with = "lenient_safeguards")]
     pub safeguards: Option<Vec<Safeguard>>,
+    /// A server-side message thread (beta [`MESSAGE_THREADS_BETA`]), kept raw: `{"type":
+    /// "continue", "previous_message_id": "msg_…"}` carries only the messages after that
+    /// answer ([`MessagesRequest::continues_a_thread`]).
+    #[serde(default)]
+    pub thread: Option<Value>,
 }
+
+/// The beta of server-side message threads: a request that continues a thread sends only the
+/// new messages, and a server that holds no thread answers 400 with the message
+/// `capability_rejected: beta_header:message-threads-2026-08-12`, on which Claude Code
+/// (2.1.337) sends the turn again with its whole history.
+pub const MESSAGE_THREADS_BETA: &str = "message-threads-2026-08-12";
 
 /// Most checks one request's `safeguards` may ask for (Claude Code asks for one); a Cursor
 /// route refuses more, so the answer's work stays bounded by a small number.
@@ -94,6 +105,15 @@ pub struct Safeguard {
 }
 
 impl MessagesRequest {
+    /// Whether the request leans on a server-side thread: a `thread` of any type but
+    /// `create` (a continuation, or a shape this gateway does not know), whose `messages` may
+    /// be only the newest part of the conversation.
+    pub fn continues_a_thread(&self) -> bool {
+        self.thread
+            .as_ref()
+            .is_some_and(|thread| thread.get("type").and_then(Value::as_str) != Some("create"))
+    }
+
     /// The user's Claude auto-mode rules the request delivers, counted (0 without
     /// `safeguards`).
     pub fn auto_mode_rules(&self) -> usize {

@@ -22,6 +22,7 @@ mod cursor_failures_resume;
 mod fast_served;
 mod fixtures;
 mod hook_cli;
+mod message_threads;
 mod modes;
 mod no_result;
 mod passthrough;
