@@ -33,4 +33,5 @@ mod passthrough_unreachable;
 mod resume;
 mod status_codes;
 mod status_route;
+mod stream_frames;
 mod worker_model;
