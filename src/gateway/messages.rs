@@ -357,3 +357,24 @@ where
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn big_bodies_are_read_off_the_async_worker() {
+        // A thread id, not a time: the work on a body past the limit runs on a blocking
+        // thread, never on the runtime's worker.
+        let worker = std::thread::current().id();
+        let small = Bytes::from(vec![b' '; INLINE_PARSE_BYTES]);
+        let big = Bytes::from(vec![b' '; INLINE_PARSE_BYTES + 1]);
+        let ran_on = |body: Bytes| async move {
+            off_worker(&body, |_| std::thread::current().id())
+                .await
+                .unwrap()
+        };
+        assert_eq!(ran_on(small).await, worker);
+        assert_ne!(ran_on(big).await, worker);
+    }
+}
