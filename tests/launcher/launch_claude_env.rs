@@ -7,6 +7,7 @@
 use multi_cursor_test_support::launcher;
 
 use launcher::Launch;
+use multi_cursor_test_support::wrapper;
 
 #[test]
 fn claude_gets_the_gateway_environment() {
@@ -88,4 +89,30 @@ fn the_replayed_thinking_probe_is_off_when_claude_models_go_to_anthropic() {
         env["CLAUDE_CODE_DISABLE_REPLAYED_THINKING_PROBE"], "0",
         "the user's choice is kept"
     );
+}
+
+#[test]
+fn the_wrapper_turns_the_replayed_thinking_probe_off_the_same_way() {
+    for (upstream, expected) in [
+        ("https://api.anthropic.com", Some("1")),
+        ("http://127.0.0.1:9", None),
+    ] {
+        let launch = Launch::scripted();
+        let script = launch.dir.path().join("bin/claude");
+        let output = wrapper::command(&launch, &wrapper::wrapper_bin())
+            .env("FAKE_CLAUDE_DUMP", &launch.dump)
+            .env("MULTI_CURSOR_UPSTREAM", upstream)
+            .arg(&script)
+            .args(["-p", "hi"])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        let env = launch.claude_env();
+        assert_eq!(
+            env.get("CLAUDE_CODE_DISABLE_REPLAYED_THINKING_PROBE")
+                .map(String::as_str),
+            expected,
+            "{upstream}"
+        );
+    }
 }
