@@ -70,7 +70,7 @@ async fn split(request: Request) -> Result<(axum::http::request::Parts, Bytes), 
 pub const INLINE_PARSE_BYTES: usize = 64 * 1024;
 
 /// Runs `work` on `body`: inline for a body of at most [`INLINE_PARSE_BYTES`], else on a
-/// blocking thread. `None` only if that thread panicked.
+/// blocking thread. `None` only if that thread panicked or the runtime is shutting down.
 async fn off_worker<T, F>(body: &Bytes, work: F) -> Option<T>
 where
     T: Send + 'static,
