@@ -49,6 +49,7 @@ use crate::env::UPSTREAM_ENV;
 use crate::gateway;
 use crate::gateway::GatewayConfig;
 use crate::gateway::guard::TOKEN_HEADER;
+use crate::gateway::passthrough::DEFAULT_UPSTREAM;
 use child::ClaudeStart;
 use child::Interrupt;
 use claude::AnthropicLogin;
@@ -212,7 +213,20 @@ pub struct EnvInputs<'a> {
     pub api_timeout: Option<&'a str>,
     /// The user's `ENABLE_TOOL_SEARCH`.
     pub tool_search: Option<&'a str>,
+    /// The user's [`THINKING_PROBE_ENV`].
+    pub thinking_probe: Option<&'a str>,
 }
+
+/// Claude Code's switch for its replayed-thinking probe (2.1.334 and newer): when the history
+/// holds thinking blocks, an unknown 400/422 is sent once more as it was and once without the
+/// thinking, and the error shown gains "If other sessions work and this one keeps failing,
+/// start a new session." Measured on 2.1.337 through the gateway with an API key: 8 sends of
+/// one refusal with the probe, 6 with this set to `1`, and no such hint. The probe is for
+/// gateways that rewrite upstream errors; ours forwards Anthropic's bodies unchanged (Claude
+/// Code reads Anthropic's own wording) and its own refusals name their fix, so the launcher and
+/// the wrapper set it when Claude models go to Anthropic's API, and leave it alone when they
+/// go to another gateway (which may rewrite errors) or the user chose a value.
+pub const THINKING_PROBE_ENV: &str = "CLAUDE_CODE_DISABLE_REPLAYED_THINKING_PROBE";
 
 /// Claude Code's environment additions: `ANTHROPIC_BASE_URL` (the gateway),
 /// `ANTHROPIC_CUSTOM_HEADERS` (the user's lines, then our token header),
@@ -220,7 +234,8 @@ pub struct EnvInputs<'a> {
 /// `multi-cursor` started inside the session forwards to the real upstream, not to us),
 /// `API_TIMEOUT_MS` and `ENABLE_TOOL_SEARCH=auto` unless the user chose values (with a custom
 /// base URL Claude Code otherwise stops loading tools on demand and fills the context with
-/// their schemas), and `ANTHROPIC_AUTH_TOKEN` = the placeholder when there is no login.
+/// their schemas), [`THINKING_PROBE_ENV`]`=1` when the upstream is Anthropic's API and the user
+/// chose no value, and `ANTHROPIC_AUTH_TOKEN` = the placeholder when there is no login.
 pub fn child_env(inputs: &EnvInputs<'_>) -> Vec<(&'static str, String)> {
     let ours = format!("{TOKEN_HEADER}: {}", inputs.token);
     let headers = match inputs.custom_headers.map(str::trim_end) {
@@ -242,6 +257,11 @@ pub fn child_env(inputs: &EnvInputs<'_>) -> Vec<(&'static str, String)> {
         ("API_TIMEOUT_MS", chosen(inputs.api_timeout, API_TIMEOUT_MS)),
         ("ENABLE_TOOL_SEARCH", chosen(inputs.tool_search, "auto")),
     ];
+    let user_probe = inputs.thinking_probe.filter(|v| !v.trim().is_empty());
+    let to_anthropic = inputs.upstream.trim_end_matches('/') == DEFAULT_UPSTREAM;
+    if user_probe.is_none() && to_anthropic {
+        env.push((THINKING_PROBE_ENV, "1".to_string()));
+    }
     if let Some(placeholder) = inputs.placeholder {
         env.push(("ANTHROPIC_AUTH_TOKEN", placeholder.to_string()));
     }
@@ -632,6 +652,28 @@ mod tests {
         });
         assert_eq!(get(&env, "ANTHROPIC_AUTH_TOKEN"), Some("ph"));
         assert_eq!(get(&env, "API_TIMEOUT_MS"), Some(API_TIMEOUT_MS));
+    }
+
+    #[test]
+    fn the_replayed_thinking_probe_is_off_when_claude_models_go_to_anthropic() {
+        let probe = |upstream: &str, user: Option<&str>| {
+            let env = child_env(&EnvInputs {
+                upstream,
+                thinking_probe: user,
+                ..EnvInputs::default()
+            });
+            get(&env, THINKING_PROBE_ENV).map(str::to_string)
+        };
+        assert_eq!(probe(DEFAULT_UPSTREAM, None).as_deref(), Some("1"));
+        assert_eq!(
+            probe("https://api.anthropic.com/", None).as_deref(),
+            Some("1")
+        );
+        assert_eq!(probe(DEFAULT_UPSTREAM, Some(" ")).as_deref(), Some("1"));
+        // Another gateway may rewrite errors: the probe is for it.
+        assert_eq!(probe("https://llm.example.com/anthropic", None), None);
+        // The user's own value is inherited as it is.
+        assert_eq!(probe(DEFAULT_UPSTREAM, Some("0")), None);
     }
 
     #[test]

@@ -6,6 +6,9 @@
 //! a record's `[name, data]` pairs) only at the edge. Data objects are written with their keys
 //! in alphabetical order.
 
+use std::collections::HashSet;
+use std::hash::Hash;
+
 use serde::Deserialize;
 use serde::Serialize;
 use serde_json::Value;
@@ -330,19 +333,25 @@ impl EventName {
 
 /// The answer to Claude Code's server-side action check (`safeguards`) for an answer that holds
 /// no tool use, which every Cursor answer is: each check asked for is `available` with nothing
-/// to judge — what the API itself answers for a turn without tool use.
+/// to judge — what the API itself answers for a turn without tool use. One result per type
+/// asked for, in the order first asked ([`first_of_each`]: linear in the number of checks).
 pub fn safeguard_results<'a>(kinds: impl IntoIterator<Item = &'a str>) -> Value {
-    let mut seen: Vec<&str> = Vec::new();
-    for kind in kinds {
-        if !seen.contains(&kind) {
-            seen.push(kind);
-        }
-    }
     Value::Array(
-        seen.into_iter()
+        first_of_each(kinds)
+            .into_iter()
             .map(|kind| json!({"type": kind, "status": {"type": "available", "tool_uses": {}}}))
             .collect(),
     )
+}
+
+/// The first of each equal item of `items`, in their order: one pass with a hash set (a
+/// request chooses how many items there are, so never a scan per item).
+pub fn first_of_each<T: Eq + Hash + Clone>(items: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut seen = HashSet::new();
+    items
+        .into_iter()
+        .filter(|item| seen.insert(item.clone()))
+        .collect()
 }
 
 /// Where Claude Code reads the answer to its action check: the final `message_delta`'s
@@ -526,5 +535,53 @@ mod tests {
         assert_eq!(folded["stop_sequence"], serde_json::Value::Null);
         assert_eq!(folded[SAFEGUARD_RESULTS], results);
         assert_eq!(folded["model"], "x");
+    }
+
+    /// An item that counts how often it is compared, so the de-duplication's work is counted
+    /// rather than timed.
+    #[derive(Clone)]
+    struct Counted<'a> {
+        value: usize,
+        compared: &'a std::cell::Cell<usize>,
+    }
+
+    impl PartialEq for Counted<'_> {
+        fn eq(&self, other: &Self) -> bool {
+            self.compared.set(self.compared.get() + 1);
+            self.value == other.value
+        }
+    }
+
+    impl Eq for Counted<'_> {}
+
+    impl std::hash::Hash for Counted<'_> {
+        fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+            self.value.hash(state);
+        }
+    }
+
+    #[test]
+    fn de_duplication_is_linear_and_keeps_the_first_order() {
+        let compared = std::cell::Cell::new(0);
+        let n = 20_000;
+        // Every value twice: n distinct items, then the same n again.
+        let items = (0..2 * n).map(|i| Counted {
+            value: i % n,
+            compared: &compared,
+        });
+        let kept: Vec<usize> = first_of_each(items).into_iter().map(|c| c.value).collect();
+        assert_eq!(kept, (0..n).collect::<Vec<_>>());
+        // A scan per item compares about n² / 2 times (2·10⁸ here); a hash set about once per
+        // repeated item.
+        assert!(
+            compared.get() <= 4 * n,
+            "{} comparisons for {} items",
+            compared.get(),
+            2 * n
+        );
+        let results = safeguard_results(["b", "a", "b", "a"]);
+        assert_eq!(results[0]["type"], "b");
+        assert_eq!(results[1]["type"], "a");
+        assert_eq!(results.as_array().map(Vec::len), Some(2));
     }
 }

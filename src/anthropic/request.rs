@@ -67,12 +67,31 @@ pub struct MessagesRequest {
     /// Accepted, not enforced.
     #[serde(default)]
     pub thinking: Option<Value>,
-    /// Claude Code's server-side action check (beta `dangerous-tool-use-2026-09-03`, sent in
-    /// auto mode and in plan with an auto-capable model): `Some` whenever the field was sent,
-    /// whatever its shape, so the answer reports on it. Never a reason to refuse a request.
+    /// Claude Code's server-side action check (sent in auto mode and in plan with an
+    /// auto-capable model, under beta `dangerous-tool-use-2026-09-03` and its successors
+    /// `dangerous-tool-use-2026-10-15` and `dangerous-tool-use-classifier-tool-calls-2026-11-23`):
+    /// read from this field alone, never from a beta name. `Some` whenever the field was sent,
+    /// whatever its shape, so the answer reports on it; keys other than `type` and
+    /// `classifier_context.auto_mode` (a `tools` list, `classifier_tool_calls`) are ignored.
+    /// Its shape is never a reason to refuse a request; more than [`MAX_SAFEGUARDS`] checks is.
     #[serde(default, deserialize_with = "lenient_safeguards")]
     pub safeguards: Option<Vec<Safeguard>>,
+    /// A server-side message thread (beta [`MESSAGE_THREADS_BETA`]), kept raw: `{"type":
+    /// "continue", "previous_message_id": "msg_…"}` carries only the messages after that
+    /// answer ([`MessagesRequest::continues_a_thread`]).
+    #[serde(default)]
+    pub thread: Option<Value>,
 }
+
+/// The beta of server-side message threads: a request that continues a thread sends only the
+/// new messages, and a server that holds no thread answers 400 with the message
+/// `capability_rejected: beta_header:message-threads-2026-08-12`, on which Claude Code
+/// (2.1.337) sends the turn again with its whole history.
+pub const MESSAGE_THREADS_BETA: &str = "message-threads-2026-08-12";
+
+/// Most checks one request's `safeguards` may ask for (Claude Code asks for one); a Cursor
+/// route refuses more, so the answer's work stays bounded by a small number.
+pub const MAX_SAFEGUARDS: usize = 16;
 
 /// One check of `safeguards`. Of its `classifier_context` (paths, git state, identity: never
 /// stored or logged) only the number of the user's own auto-mode rules is kept.
@@ -86,6 +105,15 @@ pub struct Safeguard {
 }
 
 impl MessagesRequest {
+    /// Whether the request leans on a server-side thread: a `thread` of any type but
+    /// `create` (a continuation, or a shape this gateway does not know), whose `messages` may
+    /// be only the newest part of the conversation.
+    pub fn continues_a_thread(&self) -> bool {
+        self.thread
+            .as_ref()
+            .is_some_and(|thread| thread.get("type").and_then(Value::as_str) != Some("create"))
+    }
+
     /// The user's Claude auto-mode rules the request delivers, counted (0 without
     /// `safeguards`).
     pub fn auto_mode_rules(&self) -> usize {

@@ -43,7 +43,7 @@ pub struct StatusRow {
 pub const BAD_REQUEST: StatusRow = StatusRow {
     status: StatusCode::BAD_REQUEST,
     kind: ErrorType::InvalidRequest,
-    cases: "malformed JSON, no new user message, unsupported request feature, agent missing, a permission setting Cursor would not enforce, a Cursor configuration that widens accept edits or auto, Cursor refused the model or the workspace is not trusted, a request path that cannot be forwarded to the upstream",
+    cases: "malformed JSON, no new user message, unsupported request feature, agent missing, a permission setting Cursor would not enforce, a Cursor configuration that widens accept edits or auto, Cursor refused the model or the workspace is not trusted, a request path that cannot be forwarded to the upstream, a message-thread continuation on a Cursor route (`capability_rejected: beta_header:message-threads-2026-08-12`, on which Claude Code sends the whole history)",
 };
 /// 401.
 pub const UNAUTHORIZED: StatusRow = StatusRow {
@@ -151,6 +151,18 @@ impl ApiError {
     /// 400: malformed request, unknown model, unsupported mode or feature, agent missing.
     pub fn bad_request(message: impl Into<String>) -> Self {
         Self::of(BAD_REQUEST, message)
+    }
+
+    /// 400 whose message is exactly `message`, without our name: a `capability_rejected: …`
+    /// token, which Claude Code matches as the whole message to send the request again
+    /// without the capability (it says what to do next to Claude Code, not to a person).
+    pub fn capability_rejected(message: impl Into<String>) -> Self {
+        ApiError {
+            status: BAD_REQUEST.status,
+            kind: BAD_REQUEST.kind,
+            message: message.into(),
+            retry: false,
+        }
     }
 
     /// 401: missing or wrong gateway token.
@@ -264,7 +276,9 @@ impl From<&RequestError> for ApiError {
             | RequestError::Document
             | RequestError::NoUserMessage
             | RequestError::NoNewUserMessage
-            | RequestError::InvalidImage(_) => ApiError::bad_request(message),
+            | RequestError::InvalidImage(_)
+            | RequestError::TooManySafeguards { .. } => ApiError::bad_request(message),
+            RequestError::ThreadContinuation => ApiError::capability_rejected(message),
         }
     }
 }

@@ -64,21 +64,70 @@ async fn split(request: Request) -> Result<(axum::http::request::Parts, Bytes), 
     Ok((parts, bytes))
 }
 
+/// Bodies up to this many bytes are read on the async worker; larger ones (up to the 8 MiB
+/// cap) are parsed, digested and checked on a blocking thread, so one big request never holds
+/// a worker that other connections (the status route, hooks, passthrough) need.
+pub const INLINE_PARSE_BYTES: usize = 64 * 1024;
+
+/// Runs `work` on `body`: inline for a body of at most [`INLINE_PARSE_BYTES`], else on a
+/// blocking thread. `None` only if that thread panicked or the runtime is shutting down.
+async fn off_worker<T, F>(body: &Bytes, work: F) -> Option<T>
+where
+    T: Send + 'static,
+    F: FnOnce(&[u8]) -> T + Send + 'static,
+{
+    if body.len() <= INLINE_PARSE_BYTES {
+        return Some(work(body));
+    }
+    let body = body.clone();
+    tokio::task::spawn_blocking(move || work(&body)).await.ok()
+}
+
+/// What a `/v1/messages` body is, read once.
+enum Route {
+    /// A `multi/cursor/*` model: the request as read (or why it is not one).
+    Cursor(Result<Box<CursorRequest>, conversation::RequestError>),
+    /// Any other model: forwarded as is.
+    Upstream,
+    /// Not JSON.
+    NotJson(String),
+}
+
+/// Reads `body` into its [`Route`]; `session` and `worker` are the request's session and
+/// worker headers.
+fn route(body: &[u8], session: Option<&str>, worker: Option<&str>) -> Route {
+    match serde_json::from_slice::<ModelOnly>(body) {
+        Ok(ModelOnly { model: Some(model) }) if is_cursor_model(&model) => Route::Cursor(
+            CursorRequest::parse(body, session, worker, DEFAULT_SESSION).map(Box::new),
+        ),
+        Ok(_) => Route::Upstream,
+        Err(error) => Route::NotJson(error.to_string()),
+    }
+}
+
 /// `POST /v1/messages`.
 pub async fn messages(State(gateway): State<Gateway>, request: Request) -> Response {
     let (parts, body) = match split(request).await {
         Ok(split) => split,
         Err(response) => return response,
     };
-    match serde_json::from_slice::<ModelOnly>(&body) {
-        Ok(ModelOnly { model: Some(model) }) if is_cursor_model(&model) => {
-            match cursor_turn(&gateway, &parts.headers, &body).await {
-                Ok(response) | Err(response) => response,
-            }
+    let session = header_str(&parts.headers, SESSION_HEADER).map(str::to_string);
+    let worker = header_str(&parts.headers, AGENT_HEADER).map(str::to_string);
+    let read = off_worker(&body, move |body| {
+        route(body, session.as_deref(), worker.as_deref())
+    })
+    .await;
+    match read {
+        Some(Route::Cursor(Ok(parsed))) => match cursor_turn(&gateway, &parsed).await {
+            Ok(response) | Err(response) => response,
+        },
+        Some(Route::Cursor(Err(error))) => refuse(request_error(&error)),
+        Some(Route::Upstream) => passthrough::forward(gateway.upstream(), parts, body).await,
+        Some(Route::NotJson(error)) => {
+            ApiError::bad_request(format!("the request body is not valid JSON: {error}"))
+                .into_response()
         }
-        Ok(_) => passthrough::forward(gateway.upstream(), parts, body).await,
-        Err(error) => ApiError::bad_request(format!("the request body is not valid JSON: {error}"))
-            .into_response(),
+        None => ApiError::internal("the request body could not be read").into_response(),
     }
 }
 
@@ -88,26 +137,33 @@ pub async fn count_tokens(State(gateway): State<Gateway>, request: Request) -> R
         Ok(split) => split,
         Err(response) => return response,
     };
-    match serde_json::from_slice::<ModelOnly>(&body) {
-        Ok(ModelOnly { model: Some(model) }) if is_cursor_model(&model) => {
-            match conversation::parse_request(&body) {
-                Ok(request) => {
-                    let mut response = axum::Json(
-                        json!({"input_tokens": conversation::estimate_tokens(&request)}),
-                    )
-                    .into_response();
-                    response.headers_mut().insert(
-                        "x-multi-cursor-token-count",
-                        HeaderValue::from_static("estimate"),
-                    );
-                    response
-                }
-                Err(error) => ApiError::from(&error).into_response(),
-            }
+    let read = off_worker(&body, |body| {
+        match serde_json::from_slice::<ModelOnly>(body) {
+            Ok(ModelOnly { model: Some(model) }) if is_cursor_model(&model) => Ok(Some(
+                conversation::parse_request(body)
+                    .map(|request| conversation::estimate_tokens(&request)),
+            )),
+            Ok(_) => Ok(None),
+            Err(error) => Err(error.to_string()),
         }
-        Ok(_) => passthrough::forward(gateway.upstream(), parts, body).await,
-        Err(error) => ApiError::bad_request(format!("the request body is not valid JSON: {error}"))
-            .into_response(),
+    })
+    .await;
+    match read {
+        Some(Ok(Some(Ok(tokens)))) => {
+            let mut response = axum::Json(json!({"input_tokens": tokens})).into_response();
+            response.headers_mut().insert(
+                "x-multi-cursor-token-count",
+                HeaderValue::from_static("estimate"),
+            );
+            response
+        }
+        Some(Ok(Some(Err(error)))) => ApiError::from(&error).into_response(),
+        Some(Ok(None)) => passthrough::forward(gateway.upstream(), parts, body).await,
+        Some(Err(error)) => {
+            ApiError::bad_request(format!("the request body is not valid JSON: {error}"))
+                .into_response()
+        }
+        None => ApiError::internal("the request body could not be read").into_response(),
     }
 }
 
@@ -137,17 +193,10 @@ fn clean(mut error: ApiError) -> ApiError {
     error
 }
 
-/// Runs (or refuses) one Cursor turn for a `multi/cursor/*` request: the body and headers
-/// become a [`CursorRequest`], the orchestrator carries it down, and its outcome or refusal
+/// Runs (or refuses) one Cursor turn for a `multi/cursor/*` request read into a
+/// [`CursorRequest`]: the orchestrator carries it down, and its outcome or refusal
 /// comes back as HTTP.
-async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> Answer {
-    let parsed = CursorRequest::parse(
-        body,
-        header_str(headers, SESSION_HEADER),
-        header_str(headers, AGENT_HEADER),
-        DEFAULT_SESSION,
-    )
-    .map_err(|e| refuse(request_error(&e)))?;
+async fn cursor_turn(gateway: &Gateway, parsed: &CursorRequest) -> Answer {
     let request = &parsed.request;
     let edge = Edge::of(request);
     // The plugin's slash commands (`/multi-cursor:…`) and bash mode's `!command` are answered
@@ -163,7 +212,7 @@ async fn cursor_turn(gateway: &Gateway, headers: &HeaderMap, body: &Bytes) -> An
             &edge,
         ));
     }
-    match orchestrate::run(gateway.services(), &parsed).await {
+    match orchestrate::run(gateway.services(), parsed).await {
         Ok(Reply::Exchange(observer)) => answer(observer, edge).await,
         Ok(Reply::Local(text)) => Ok(local_answer(&request.model, &text, &edge)),
         Ok(Reply::Events(events)) => Ok(events_answer(events, &edge)),
@@ -307,4 +356,25 @@ where
     );
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn big_bodies_are_read_off_the_async_worker() {
+        // A thread id, not a time: the work on a body past the limit runs on a blocking
+        // thread, never on the runtime's worker.
+        let worker = std::thread::current().id();
+        let small = Bytes::from(vec![b' '; INLINE_PARSE_BYTES]);
+        let big = Bytes::from(vec![b' '; INLINE_PARSE_BYTES + 1]);
+        let ran_on = |body: Bytes| async move {
+            off_worker(&body, |_| std::thread::current().id())
+                .await
+                .unwrap()
+        };
+        assert_eq!(ran_on(small).await, worker);
+        assert_ne!(ran_on(big).await, worker);
+    }
 }

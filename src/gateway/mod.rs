@@ -145,6 +145,8 @@ struct Inner {
     services: Arc<TurnServices>,
     /// Whether [`GatewayConfig::startup_notices`] were handed to a SessionStart hook.
     notices_shown: std::sync::atomic::AtomicBool,
+    /// The status route's shared `agent status` answer.
+    login_probe: status::LoginProbe,
 }
 
 impl Gateway {
@@ -163,6 +165,7 @@ impl Gateway {
                 upstream,
                 services: Arc::new(services),
                 notices_shown: std::sync::atomic::AtomicBool::new(false),
+                login_probe: status::LoginProbe::default(),
             }),
         })
     }
@@ -175,6 +178,11 @@ impl Gateway {
     /// The token requests must carry.
     pub fn token(&self) -> &str {
         &self.inner.config.token
+    }
+
+    /// The status route's shared `agent status` answer.
+    pub fn login_probe(&self) -> &status::LoginProbe {
+        &self.inner.login_probe
     }
 
     /// The upstream for passthrough.
@@ -241,7 +249,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         methods: "GET",
         path: "/multi-cursor/status",
-        does: "version, agent path and version, login, per-session mode, workspace and policy, live Cursor runs",
+        does: "version, agent path and version, login (one `agent status` shared by the requests that arrive while it runs, kept 5 s), per-session mode, workspace and policy, live Cursor runs",
         handler: || get(status::status),
     },
     Endpoint {

@@ -1,4 +1,13 @@
 //! `POST /multi-cursor/hook` (Claude Code's hook payloads) and `GET /multi-cursor/status`.
+//!
+//! The status route learns the Cursor login from `agent status`, a Node process with Cursor's
+//! CLI: one run answers every status request that arrives while it runs and for
+//! [`LOGIN_KEPT`] after ([`LoginProbe`]), so a burst of requests starts one agent, not one each.
+
+use std::path::Path;
+use std::path::PathBuf;
+use std::time::Duration;
+use std::time::Instant;
 
 use axum::Json;
 use axum::extract::State;
@@ -10,6 +19,7 @@ use serde_json::json;
 use super::Gateway;
 use super::LimitedBody;
 use super::error::ApiError;
+use crate::cursor::account::login_state;
 use crate::policy::ClaudeMode;
 use crate::session::hooks::HookPayload;
 
@@ -45,10 +55,7 @@ pub async fn status(State(gateway): State<Gateway>) -> Json<Value> {
     let agent = gateway.services().agent().await;
     let (agent_json, login) = match &agent {
         Ok(info) => {
-            let login = match crate::cursor::account::login_state(&info.path).await {
-                Ok(state) => json!({"usable": state.is_usable(), "summary": state.describe()}),
-                Err(error) => json!({"usable": false, "summary": error.to_string()}),
-            };
+            let login = gateway.login_probe().login(&info.path).await;
             (
                 json!({"found": true, "path": info.path, "version": info.version, "autoReview": info.supports_auto_review}),
                 login,
@@ -86,4 +93,37 @@ pub async fn status(State(gateway): State<Gateway>) -> Json<Value> {
         "runs": gateway.services().live_runs(),
         "spend": gateway.services().spend().figures(),
     }))
+}
+
+/// How long one `agent status` answer serves the status route.
+pub const LOGIN_KEPT: Duration = Duration::from_secs(5);
+
+/// The status route's view of the Cursor login: one `agent status` at a time, its answer shared
+/// by every request waiting for it and kept for [`LOGIN_KEPT`].
+#[derive(Debug, Default)]
+pub struct LoginProbe {
+    /// The last answer: when it was learned, for which agent, and the status's `login` object.
+    /// Held across the run, so requests arriving meanwhile wait for it rather than start their
+    /// own.
+    last: tokio::sync::Mutex<Option<(Instant, PathBuf, Value)>>,
+}
+
+impl LoginProbe {
+    /// The status's `login` object (`usable`, `summary`) for `agent`: the kept answer when it is
+    /// fresh, else one new `agent status` run.
+    pub async fn login(&self, agent: &Path) -> Value {
+        let mut last = self.last.lock().await;
+        if let Some((at, path, login)) = last.as_ref()
+            && at.elapsed() < LOGIN_KEPT
+            && path == agent
+        {
+            return login.clone();
+        }
+        let login = match login_state(agent).await {
+            Ok(state) => json!({"usable": state.is_usable(), "summary": state.describe()}),
+            Err(error) => json!({"usable": false, "summary": error.to_string()}),
+        };
+        *last = Some((Instant::now(), agent.to_path_buf(), login.clone()));
+        login
+    }
 }

@@ -102,6 +102,7 @@ impl InProcessGateway {
         }
         let api_timeout = std::env::var("API_TIMEOUT_MS").ok();
         let tool_search = std::env::var("ENABLE_TOOL_SEARCH").ok();
+        let thinking_probe = std::env::var(super::THINKING_PROBE_ENV).ok();
         command.envs(child_env(&EnvInputs {
             url: &self.url,
             token: start.token,
@@ -110,6 +111,7 @@ impl InProcessGateway {
             custom_headers: start.routing.custom_headers.as_deref(),
             api_timeout: api_timeout.as_deref(),
             tool_search: tool_search.as_deref(),
+            thinking_probe: thinking_probe.as_deref(),
         }));
         command
     }

@@ -160,10 +160,7 @@ async fn compact(
     }
     context
         .spend()
-        .check_compaction(
-            &identity.session,
-            crate::spend::book::history_digest(&parsed.request),
-        )
+        .check_compaction(&identity.session)
         .map_err(Refusal::Spend)?;
     // The summary run is read-only (`ask`); its ledger line names the model the route runs.
     let model = catalog

@@ -9,6 +9,7 @@ use std::path::Path;
 use std::path::PathBuf;
 
 use crate::anthropic::MessagesRequest;
+use crate::anthropic::request::MAX_SAFEGUARDS;
 use crate::session::conversation;
 use crate::session::conversation::Continuation;
 use crate::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
@@ -45,7 +46,9 @@ pub struct TurnPrompts {
 }
 
 impl CursorRequest {
-    /// Reads `body` once. `session_header` and `worker_header` are Claude Code's
+    /// Reads `body` once. Refused here, before anything answers them: a request that continues
+    /// a server-side thread (it may carry only the newest messages), and one asking for more
+    /// than [`MAX_SAFEGUARDS`] action checks. `session_header` and `worker_header` are Claude Code's
     /// `X-Claude-Code-Session-Id` and `X-Claude-Code-Agent-Id` (empty counts as absent);
     /// `default_session` is used when neither the header nor the metadata names a session.
     pub fn parse(
@@ -55,6 +58,16 @@ impl CursorRequest {
         default_session: &str,
     ) -> Result<CursorRequest, RequestError> {
         let request = conversation::parse_request(body)?;
+        if request.continues_a_thread() {
+            return Err(RequestError::ThreadContinuation);
+        }
+        let checks = request.safeguards.as_ref().map_or(0, Vec::len);
+        if checks > MAX_SAFEGUARDS {
+            return Err(RequestError::TooManySafeguards {
+                count: checks,
+                limit: MAX_SAFEGUARDS,
+            });
+        }
         let digest = conversation::exchange_body_digest_bytes(body)?;
         let session = session_header
             .map(str::to_string)

@@ -24,7 +24,9 @@ use super::TokenFigures;
 use super::daily::DailyTally;
 use super::ledger::Ledger;
 use super::ledger::LedgerLine;
+use super::ledger::Purpose;
 use super::ledger::RunEnded;
+use super::ledger::RunOutcome;
 use super::ledger::RunPlace;
 use super::ledger::TokenSource;
 use super::limits::LOOP_WINDOW;
@@ -39,8 +41,9 @@ use crate::anthropic::request::Role;
 /// Most Claude sessions whose figures one gateway keeps; beyond it the quietest is dropped.
 pub const MAX_SESSIONS: usize = 1024;
 
-/// Most compactions one gateway lets through past a spent budget (one per session and
-/// history); beyond it every compaction is held to the budgets.
+/// Most sessions one gateway keeps a spent compaction exemption for (one per session, until a
+/// non-compaction turn of that session succeeds); beyond it every compaction is held to the
+/// budgets.
 pub const MAX_COMPACTION_EXEMPTIONS: usize = 4096;
 
 /// Most bytes of a live run's last action kept for the status line.
@@ -68,8 +71,9 @@ struct BookState {
     live: HashMap<u64, LiveEntry>,
     next_live: u64,
     daily: DailyTally,
-    /// (session, history digest) pairs that used their compaction past a spent budget.
-    compactions: HashSet<(String, [u8; 32])>,
+    /// Sessions that used their compaction past a spent budget and have had no successful
+    /// non-compaction turn since.
+    compactions: HashSet<String>,
 }
 
 /// The rate guard: the turns admitted in the last [`RATE_WINDOW`] against the limit.
@@ -143,19 +147,6 @@ fn hash_text(hasher: &mut sha2::Sha256, content: &Content) {
             }
         }
     }
-}
-
-/// The digest of a request's conversation before its newest user message (role and text
-/// blocks of each), which tells one history being compacted from another.
-pub fn history_digest(request: &MessagesRequest) -> [u8; 32] {
-    let mut hasher = sha2::Sha256::new();
-    let before = request.messages.len().saturating_sub(1);
-    for message in &request.messages[..before] {
-        hasher.update(format!("{:?}", message.role).as_bytes());
-        hash_text(&mut hasher, &message.content);
-        hasher.update([1]);
-    }
-    hasher.finalize().into()
 }
 
 /// The spend figures of `GET /multi-cursor/status` and `multi-cursor status`.
@@ -233,19 +224,20 @@ impl SpendBook {
 
     /// Admits a `/compact` summary run of `session` (counting it as a turn) or refuses it. It is
     /// a Cursor run like any other: the rate guard always applies. When a budget is used up,
-    /// one compaction per session and conversation ([`history_digest`]) is still let through, so
-    /// a user whose budget ran out can compact what they have; only for a session this gateway
-    /// already ran Cursor for, and never twice for the same history.
-    pub fn check_compaction(&self, session: &str, history: [u8; 32]) -> Result<(), SpendRefusal> {
+    /// one compaction per session is still let through, so a user whose budget ran out can
+    /// compact what they have; only for a session this gateway already ran Cursor for, and
+    /// once until a non-compaction run of that session completes (the exempted compaction's
+    /// own success does not count). The history a request carries is the client's to choose,
+    /// so it never makes a second exemption.
+    pub fn check_compaction(&self, session: &str) -> Result<(), SpendRefusal> {
         let now = Instant::now();
         let mut state = self.lock();
         check_rate(&mut state, self.limits, now)?;
         if let Err(refusal) = self.check_budgets(&mut state) {
             let ran_here = state.sessions.get(session).is_some_and(|t| t.runs > 0);
-            let key = (session.to_string(), history);
             if !ran_here
                 || state.compactions.len() >= MAX_COMPACTION_EXEMPTIONS
-                || !state.compactions.insert(key)
+                || !state.compactions.insert(session.to_string())
             {
                 return Err(refusal);
             }
@@ -333,6 +325,10 @@ impl SpendBook {
             estimated: ended.tokens.source != TokenSource::Provider,
         };
         let mut state = self.lock();
+        // A completed run of a turn (not a compaction) re-arms the session's exemption.
+        if ended.outcome == RunOutcome::Completed && ended.purpose != Purpose::Compaction {
+            state.compactions.remove(&place.session);
+        }
         state.tokens = state
             .tokens
             .saturating_add(figures.input_tokens.saturating_add(figures.output_tokens));

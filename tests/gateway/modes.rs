@@ -239,6 +239,81 @@ fn the_action_check_is_answered_on_cursor_routes() {
 }
 
 #[test]
+fn the_action_check_is_read_from_the_field_whatever_the_beta() {
+    // Newer betas and a flag-gated `tools` list change nothing: the answer comes from the
+    // `safeguards` field, one result per type asked for, unknown keys ignored.
+    let gw = TestGateway::start(GatewayOptions {
+        permission_mode: Some("auto".into()),
+        ..Default::default()
+    });
+    let available = |kind: &str| serde_json::json!({"type": kind, "status": {"type": "available", "tool_uses": {}}});
+    for beta in [
+        "dangerous-tool-use-2026-10-15",
+        "dangerous-tool-use-classifier-tool-calls-2026-11-23",
+    ] {
+        let mut body = cursor_request("multi/cursor/composer-2.5", &format!("check {beta}"), false);
+        body["tools"] = serde_json::json!([{"name": "Bash", "input_schema": {"type": "object"}}]);
+        body["safeguards"] = serde_json::json!([
+            {"type": "dangerous_tool_use", "tools": [{"name": "Bash"}],
+             "classifier_context": {"v": 1, "tools": ["Bash"]},
+             "classifier_tool_calls": true},
+            {"type": "dangerous_tool_use", "tools": []},
+            {"type": "future_check", "tools": {"unexpected": "shape"}},
+        ]);
+        let response = gw.post_with("/v1/messages", &body, &[("anthropic-beta", beta)]);
+        assert_eq!(response.status(), 200, "{beta}");
+        let message: serde_json::Value = serde_json::from_str(&response.text().unwrap()).unwrap();
+        assert_eq!(
+            message["safeguard_results"],
+            serde_json::json!([available("dangerous_tool_use"), available("future_check")]),
+            "{beta}: {message}"
+        );
+    }
+    // A beta name without the field asks for nothing.
+    let body = cursor_request("multi/cursor/composer-2.5", "beta only", false);
+    let response = gw.post_with(
+        "/v1/messages",
+        &body,
+        &[("anthropic-beta", "dangerous-tool-use-2026-10-15")],
+    );
+    let message: serde_json::Value = serde_json::from_str(&response.text().unwrap()).unwrap();
+    assert!(message.get("safeguard_results").is_none(), "{message}");
+}
+
+#[test]
+fn more_action_checks_than_the_limit_are_refused_before_anything_runs() {
+    let gw = TestGateway::start(GatewayOptions {
+        permission_mode: Some("auto".into()),
+        ..Default::default()
+    });
+    let checks = |n: usize| -> Vec<serde_json::Value> {
+        (0..n)
+            .map(|i| serde_json::json!({"type": format!("check_{i}")}))
+            .collect()
+    };
+    let mut body = cursor_request("multi/cursor/composer-2.5", "many checks", false);
+    body["safeguards"] = serde_json::Value::Array(checks(17));
+    let response = gw.post("/v1/messages", &body);
+    assert_eq!(response.status(), 400);
+    let error: serde_json::Value = serde_json::from_str(&response.text().unwrap()).unwrap();
+    let message = error["error"]["message"].as_str().unwrap();
+    assert!(message.contains("at most 16"), "{message}");
+    assert!(message.contains("17 action checks"), "{message}");
+    assert!(gw.turns().is_empty(), "nothing ran");
+    // The probe's shape: 80,000 distinct checks, refused the same way.
+    body["safeguards"] = serde_json::Value::Array(checks(80_000));
+    let response = gw.post("/v1/messages", &body);
+    assert_eq!(response.status(), 400);
+    assert!(gw.turns().is_empty(), "nothing ran");
+    // At the limit, every distinct check is answered.
+    body["safeguards"] = serde_json::Value::Array(checks(16));
+    let response = gw.post("/v1/messages", &body);
+    assert_eq!(response.status(), 200);
+    let message: serde_json::Value = serde_json::from_str(&response.text().unwrap()).unwrap();
+    assert_eq!(message["safeguard_results"].as_array().unwrap().len(), 16);
+}
+
+#[test]
 fn mcp_config_needs_opt_in() {
     let gw = TestGateway::start(GatewayOptions {
         permission_mode: Some("bypassPermissions".into()),

@@ -77,3 +77,50 @@ fn status_route_reports_logged_out() {
     assert_eq!(status["login"]["usable"], false, "{status}");
     assert_eq!(status["sessions"], serde_json::json!([]));
 }
+
+/// The `agent status` runs the agent log holds.
+fn status_runs(gw: &TestGateway) -> usize {
+    gw.agent_calls()
+        .iter()
+        .filter(|call| call["kind"] == "status")
+        .count()
+}
+
+#[test]
+fn concurrent_status_requests_share_one_agent_status() {
+    // `agent status` takes a moment (the real one is a Node process), so every request of the
+    // burst arrives while the first one's run is going.
+    let gw = TestGateway::start(GatewayOptions {
+        env: vec![("FAKE_AGENT_STATUS_DELAY_MS".into(), "700".into())],
+        ..Default::default()
+    });
+    let before = status_runs(&gw);
+    let requests = 24;
+    let barrier = std::sync::Barrier::new(requests);
+    let answers: Vec<serde_json::Value> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..requests)
+            .map(|_| {
+                scope.spawn(|| {
+                    barrier.wait();
+                    let response = gw
+                        .client()
+                        .get(format!("{}/multi-cursor/status", gw.url))
+                        .header("x-multi-cursor-token", &gw.token)
+                        .send()
+                        .unwrap();
+                    assert_eq!(response.status(), 200);
+                    serde_json::from_str(&response.text().unwrap()).unwrap()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for status in &answers {
+        assert_eq!(status["login"]["usable"], true, "{status}");
+    }
+    assert_eq!(
+        status_runs(&gw) - before,
+        1,
+        "{requests} concurrent status requests started one `agent status`"
+    );
+}

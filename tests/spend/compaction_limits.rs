@@ -1,7 +1,7 @@
 //! A `/compact` summary run is a Cursor run: the rate guard and `MULTI_CURSOR_MAX_SESSIONS`
 //! hold it like a turn, and past a spent budget only one compaction per session (that this
-//! gateway ran Cursor for) and conversation is let through. A request shaped like a compaction
-//! no longer skips every spend limit.
+//! gateway ran Cursor for) is let through, whatever history the requests carry, until a turn of
+//! that session succeeds. A request shaped like a compaction no longer skips every spend limit.
 
 use multi_cursor_test_support::gateway::GatewayOptions;
 use multi_cursor_test_support::gateway::TestGateway;
@@ -41,7 +41,7 @@ fn gateway(env: &[(&str, &str)]) -> (tempfile::TempDir, TestGateway) {
 }
 
 #[test]
-fn past_the_turn_budget_a_session_compacts_once_per_history() {
+fn past_the_turn_budget_a_session_compacts_once() {
     let (_scenarios, gw) = gateway(&[("MULTI_CURSOR_BUDGET_TURNS", "1")]);
     assert_eq!(ask(&gw, "paid", None, &request("Do the task")).0, 200);
     wait_idle(&gw);
@@ -57,6 +57,11 @@ fn past_the_turn_budget_a_session_compacts_once_per_history() {
             .contains("MULTI_CURSOR_BUDGET_TURNS"),
         "{body}"
     );
+    // Made-up histories buy no more runs: the exemption is the session's, not the history's.
+    for made_up in ["Done, 1.", "Done, 2.", "Done, 3."] {
+        let (status, _, body) = ask(&gw, "paid", None, &compaction(made_up));
+        assert_eq!(status, 429, "another history, the same session: {body}");
+    }
     for session in ["other-1", "other-2", "other-3"] {
         let (status, _, body) = ask(&gw, session, None, &compaction("Done."));
         assert_eq!(status, 429, "{session} never ran here: {body}");

@@ -65,6 +65,7 @@ use thiserror::Error;
 use crate::anthropic;
 pub use crate::anthropic::request::Content;
 pub use crate::anthropic::request::ContentBlock;
+use crate::anthropic::request::MESSAGE_THREADS_BETA;
 pub use crate::anthropic::request::MediaSource;
 pub use crate::anthropic::request::Message;
 pub use crate::anthropic::request::MessagesRequest;
@@ -212,6 +213,18 @@ pub enum RequestError {
     /// The image folder or an image file could not be written.
     #[error("multi-cursor: could not save an image for Cursor: {0}")]
     ImageWrite(#[source] StateError),
+    /// `safeguards` asks for more checks than
+    /// [`MAX_SAFEGUARDS`](crate::anthropic::request::MAX_SAFEGUARDS).
+    #[error(
+        "multi-cursor: the request asks for {count} action checks in `safeguards`; a Cursor route answers at most {limit} (Claude Code asks for one). Send at most {limit}"
+    )]
+    TooManySafeguards { count: usize, limit: usize },
+    /// A `thread` that continues a server-side thread: the request may hold only the newest
+    /// messages, and Cursor never runs on part of a conversation. The message is the exact
+    /// token Claude Code matches to send the turn again with its whole history (nothing else
+    /// may be in it).
+    #[error("capability_rejected: beta_header:{MESSAGE_THREADS_BETA}")]
+    ThreadContinuation,
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -171,3 +171,47 @@ fn the_rate_guard_counts_a_minute() {
         Err(SpendRefusal::Rate { limit: 3 })
     );
 }
+
+fn ended_as(purpose: Purpose, outcome: RunOutcome) -> RunEnded {
+    RunEnded {
+        purpose,
+        outcome,
+        ..ended(1, 1)
+    }
+}
+
+#[test]
+fn past_a_spent_budget_a_session_compacts_once_until_a_turn_of_it_succeeds() {
+    let (_dir, book) = book(SpendLimits {
+        turns: Some(1),
+        ..SpendLimits::default()
+    });
+    book.check_turn(&ask("s")).unwrap();
+    book.tap(place("s")).run_ended(&ended(1, 1));
+    let spent = Err(SpendRefusal::Turns { limit: 1, used: 1 });
+    assert_eq!(book.check_turn(&ask("s")), spent);
+    // One exemption for the session, whatever history the request carries.
+    book.check_compaction("s").unwrap();
+    book.tap(place("s"))
+        .run_ended(&ended_as(Purpose::Compaction, RunOutcome::Completed));
+    assert!(
+        book.check_compaction("s").is_err(),
+        "the exempted compaction's own success does not re-arm it"
+    );
+    // A turn run that failed, or was cancelled, does not re-arm it either.
+    for outcome in [RunOutcome::Failed, RunOutcome::Cancelled] {
+        book.tap(place("s"))
+            .run_ended(&ended_as(Purpose::Turn, outcome));
+        assert!(book.check_compaction("s").is_err());
+    }
+    // Another session's success re-arms nothing here.
+    book.tap(place("t")).run_ended(&ended(1, 1));
+    assert!(book.check_compaction("s").is_err());
+    // A completed turn of the session does.
+    book.tap(place("s"))
+        .run_ended(&ended_as(Purpose::Fallback, RunOutcome::Completed));
+    book.check_compaction("s").unwrap();
+    assert!(book.check_compaction("s").is_err());
+    // A session this gateway never ran Cursor for gets none.
+    assert!(book.check_compaction("never").is_err());
+}

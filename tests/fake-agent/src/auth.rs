@@ -107,6 +107,9 @@ struct UserInfo {
 /// Answers `status` / `whoami` (text, or JSON with `--format json`); exit 1 when logged out.
 pub fn status(invocation: &Invocation) -> Result<i32, Error> {
     invocation_log::record_simple(invocation, "status")?;
+    if let Some(delay) = config::non_empty(config::STATUS_DELAY) {
+        Wait::parse(&delay)?.sleep();
+    }
     let logged_in = logged_in(invocation);
     if invocation.value("--format") == Some("json") {
         println!("{}", status_json(logged_in)?);

@@ -42,6 +42,8 @@ pub const LOGGED_OUT: &str = "FAKE_AGENT_LOGGED_OUT";
 pub const LOGIN_MARKER: &str = "FAKE_AGENT_LOGIN_MARKER";
 /// How long `login` waits for the (pretend) browser approval: milliseconds or `forever`.
 pub const LOGIN_DELAY: &str = "FAKE_AGENT_LOGIN_DELAY_MS";
+/// How long `status` takes to answer: milliseconds or `forever` (default: at once).
+pub const STATUS_DELAY: &str = "FAKE_AGENT_STATUS_DELAY_MS";
 /// `1`: the workspace is already trusted (a turn needs no `--trust`/`--yolo`/`-f`).
 pub const TRUSTED: &str = "FAKE_AGENT_TRUSTED";
 /// `legacy`: the trust gate of builds up to 2026.08 (on stdout, exit 0) instead of 2026.09's

@@ -28,6 +28,7 @@ pub mod process;
 pub mod rules;
 pub mod scenario;
 pub mod security;
+pub mod sse_frames;
 pub mod stream_lines;
 pub mod tmux;
 pub mod wrapper;

@@ -46,3 +46,46 @@ fn key_order_and_whitespace_do_not_matter() {
         exchange_body_digest_bytes(c).unwrap()
     );
 }
+
+/// A history with a thinking block in Claude's answer, as Claude Code sends it.
+fn with_thinking() -> serde_json::Value {
+    json!({
+        "model": "multi/cursor/auto", "stream": true,
+        "thinking": {"type": "enabled", "budget_tokens": 31999},
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "hello"}]},
+            {"role": "assistant", "content": [
+                {"type": "thinking", "thinking": "Let me think.", "signature": "c2ln"},
+                {"type": "redacted_thinking", "data": "abc"},
+                {"type": "text", "text": "Hello."}]},
+            {"role": "assistant", "content": [{"type": "thinking", "thinking": "More.", "signature": "x"}]},
+            {"role": "user", "content": [{"type": "text", "text": "again"}]}
+        ]
+    })
+}
+
+#[test]
+fn the_resend_without_thinking_is_the_same_exchange() {
+    // Claude Code 2.1.334+ re-sends an unknown 400 once with the thinking blocks taken out of
+    // the history (measured on 2.1.337: nothing else changes), and may send it with stream:false.
+    let sent = with_thinking();
+    let mut stripped = sent.clone();
+    stripped["stream"] = json!(false);
+    let answer = stripped["messages"][1]["content"].as_array_mut().unwrap();
+    answer.retain(|b| b["type"] == "text");
+    // The message that held only thinking: kept empty, or dropped.
+    stripped["messages"][2]["content"] = json!([]);
+    assert_eq!(exchange_body_digest(&sent), exchange_body_digest(&stripped));
+    stripped.as_object_mut().unwrap()["messages"]
+        .as_array_mut()
+        .unwrap()
+        .remove(2);
+    assert_eq!(exchange_body_digest(&sent), exchange_body_digest(&stripped));
+    // What Claude said, and the thinking setting, still count.
+    let mut other = stripped.clone();
+    other["messages"][1]["content"][0]["text"] = json!("Goodbye.");
+    assert_ne!(exchange_body_digest(&sent), exchange_body_digest(&other));
+    let mut other = stripped.clone();
+    other["thinking"] = json!({"type": "disabled"});
+    assert_ne!(exchange_body_digest(&sent), exchange_body_digest(&other));
+}
