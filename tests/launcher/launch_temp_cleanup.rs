@@ -1,5 +1,7 @@
 //! The launcher's temporary folder (the settings file) is gone once Claude Code exits, and a
-//! folder left by a launcher that was killed outright is swept by the next launch.
+//! folder left by a launcher that was killed outright is swept by the next launch: one whose
+//! `.lock` no one holds. A live launcher's folder is kept even when the pid in its name is not
+//! running here (a launcher in another PID namespace, whose lock every namespace sees).
 
 use multi_cursor_test_support::launcher;
 
@@ -12,6 +14,13 @@ fn temporary_files_are_removed() {
     let stale = launch.tmp.join("multi-cursor-99999999-0123456789abcdef");
     std::fs::create_dir(&stale).unwrap();
     std::fs::write(stale.join("settings.json"), "{}").unwrap();
+    std::fs::write(stale.join(".lock"), "").unwrap();
+    // A live launcher in another PID namespace: its pid means nothing here, its lock is held.
+    let elsewhere = launch.tmp.join("multi-cursor-99999998-fedcba9876543210");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::fs::write(elsewhere.join("settings.json"), "{}").unwrap();
+    let held = std::fs::File::create(elsewhere.join(".lock")).unwrap();
+    held.try_lock().unwrap();
     let unrelated = launch.tmp.join("multi-cursor-notes");
     std::fs::create_dir(&unrelated).unwrap();
 
@@ -27,4 +36,9 @@ fn temporary_files_are_removed() {
     );
     assert!(!stale.exists(), "a dead launcher's folder is swept");
     assert!(unrelated.exists(), "only our pattern is touched");
+    assert!(
+        elsewhere.join("settings.json").exists(),
+        "a live launcher's folder is kept"
+    );
+    drop(held);
 }
