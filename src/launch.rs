@@ -129,24 +129,49 @@ pub enum LaunchError {
     },
 }
 
-/// A 0700 folder of our own in the system temporary directory, removed on drop.
+/// The lock file inside each launcher's temporary folder: an OS file lock on it (`flock`) is
+/// held for the launcher's lifetime, and the kernel drops it however the launcher ends.
+pub const TEMP_LOCK: &str = ".lock";
+
+/// A 0700 folder of our own in the system temporary directory, locked while it lives
+/// ([`TEMP_LOCK`]) and removed on drop.
 #[derive(Debug)]
 pub struct PrivateTemp {
     path: PathBuf,
+    /// The held lock (`None` only while dropping).
+    lock: Option<std::fs::File>,
 }
 
 impl PrivateTemp {
-    /// Creates `<tmp>/multi-cursor-<pid>-<random>` with mode 0700 (never an existing one).
+    /// Creates `<tmp>/multi-cursor-<pid>-<random>` with mode 0700 (never an existing one),
+    /// holding the lock on its [`TEMP_LOCK`]. The folder is made and locked under a hidden
+    /// name and then renamed into place, so a sweep never sees it unlocked.
     pub fn create() -> Result<PrivateTemp, LaunchError> {
         let dir = std::env::temp_dir();
-        let path = dir.join(format!(
+        let name = format!(
             "{TEMP_PREFIX}{}-{:016x}",
             std::process::id(),
             rand::random::<u64>()
-        ));
-        crate::platform::create_private_dir(&path, false)
-            .map_err(|source| LaunchError::TempDir { dir, source })?;
-        Ok(PrivateTemp { path })
+        );
+        let staging = dir.join(format!(".{name}"));
+        let path = dir.join(name);
+        let fail = |source| LaunchError::TempDir {
+            dir: dir.clone(),
+            source,
+        };
+        crate::platform::create_private_dir(&staging, false).map_err(fail)?;
+        let locked = lock_new(&staging.join(TEMP_LOCK))
+            .and_then(|lock| std::fs::rename(&staging, &path).map(|()| lock));
+        match locked {
+            Ok(lock) => Ok(PrivateTemp {
+                path,
+                lock: Some(lock),
+            }),
+            Err(source) => {
+                let _ = std::fs::remove_dir_all(&staging);
+                Err(fail(source))
+            }
+        }
     }
 
     /// The folder.
@@ -155,8 +180,20 @@ impl PrivateTemp {
     }
 }
 
+/// Creates the lock file `path` (0600, never through a link) and takes its lock.
+fn lock_new(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true).write(true).create_new(true);
+    crate::platform::private_file(&mut options);
+    let file = crate::platform::no_follow(&mut options).open(path)?;
+    file.try_lock().map_err(std::io::Error::from)?;
+    Ok(file)
+}
+
 impl Drop for PrivateTemp {
     fn drop(&mut self) {
+        // Closed first: Windows removes no file that is open.
+        drop(self.lock.take());
         if let Err(error) = std::fs::remove_dir_all(&self.path)
             && error.kind() != std::io::ErrorKind::NotFound
         {
@@ -166,7 +203,10 @@ impl Drop for PrivateTemp {
 }
 
 /// Removes temporary folders left by launchers that were killed outright (SIGKILL): ours
-/// (same owner), named `multi-cursor-<pid>-…`, whose pid is no longer running. Runs after
+/// (same owner), named `multi-cursor-<pid>-…`, whose [`TEMP_LOCK`] no one holds. The pid in
+/// the name is not asked about: a launcher in another PID namespace (a container sharing the
+/// temporary folder) has a pid that means nothing here, while its lock is seen by every
+/// namespace. A folder without a lock file (an older launcher's) is left alone. Runs after
 /// Claude Code has started, off the start-up path. `own` is a folder of this launcher (its
 /// owner is ours).
 pub fn sweep_stale_temps(dir: &Path, own: &Path) {
@@ -178,22 +218,31 @@ pub fn sweep_stale_temps(dir: &Path, own: &Path) {
     };
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let Some(pid) = name
+        let named_so = name
             .to_str()
             .and_then(|n| n.strip_prefix(TEMP_PREFIX))
             .and_then(|rest| rest.split_once('-'))
-            .and_then(|(pid, _)| pid.parse::<i32>().ok())
-        else {
+            .is_some_and(|(pid, _)| pid.parse::<u32>().is_ok());
+        if !named_so || entry.path() == own {
             continue;
-        };
+        }
         let ours = entry
             .metadata()
             .is_ok_and(|m| m.is_dir() && !m.is_symlink() && crate::platform::owner_id(&m) == uid);
-        let gone = crate::platform::process_gone(pid);
-        if ours && gone {
+        if ours && lock_is_free(&entry.path().join(TEMP_LOCK)) {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }
+}
+
+/// Whether the lock file `path` is a regular file (not a link) whose lock no one holds.
+fn lock_is_free(path: &Path) -> bool {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    let Ok(file) = crate::platform::no_follow(&mut options).open(path) else {
+        return false;
+    };
+    file.metadata().is_ok_and(|m| m.is_file()) && file.try_lock().is_ok()
 }
 
 /// The variables the launcher sets for Claude Code (on top of the inherited environment).
@@ -688,6 +737,52 @@ mod tests {
             }
             Err(reason) => eprintln!("skipped: {reason}"),
         }
+    }
+
+    /// The third probe: a launcher in its own PID namespace has a pid that is not running
+    /// here, and the sweep of another launcher removed its folder. Only a free lock counts.
+    #[test]
+    fn the_sweep_removes_only_folders_whose_lock_is_free() {
+        let own = PrivateTemp::create().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        // Pids above the kernel's maximum: not running in this namespace.
+        let folder = |rest: &str| {
+            let path = dir.path().join(format!("{TEMP_PREFIX}99999999-{rest}"));
+            std::fs::create_dir(&path).unwrap();
+            path
+        };
+        let live = folder("live");
+        let held = lock_new(&live.join(TEMP_LOCK)).unwrap();
+        let dead = folder("dead");
+        drop(lock_new(&dead.join(TEMP_LOCK)).unwrap());
+        let older = folder("no-lock");
+        let other = dir.path().join(format!("{TEMP_PREFIX}notes"));
+        std::fs::create_dir(&other).unwrap();
+        std::fs::write(other.join(TEMP_LOCK), "").unwrap();
+
+        sweep_stale_temps(dir.path(), own.path());
+        assert!(live.exists(), "a live launcher's folder is kept");
+        assert!(!dead.exists(), "a folder whose lock is free is swept");
+        assert!(older.exists(), "a folder without a lock file is left alone");
+        assert!(other.exists(), "only our pattern is touched");
+
+        drop(held);
+        sweep_stale_temps(dir.path(), own.path());
+        assert!(!live.exists(), "swept once its launcher let go");
+    }
+
+    #[test]
+    fn a_launchers_own_folder_is_locked_while_it_lives() {
+        let temp = PrivateTemp::create().unwrap();
+        assert!(!lock_is_free(&temp.path().join(TEMP_LOCK)));
+        let other = PrivateTemp::create().unwrap();
+        sweep_stale_temps(&std::env::temp_dir(), other.path());
+        assert!(temp.path().exists());
+        let staging = temp.path().with_file_name(format!(
+            ".{}",
+            temp.path().file_name().unwrap().to_string_lossy()
+        ));
+        assert!(!staging.exists(), "renamed into place");
     }
 
     #[test]

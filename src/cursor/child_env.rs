@@ -9,7 +9,10 @@
 //!   `PASSWORD`, `CREDENTIAL` or `HEADER` (`ANTHROPIC_API_KEY`, `ANTHROPIC_AUTH_TOKEN`,
 //!   `ANTHROPIC_CUSTOM_HEADERS` — which carries our gateway token —,
 //!   `ANTHROPIC_FOUNDRY_API_KEY`, …); `ANTHROPIC_MODEL` stays.
-//! - Where Claude models go: `ANTHROPIC_BASE_URL` and `MULTI_CURSOR_UPSTREAM`. Either may hold
+//! - Where Claude models go: every `ANTHROPIC_*` name holding `URL` (`ANTHROPIC_BASE_URL` and
+//!   its siblings `ANTHROPIC_BEDROCK_BASE_URL`, `ANTHROPIC_VERTEX_BASE_URL`,
+//!   `ANTHROPIC_FOUNDRY_BASE_URL`), every `ANTHROPIC_*` variable whose value is a URL (holds
+//!   `://`) whatever its name, and `MULTI_CURSOR_UPSTREAM`. Any of them may hold
 //!   `user:password@` (the status route hides it), and Cursor has no use for them.
 //! - Claude Code credentials: every `CLAUDE_CODE_*` name holding one of those words
 //!   (`CLAUDE_CODE_OAUTH_TOKEN`, `CLAUDE_CODE_OAUTH_REFRESH_TOKEN`,
@@ -44,6 +47,16 @@ const CREDENTIAL_PREFIXES: &[&str] = &["ANTHROPIC_", "CLAUDE_CODE_"];
 /// Words that make an `ANTHROPIC_*` or `CLAUDE_CODE_*` name a credential.
 const SECRET_WORDS: &[&str] = &["KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL", "HEADER"];
 
+/// The prefix whose URL-valued variables are removed: where Claude models go, which may carry
+/// `user:password@` (Claude Code reads `ANTHROPIC_BASE_URL` and one base URL per cloud).
+const URL_PREFIX: &str = "ANTHROPIC_";
+
+/// The word that makes an [`URL_PREFIX`] name URL-valued.
+const URL_WORD: &str = "URL";
+
+/// What makes an [`URL_PREFIX`] variable's value a URL, whatever the name.
+const URL_MARK: &str = "://";
+
 /// Prefixes removed entirely.
 const DENIED_PREFIXES: &[&str] = &[crate::env::GATEWAY_PREFIX];
 
@@ -61,10 +74,24 @@ pub fn is_denied(name: &OsStr) -> bool {
         return false;
     }
     DENIED_NAMES.contains(&upper.as_str())
+        || (upper.starts_with(URL_PREFIX) && upper.contains(URL_WORD))
         || DENIED_PREFIXES.iter().any(|p| upper.starts_with(p))
         || DENIED_SUFFIXES.iter().any(|s| upper.ends_with(s))
         || (CREDENTIAL_PREFIXES.iter().any(|p| upper.starts_with(p))
             && SECRET_WORDS.iter().any(|w| upper.contains(w)))
+}
+
+/// True when the variable `name=value` must not reach an agent child: [`is_denied`] by name,
+/// or an [`URL_PREFIX`] name whose value is a URL (holds [`URL_MARK`]).
+pub fn is_denied_variable(name: &OsStr, value: &OsStr) -> bool {
+    is_denied(name)
+        || name
+            .to_str()
+            .is_some_and(|n| n.to_ascii_uppercase().starts_with(URL_PREFIX))
+            && value
+                .as_encoded_bytes()
+                .windows(URL_MARK.len())
+                .any(|w| w == URL_MARK.as_bytes())
 }
 
 /// What [`is_denied`] removes, in words, for the reference page (`docs/environment.md` is
@@ -82,7 +109,10 @@ pub fn denied_reference() -> String {
          (Claude Code hands credentials to its children through descriptors named so); or any \
          name starting with {} that contains {} (so `ANTHROPIC_API_KEY`, `ANTHROPIC_AUTH_TOKEN`, \
          `ANTHROPIC_CUSTOM_HEADERS`, which carries the gateway token, and \
-         `CLAUDE_CODE_OAUTH_TOKEN`; `ANTHROPIC_MODEL` stays). `CURSOR_API_KEY` always passes: it \
+         `CLAUDE_CODE_OAUTH_TOKEN`; `ANTHROPIC_MODEL` stays); or, since where Claude models go \
+         may carry `user:password@`, any name starting with `{URL_PREFIX}` that contains \
+         `{URL_WORD}` (`ANTHROPIC_BEDROCK_BASE_URL`, `ANTHROPIC_VERTEX_BASE_URL`, \
+         `ANTHROPIC_FOUNDRY_BASE_URL`, …) or whose value contains `{URL_MARK}`. `CURSOR_API_KEY` always passes: it \
          is how Cursor is authorised. Everything else passes through, since Cursor's shell tool \
          runs your builds in this environment.\n",
         quoted(DENIED_NAMES),
@@ -101,7 +131,7 @@ where
 {
     vars.into_iter()
         .map(|(k, v)| (k.into(), v.into()))
-        .filter(|(k, _)| !is_denied(k))
+        .filter(|(k, v)| !is_denied_variable(k, v))
         .collect()
 }
 
@@ -142,6 +172,50 @@ mod tests {
         ] {
             assert!(is_denied(OsStr::new(name)), "{name}");
         }
+    }
+
+    /// Every `ANTHROPIC_*` variable naming or holding a URL, passwords and all: the base URL
+    /// and its Bedrock, Vertex and Foundry siblings (the third probe found these in every
+    /// Cursor child), and a URL under any other such name.
+    #[test]
+    fn anthropic_urls_are_removed_by_name_and_by_value() {
+        for name in [
+            "ANTHROPIC_BASE_URL",
+            "ANTHROPIC_BEDROCK_BASE_URL",
+            "ANTHROPIC_VERTEX_BASE_URL",
+            "ANTHROPIC_FOUNDRY_BASE_URL",
+            "anthropic_vertex_base_url",
+        ] {
+            assert!(is_denied(OsStr::new(name)), "{name}");
+            assert!(
+                is_denied_variable(OsStr::new(name), OsStr::new("")),
+                "{name}"
+            );
+        }
+        let url = OsStr::new("https://user:password@proxy.example/v1");
+        assert!(is_denied_variable(
+            OsStr::new("ANTHROPIC_SOME_ENDPOINT"),
+            url
+        ));
+        assert!(!is_denied_variable(
+            OsStr::new("ANTHROPIC_MODEL"),
+            OsStr::new("opus")
+        ));
+        assert!(
+            !is_denied_variable(OsStr::new("HTTPS_PROXY"), url),
+            "not ours to judge"
+        );
+        let env = agent_env([
+            ("ANTHROPIC_BEDROCK_BASE_URL", "https://u:p@bedrock.example"),
+            ("ANTHROPIC_VERTEX_BASE_URL", "https://u:p@vertex.example"),
+            ("ANTHROPIC_FOUNDRY_BASE_URL", "https://u:p@foundry.example"),
+            ("ANTHROPIC_ODD", "http://u:p@odd.example"),
+            ("ANTHROPIC_MODEL", "opus"),
+        ]);
+        assert_eq!(
+            env,
+            [(OsString::from("ANTHROPIC_MODEL"), OsString::from("opus"))]
+        );
     }
 
     #[test]

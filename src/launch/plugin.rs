@@ -7,7 +7,12 @@
 //! since this plugin replaces it for the session.
 //!
 //! The folder is, in order: the `plugin/` folder beside the executable's `bin/` folder when
-//! its manifest names this plugin at this binary's version (the npm packages carry one), else
+//! its manifest names this plugin at this binary's version (the npm packages carry one) and no
+//! other user could have put it there or change it ([`trusted`]: it, everything in it and every
+//! folder on the path to it belong to the user or root, are no links and are not writable by
+//! group or others, a sticky folder such as `/tmp` excepted; a binary unpacked one folder below
+//! a shared folder would otherwise load a `plugin/` another user planted there, whose hooks and
+//! commands Claude Code runs as the user), else
 //! the copy of `plugin/` compiled into the binary ([`FILES`]), written once into the state
 //! folder at `plugin/<version>-<digest>/` (private modes, atomically: a complete folder is
 //! renamed into place, never written through a link).
@@ -38,6 +43,10 @@ pub const STATE_SUBDIR: &str = "plugin";
 
 /// Largest plugin manifest read (a manifest is a few hundred bytes).
 const MANIFEST_LIMIT: u64 = 64 * 1024;
+
+/// Most entries looked at in a `plugin/` folder beside the binary (ours has about a dozen);
+/// a folder holding more is not used.
+const MAX_BESIDE_ENTRIES: usize = 1024;
 
 /// One file of the plugin compiled into the binary.
 #[derive(Debug)]
@@ -117,12 +126,82 @@ fn manifest_version(folder: &Path) -> Option<String> {
         .flatten()
 }
 
+/// What is beside the binary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Beside {
+    /// No `plugin/` folder holding this plugin at this version.
+    Nothing,
+    /// One to use.
+    Use(PathBuf),
+    /// One that another user could have put there or could change: not used.
+    Untrusted {
+        /// The `plugin/` folder.
+        folder: PathBuf,
+        /// What is wrong, naming the path.
+        why: String,
+    },
+}
+
 /// The `plugin/` folder beside `exe`'s folder (`<package>/bin/multi-cursor` →
-/// `<package>/plugin`) when it holds this plugin at this binary's version.
-pub fn beside(exe: &Path) -> Option<PathBuf> {
-    let exe = fs::canonicalize(exe).ok()?;
-    let folder = exe.parent()?.parent()?.join("plugin");
-    (manifest_version(&folder).as_deref() == Some(env!("CARGO_PKG_VERSION"))).then_some(folder)
+/// `<package>/plugin`) when it holds this plugin at this binary's version, and whether it can
+/// be trusted ([`trusted`]).
+pub fn beside(exe: &Path) -> Beside {
+    let Some(folder) = fs::canonicalize(exe)
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.parent()?.join("plugin")))
+    else {
+        return Beside::Nothing;
+    };
+    if manifest_version(&folder).as_deref() != Some(env!("CARGO_PKG_VERSION")) {
+        return Beside::Nothing;
+    }
+    match trusted(&folder) {
+        Ok(()) => Beside::Use(folder),
+        Err(why) => Beside::Untrusted { folder, why },
+    }
+}
+
+/// `Ok` when no other user could have made or could change `folder` (whose parent is a
+/// canonical path): every folder from `/` down to it, and everything in it, belongs to this
+/// user or root and is not writable by group or others (a sticky folder excepted:
+/// [`crate::platform::writable_by_others`]), and nothing in it is a link. `Err` names the first
+/// path that fails and why. On Windows, with no uids or modes, only links are checked.
+pub fn trusted(folder: &Path) -> Result<(), String> {
+    let judge = |path: &Path| -> Result<fs::Metadata, String> {
+        let meta = fs::symlink_metadata(path)
+            .map_err(|error| format!("{} cannot be read: {error}", path.display()))?;
+        if meta.file_type().is_symlink() {
+            return Err(format!("{} is a link", path.display()));
+        }
+        match crate::platform::writable_by_others(&meta) {
+            Some(why) => Err(format!("{} is {why}", path.display())),
+            None => Ok(meta),
+        }
+    };
+    for ancestor in folder.ancestors().skip(1) {
+        judge(ancestor)?;
+    }
+    let mut pending = vec![folder.to_path_buf()];
+    let mut seen = 0usize;
+    while let Some(path) = pending.pop() {
+        seen += 1;
+        if seen > MAX_BESIDE_ENTRIES {
+            return Err(format!(
+                "{} holds more than {MAX_BESIDE_ENTRIES} entries",
+                folder.display()
+            ));
+        }
+        if judge(&path)?.is_dir() {
+            let entries = fs::read_dir(&path)
+                .map_err(|error| format!("{} cannot be read: {error}", path.display()))?;
+            for entry in entries {
+                let entry =
+                    entry.map_err(|error| format!("{} cannot be read: {error}", path.display()))?;
+                pending.push(entry.path());
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `<version>-<digest of the compiled-in files>`: a changed plugin never reuses an old copy.
@@ -224,27 +303,34 @@ fn holds_files(folder: &Path) -> bool {
 }
 
 /// The folder the launcher passes as `--plugin-dir`, or `None`: off through [`PLUGIN_ENV`],
-/// already given by the user, beside the executable, else the written copy. When the copy
-/// cannot be written, `unwritten` is told why (the launcher says it on stderr; the wrapper
-/// only logs it, since its stderr is the host's) and Claude Code starts without it.
+/// already given by the user, beside the executable when it can be trusted, else the written
+/// copy. A `plugin/` folder beside the executable that is not used because another user could
+/// have made or changed it, or a copy that cannot be written, is told to `say` in one line (the
+/// launcher says it on stderr; the wrapper only logs it, since its stderr is the host's); Claude
+/// Code then starts with the written copy, or without a plugin.
 pub fn for_launch(
     exe: &Path,
     state_dir: &Path,
     user_args: &[OsString],
-    unwritten: impl FnOnce(&str),
+    mut say: impl FnMut(&str),
 ) -> anyhow::Result<Option<PathBuf>> {
     if !enabled(std::env::var(PLUGIN_ENV).ok().as_deref())? || given_by_user(user_args) {
         return Ok(None);
     }
-    if let Some(folder) = beside(exe) {
-        return Ok(Some(folder));
+    match beside(exe) {
+        Beside::Use(folder) => return Ok(Some(folder)),
+        Beside::Untrusted { folder, why } => say(&crate::text::one_line(&format!(
+            "multi-cursor: the plugin folder beside the binary, {}, is not loaded: {why}, so another user could have put it there or could change it; the built-in copy is used instead (make that folder and the path to it yours and not writable by others to use it).",
+            folder.display()
+        ))),
+        Beside::Nothing => {}
     }
     match written_copy(state_dir) {
         Ok(folder) => Ok(Some(folder)),
         Err(error) => {
-            unwritten(&format!(
+            say(&crate::text::one_line(&format!(
                 "multi-cursor: {error}; Claude Code starts without it (/multi-cursor:* commands come only from an installed plugin)."
-            ));
+            )));
             Ok(None)
         }
     }
@@ -371,26 +457,82 @@ mod tests {
         assert!(!given_by_user(&after_dash));
     }
 
-    #[test]
-    fn a_plugin_folder_beside_the_executable_at_this_version() {
+    /// `<package>/bin/multi-cursor` and `<package>/plugin/` holding this plugin at
+    /// `version`, in a private temporary folder of ours.
+    fn package(version: &str) -> (tempfile::TempDir, PathBuf) {
         let package = tempfile::tempdir().unwrap();
         let exe = package.path().join("bin/multi-cursor");
         fs::create_dir_all(exe.parent().unwrap()).unwrap();
         fs::write(&exe, "").unwrap();
-        assert_eq!(beside(&exe), None);
         let manifest = package.path().join("plugin/.claude-plugin/plugin.json");
         fs::create_dir_all(manifest.parent().unwrap()).unwrap();
-        fs::write(&manifest, r#"{"name":"multi-cursor","version":"0.0.1"}"#).unwrap();
-        assert_eq!(beside(&exe), None, "another version");
-        let current = format!(
-            r#"{{"name":"multi-cursor","version":"{}"}}"#,
-            env!("CARGO_PKG_VERSION")
-        );
-        fs::write(&manifest, current).unwrap();
-        let found = beside(&exe).unwrap();
+        fs::write(
+            &manifest,
+            format!(r#"{{"name":"multi-cursor","version":"{version}"}}"#),
+        )
+        .unwrap();
+        (package, exe)
+    }
+
+    #[test]
+    fn a_plugin_folder_beside_the_executable_at_this_version() {
+        let (old, exe) = package("0.0.1");
+        assert_eq!(beside(&exe), Beside::Nothing, "another version");
+        fs::remove_dir_all(old.path().join("plugin")).unwrap();
+        assert_eq!(beside(&exe), Beside::Nothing, "none");
+        let (current, exe) = package(env!("CARGO_PKG_VERSION"));
         assert_eq!(
-            found,
-            fs::canonicalize(package.path()).unwrap().join("plugin")
+            beside(&exe),
+            Beside::Use(fs::canonicalize(current.path()).unwrap().join("plugin"))
         );
+    }
+
+    /// The third probe: a `plugin/` folder another user planted beside a binary unpacked
+    /// under a shared folder was loaded. Not when it, anything in it or a folder above it
+    /// belongs to another user or is writable by others.
+    #[test]
+    fn a_plugin_folder_another_user_could_change_is_not_used() {
+        let untrusted = |exe: &Path, what: &str| match beside(exe) {
+            Beside::Untrusted { why, .. } => assert!(why.contains(what), "{why}"),
+            other => panic!("{other:?} used though {what}"),
+        };
+        let (package, exe) = package(env!("CARGO_PKG_VERSION"));
+        let folder = package.path().join("plugin");
+        let commands = folder.join("commands");
+        fs::create_dir(&commands).unwrap();
+        testing::skip_unless!(testing::set_mode(&commands, 0o777));
+        untrusted(&exe, "writable by other users (mode 777)");
+        testing::set_mode(&commands, 0o755).unwrap();
+        testing::set_mode(&folder.join(".claude-plugin/plugin.json"), 0o666).unwrap();
+        untrusted(&exe, "plugin.json is writable by other users");
+        testing::set_mode(&folder.join(".claude-plugin/plugin.json"), 0o644).unwrap();
+        testing::set_mode(package.path(), 0o757).unwrap();
+        untrusted(&exe, "writable by other users (mode 757)");
+        testing::set_mode(package.path(), 0o1777).unwrap();
+        assert!(
+            matches!(beside(&exe), Beside::Use(_)),
+            "a sticky folder (as /tmp) is safe"
+        );
+        testing::set_mode(package.path(), 0o700).unwrap();
+        testing::skip_unless!(testing::symlink_file(
+            Path::new("/etc/hostname"),
+            &commands.join("linked.md")
+        ));
+        untrusted(&exe, "linked.md is a link");
+        fs::remove_file(commands.join("linked.md")).unwrap();
+        assert!(matches!(beside(&exe), Beside::Use(_)));
+        testing::skip_unless!(testing::give_to_nobody(&folder));
+        untrusted(&exe, "owned by uid 65534");
+
+        // The launcher says why in one line and uses the written copy.
+        let state = tempfile::tempdir().unwrap();
+        let mut said = Vec::new();
+        let used = for_launch(&exe, state.path(), &[], |line| said.push(line.to_string()))
+            .unwrap()
+            .unwrap();
+        assert_eq!(used, written_copy(state.path()).unwrap());
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(said[0].contains("is not loaded"), "{said:?}");
+        assert!(said[0].contains("owned by uid 65534"), "{said:?}");
     }
 }

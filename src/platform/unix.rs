@@ -216,6 +216,21 @@ pub fn foreign_owner(meta: &fs::Metadata) -> Option<(u32, u32)> {
     (meta.uid() != me).then_some((meta.uid(), me))
 }
 
+/// Why another user could change what `meta` describes (a folder or file we would load code
+/// from), if one could: owned by someone but this user or root, or writable by its group or
+/// by anyone. A folder with the sticky bit (`/tmp`) is writable by all and still safe: no one
+/// else can replace what we own in it.
+pub fn writable_by_others(meta: &fs::Metadata) -> Option<String> {
+    let me = nix::unistd::geteuid().as_raw();
+    if meta.uid() != me && meta.uid() != 0 {
+        return Some(format!("owned by uid {} (you are uid {me})", meta.uid()));
+    }
+    let mode = meta.permissions().mode();
+    let sticky_folder = meta.is_dir() && mode & 0o1000 != 0;
+    (mode & 0o022 != 0 && !sticky_folder)
+        .then(|| format!("writable by other users (mode {:o})", mode & 0o7777))
+}
+
 /// The owner id of `meta` (a uid), to compare two files' owners.
 pub fn owner_id(meta: &fs::Metadata) -> Option<u32> {
     Some(meta.uid())

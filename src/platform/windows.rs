@@ -289,6 +289,11 @@ pub fn foreign_owner(_meta: &fs::Metadata) -> Option<(u32, u32)> {
     None
 }
 
+/// No uids or modes on Windows: what protects a folder is its ACL (module docs).
+pub fn writable_by_others(_meta: &fs::Metadata) -> Option<String> {
+    None
+}
+
 /// No uids on Windows.
 pub fn owner_id(_meta: &fs::Metadata) -> Option<u32> {
     None

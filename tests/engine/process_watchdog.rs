@@ -79,3 +79,113 @@ async fn a_group_whose_leader_is_not_the_recorded_process_is_left_alone() {
     .unwrap();
     leader.wait().unwrap();
 }
+
+/// The inner test's name, run by [`a_group_that_took_the_id_in_the_grace_is_not_killed`].
+const REUSE_INNER: &str = "process_watchdog::forced_reuse_inside_a_pid_namespace";
+
+/// The third probe's forced reuse: after the watchdog's SIGTERM ended the group, a new process
+/// took the freed pid and made a group of its own during the 2 s grace; the watchdog used to
+/// SIGKILL it. Reuse is forced in a PID namespace of its own (`unshare --pid --fork
+/// --mount-proc`, root only), where this harness runs [`REUSE_INNER`] as the namespace's first
+/// process and sets the next pid through `/proc/sys/kernel/ns_last_pid`.
+#[test]
+fn a_group_that_took_the_id_in_the_grace_is_not_killed() {
+    if !nix::unistd::geteuid().is_root() {
+        eprintln!("skipped: forcing a pid's reuse needs root (a PID namespace of our own)");
+        return;
+    }
+    let namespace = ["--pid", "--fork", "--mount-proc"];
+    match Command::new("unshare").args(namespace).arg("true").output() {
+        Ok(output) if output.status.success() => {}
+        Ok(output) => {
+            eprintln!(
+                "skipped: unshare cannot make a PID namespace here: {}",
+                String::from_utf8_lossy(&output.stderr).trim()
+            );
+            return;
+        }
+        Err(error) => {
+            eprintln!("skipped: unshare cannot be run: {error}");
+            return;
+        }
+    }
+    let output = Command::new("unshare")
+        .args(namespace)
+        .arg(std::env::current_exe().unwrap())
+        .args(["--exact", REUSE_INNER, "--include-ignored", "--nocapture"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success() && stdout.contains("1 passed"),
+        "{}\n{stdout}\n{stderr}",
+        output.status
+    );
+}
+
+#[test]
+#[ignore = "run inside a PID namespace by a_group_that_took_the_id_in_the_grace_is_not_killed"]
+fn forced_reuse_inside_a_pid_namespace() {
+    use nix::sys::wait::WaitStatus;
+    assert_eq!(
+        std::process::id(),
+        1,
+        "runs only as the first process of a PID namespace of its own"
+    );
+    let sleeper = || {
+        Command::new("sleep")
+            .arg("120")
+            .process_group(0)
+            .spawn()
+            .unwrap()
+    };
+    let mut first = sleeper();
+    let pgid = first.id() as i32;
+    let start = process_start_time(pgid).unwrap();
+    // Start times count clock ticks: the new leader must start in a later tick than the first,
+    // as it would after any real run (a reuse in the very tick the recorded leader started is
+    // beyond what a start time tells apart).
+    loop {
+        let mut probe = Command::new("true").spawn().unwrap();
+        let later = process_start_time(probe.id() as i32).is_some_and(|t| t > start);
+        probe.wait().unwrap();
+        if later {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // The pipe closes: SIGTERM to the group, which ends it (the sleep is reaped at once).
+    drop(Watchdog::guard(Target::group(pgid, start)).unwrap());
+    first.wait().unwrap();
+    std::fs::write("/proc/sys/kernel/ns_last_pid", (pgid - 1).to_string()).unwrap();
+    let mut second = sleeper();
+    assert_eq!(second.id() as i32, pgid, "the freed id was not taken");
+    // The watchdog's helper was re-parented to this process (the namespace's init): it is
+    // reaped when it has decided, before or after its grace.
+    loop {
+        let status = nix::sys::wait::waitpid(None, None).unwrap();
+        match status {
+            WaitStatus::Exited(pid, _) | WaitStatus::Signaled(pid, _, _)
+                if pid.as_raw() == pgid =>
+            {
+                panic!("the group that took the id was ended by the watchdog: {status:?}")
+            }
+            WaitStatus::Exited(..) | WaitStatus::Signaled(..) => break,
+            _ => {}
+        }
+    }
+    // A SIGKILL sent before the helper exited decides how the new group ends, whatever comes
+    // after it; this SIGTERM ends it only when there was none.
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(pgid),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
+    let ended = second.wait().unwrap();
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&ended),
+        Some(nix::libc::SIGTERM),
+        "the group that took the id was ended by the watchdog: {ended:?}"
+    );
+}

@@ -110,17 +110,32 @@ fn the_gateway_gives_its_agent_children_no_credential() {
     );
 }
 
-/// A password in the upstream URL (`user:password@` in `ANTHROPIC_BASE_URL` or
-/// `MULTI_CURSOR_UPSTREAM`) never reaches Cursor: neither variable does.
+/// The URL variables of where Claude models go: the base URL and its Bedrock, Vertex and
+/// Foundry siblings (the third probe found the siblings, passwords included, in every Cursor
+/// child).
+const URL_NAMES: [&str; 4] = [
+    "ANTHROPIC_BASE_URL",
+    "ANTHROPIC_BEDROCK_BASE_URL",
+    "ANTHROPIC_VERTEX_BASE_URL",
+    "ANTHROPIC_FOUNDRY_BASE_URL",
+];
+
+/// A password in an upstream URL (`user:password@` in `ANTHROPIC_BASE_URL`, a sibling base URL
+/// or `MULTI_CURSOR_UPSTREAM`) never reaches Cursor: none of those variables does.
 #[test]
 fn the_upstream_urls_do_not_reach_the_agent() {
     let gw = TestGateway::start(GatewayOptions {
         permission_mode: Some("bypassPermissions".into()),
         upstream: Some("http://user:UPSTREAM-PASS@127.0.0.1:9/".into()),
-        env: vec![(
-            "ANTHROPIC_BASE_URL".into(),
-            "http://user:BASE-PASS@127.0.0.1:9/".into(),
-        )],
+        env: URL_NAMES
+            .iter()
+            .map(|name| {
+                (
+                    name.to_string(),
+                    format!("http://user:PASS-{name}@127.0.0.1:9/"),
+                )
+            })
+            .collect(),
         ..GatewayOptions::default()
     });
     let (status, body) = gw.ask(
@@ -131,7 +146,7 @@ fn the_upstream_urls_do_not_reach_the_agent() {
     let calls = invocations(&gw.agent_log);
     assert!(calls.iter().any(|(k, _)| k == "turn"), "{calls:?}");
     for (kind, keys) in calls {
-        for name in ["ANTHROPIC_BASE_URL", "MULTI_CURSOR_UPSTREAM"] {
+        for name in URL_NAMES.iter().chain(&["MULTI_CURSOR_UPSTREAM"]) {
             assert!(
                 !keys.iter().any(|k| k == name),
                 "{name} reached `agent {kind}`: {keys:?}"

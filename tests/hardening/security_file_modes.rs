@@ -110,7 +110,11 @@ fn the_launcher_writes_private_files_only() {
                 .file_name(),
         ),
     );
-    assert_eq!((folders, files), (1, 1), "the settings folder and file");
+    assert_eq!(
+        (folders, files),
+        (1, 2),
+        "the settings folder, the settings file and the folder's lock"
+    );
     let (folders, files) = assert_private(&session.launch.state);
     assert!(folders >= 3, "state, sessions, images: {folders}");
     assert!(files >= 5, "record, lock, image, caches: {files}");

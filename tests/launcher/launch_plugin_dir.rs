@@ -104,10 +104,10 @@ fn the_users_own_multi_cursor_plugin_dir_is_the_only_one() {
     assert_eq!(plugin_dir(&launch), Some(development));
 }
 
-#[test]
-fn a_plugin_folder_beside_the_binary_is_used_as_it_is() {
-    // The npm layout: <package>/bin/multi-cursor and <package>/plugin/, in the target folder so
-    // the binary can be hard-linked rather than copied.
+/// The npm layout in a new folder: `<package>/bin/multi-cursor` (this binary) and
+/// `<package>/plugin/` with the checkout's manifest and one command, in the target folder so
+/// the binary can be hard-linked rather than copied. Returns (package, executable, plugin).
+fn npm_layout() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let package = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let exe = package.path().join("bin/multi-cursor");
     std::fs::create_dir_all(exe.parent().unwrap()).unwrap();
@@ -120,6 +120,12 @@ fn a_plugin_folder_beside_the_binary_is_used_as_it_is() {
         std::fs::create_dir_all(beside.join(file).parent().unwrap()).unwrap();
         std::fs::write(beside.join(file), checkout_file(file)).unwrap();
     }
+    (package, exe, beside)
+}
+
+#[test]
+fn a_plugin_folder_beside_the_binary_is_used_as_it_is() {
+    let (_package, exe, beside) = npm_layout();
     let mut launch = Launch::scripted().args(["-p", "hi"]);
     let output = launch.run_program(&exe);
     assert_eq!(output.status, Some(0), "{output:?}");
@@ -128,6 +134,41 @@ fn a_plugin_folder_beside_the_binary_is_used_as_it_is() {
         Some(std::fs::canonicalize(&beside).unwrap())
     );
     assert!(!launch.state.join("plugin").exists(), "nothing written");
+}
+
+/// The third probe: a binary unpacked one folder below a shared folder loaded the `plugin/`
+/// another user planted there. A folder beside the binary that another user owns (or could
+/// change) is not loaded: the launcher says why in one line and passes the written copy.
+#[test]
+fn a_plugin_folder_beside_the_binary_that_another_user_owns_is_not_used() {
+    let (_package, exe, beside) = npm_layout();
+    if !nix::unistd::geteuid().is_root() {
+        eprintln!("skipped: only root can give the folder to another user");
+        return;
+    }
+    nix::unistd::chown(&beside, Some(nix::unistd::Uid::from_raw(65_534)), None).unwrap();
+    let mut launch = Launch::scripted().args(["-p", "hi"]);
+    let output = launch.run_program(&exe);
+    assert_eq!(output.status, Some(0), "{output:?}");
+    let folder = plugin_dir(&launch).expect("--plugin-dir given");
+    assert_eq!(folder.parent().unwrap(), launch.state.join("plugin"));
+    let said: Vec<&str> = output
+        .stderr
+        .lines()
+        .filter(|l| l.contains("is not loaded"))
+        .collect();
+    assert_eq!(said.len(), 1, "{output:?}");
+    assert!(said[0].contains("owned by uid 65534"), "{}", said[0]);
+    assert!(
+        said[0].contains(
+            &std::fs::canonicalize(&beside)
+                .unwrap()
+                .display()
+                .to_string()
+        ),
+        "{}",
+        said[0]
+    );
 }
 
 /// The init event of a `--output-format stream-json --verbose` run.

@@ -121,3 +121,93 @@ fn the_plugins_hooks_are_silent_inside_cursor() {
         }
     }
 }
+
+/// The third probe: a cloned repository's `.claude/settings.local.json` linking to
+/// `/proc/self/pagemap` made the SessionStart hook read on for gigabytes (its 1 MiB limit
+/// checked the size the file reports, 0 for `/proc` files). Every file the plugin's scripts
+/// read is read for at most 1 MiB + 1 byte from the opened file; one over the limit or
+/// unreadable is skipped with one line, and the hook still exits 0. `/proc/kallsyms` (several
+/// MiB, reported as 0 bytes) stands for the probe's file, whose read has no useful end.
+#[test]
+fn the_session_start_hook_reads_at_most_its_limit_of_each_file() {
+    const OVER: &str = "/proc/kallsyms";
+    let mut held = Vec::new();
+    let size = std::fs::File::open(OVER)
+        .and_then(|file| {
+            std::io::Read::read_to_end(&mut std::io::Read::take(file, 2 << 20), &mut held)
+        })
+        .unwrap_or(0);
+    if size <= 1 << 20 || std::fs::metadata(OVER).unwrap().len() != 0 {
+        eprintln!("skipped: {OVER} is not here a file reporting 0 bytes and holding over 1 MiB");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    let config = dir.path().join("config");
+    std::fs::create_dir_all(project.join(".claude")).unwrap();
+    std::fs::create_dir_all(config.join("plugins")).unwrap();
+    let local = project.join(".claude/settings.local.json");
+    std::os::unix::fs::symlink(OVER, &local).unwrap();
+    let shared = project.join(".claude/settings.json");
+    std::fs::write(&shared, vec![b' '; (1 << 20) + 1]).unwrap();
+    // The user's settings are read after both are skipped: their saved route is still named.
+    std::fs::write(
+        config.join("settings.json"),
+        r#"{"model":"multi/cursor/composer-2.5"}"#,
+    )
+    .unwrap();
+    // The shim's install hint reads Claude Code's marketplace list the same way.
+    let marketplaces = config.join("plugins/known_marketplaces.json");
+    std::os::unix::fs::symlink(OVER, &marketplaces).unwrap();
+
+    let hooks = multi_cursor_test_support::repo_root().join("plugin/hooks");
+    let mut command = std::process::Command::new(hooks.join("session-start"));
+    command
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", dir.path())
+        .env("CLAUDE_PROJECT_DIR", &project)
+        .env("CLAUDE_CONFIG_DIR", &config)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    std::io::Write::write_all(
+        &mut child.stdin.take().unwrap(),
+        br#"{"hook_event_name":"SessionStart","source":"startup","session_id":"s"}"#,
+    )
+    .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let said: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let message = said["systemMessage"].as_str().unwrap();
+    for file in [&local, &shared] {
+        let line = format!(
+            "multi-cursor: skipped {}: it holds more than 1048576 bytes.",
+            file.display()
+        );
+        assert_eq!(message.matches(&line).count(), 1, "{message}");
+    }
+    assert!(
+        message.contains("saves \"model\": \"multi/cursor/composer-2.5\""),
+        "{message}"
+    );
+
+    let hint = std::process::Command::new("node")
+        .arg("-e")
+        .arg("process.stdout.write(require(process.argv[1]).installHint())")
+        .arg(hooks.join("../bin/multi-cursor"))
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", dir.path())
+        .env("CLAUDE_CONFIG_DIR", &config)
+        .output()
+        .unwrap();
+    assert!(hint.status.success(), "{hint:?}");
+    let hint = String::from_utf8(hint.stdout).unwrap();
+    let line = format!(
+        "multi-cursor: skipped {}: it holds more than 1048576 bytes.",
+        marketplaces.display()
+    );
+    assert_eq!(hint.lines().filter(|l| *l == line).count(), 1, "{hint}");
+}

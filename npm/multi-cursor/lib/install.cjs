@@ -3,19 +3,35 @@
 // replaces each `bin` launcher by a hard link to (or, across file systems, a copy of) the
 // platform binary, so no Node process stays between the shell and multi-cursor. Any failure
 // keeps the Node launcher, which works the same, only a little slower to start.
+//
+// The temporary file beside the target is created exclusively, under a random name: a hard link
+// (which never replaces an existing name) or a copy with COPYFILE_EXCL (which fails on any
+// existing name, a link included), so a name planted there is never written through.
+const crypto = require("node:crypto");
 const fs = require("node:fs");
 const path = require("node:path");
 const { findBinary } = require("./platform.cjs");
 
-function linkOver(binary, target) {
-  const temp = `${target}.${process.pid}.tmp`;
+/** Puts `binary` at `target` through the new temporary name `temp` (see above). */
+function linkOver(binary, target, temp) {
   try {
     fs.linkSync(binary, temp);
-  } catch {
-    fs.copyFileSync(binary, temp);
+  } catch (error) {
+    if (error.code === "EEXIST") throw error;
+    fs.copyFileSync(binary, temp, fs.constants.COPYFILE_EXCL);
   }
-  fs.chmodSync(temp, 0o755);
-  fs.renameSync(temp, target);
+  try {
+    fs.chmodSync(temp, 0o755);
+    fs.renameSync(temp, target);
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+/** A new temporary name beside `target`. */
+function tempName(target) {
+  return `${target}.${process.pid}.${crypto.randomBytes(8).toString("hex")}.tmp`;
 }
 
 function main() {
@@ -28,11 +44,13 @@ function main() {
     if (binary === null || !fs.existsSync(binary)) return;
     const target = path.join(__dirname, "..", "bin", name);
     try {
-      linkOver(binary, target);
+      linkOver(binary, target, tempName(target));
     } catch (error) {
       process.stderr.write(`multi-cursor: kept the Node launcher for ${name} (${error.message})\n`);
     }
   }
 }
 
-main();
+if (require.main === module) main();
+
+module.exports = { linkOver };

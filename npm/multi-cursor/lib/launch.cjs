@@ -5,7 +5,7 @@
 // script ever run; when the postinstall (lib/install.cjs) could run, the `bin` files are links
 // to the binary and this code is not on the path at all.
 const { spawn } = require("node:child_process");
-const { findBinary, missingMessage } = require("./platform.cjs");
+const { locateBinary, missingMessage } = require("./platform.cjs");
 
 const WINDOWS = process.platform === "win32";
 // Sent to this process only (kill, a closing terminal): passed on to the binary. Not on
@@ -20,9 +20,9 @@ const FORWARDED = WINDOWS ? [] : ["SIGTERM", "SIGHUP"];
 const IGNORED = WINDOWS ? ["SIGINT", "SIGBREAK", "SIGHUP"] : ["SIGINT", "SIGQUIT"];
 
 function run(name) {
-  const binary = findBinary(name);
-  if (binary === null) {
-    process.stderr.write(`${missingMessage(name)}\n`);
+  const { binary, problem } = locateBinary(name);
+  if (binary === undefined) {
+    process.stderr.write(`${missingMessage(name, problem)}\n`);
     process.exit(127);
   }
   const child = spawn(binary, process.argv.slice(2), { stdio: "inherit" });

@@ -19,8 +19,10 @@
 //! `nanosleep`), so forking from a multi-threaded runtime is safe.
 //!
 //! A group is signalled as a whole once its leader was proven ours, also after the leader has
-//! died: a process-group id is not given to a new process while any member of the group lives,
-//! so a group that still exists between two checks 25 ms apart is the one proven.
+//! died: a process-group id is not given to a new process while any member of the group lives.
+//! Before each look and before the SIGKILL the helper checks that the id is not held by a
+//! stranger: a process with the group's pid but another start time took the id after the whole
+//! group ended (a forced reuse), and its group is left alone.
 //!
 //! On macOS there is no `pipe2`: the pipe is made close-on-exec right after `pipe`, and a
 //! program started by another thread in between would keep the write end (and the watchdog)
@@ -190,7 +192,8 @@ fn close_from(first: RawFd) {
 }
 
 /// Ends `target` if its leader is still the process recorded: SIGTERM, then SIGKILL after its
-/// grace while anything of it is left.
+/// grace while anything of it is left and its leader is no stranger ([`still_proven`], checked
+/// at each poll and again right before the second signal).
 fn end_target(target: &Target) {
     let still_ours = || process_start_time(target.pid) == Some(target.start);
     if target.pid <= 1 || !still_ours() {
@@ -201,13 +204,10 @@ fn end_target(target: &Target) {
     } else {
         target.pid
     };
-    let exists = || {
-        if target.group {
-            // SAFETY: signal 0 only asks whether the group exists.
-            unsafe { libc::kill(id, 0) == 0 }
-        } else {
-            still_ours()
-        }
+    let proven = || {
+        // SAFETY: signal 0 only asks whether the group exists.
+        let group_exists = target.group && unsafe { libc::kill(id, 0) == 0 };
+        still_proven(target, process_start_time(target.pid), group_exists)
     };
     // SAFETY: `id` is the proven process (or group); kill only sends a signal.
     if unsafe { libc::kill(id, libc::SIGTERM) } != 0 {
@@ -217,10 +217,59 @@ fn end_target(target: &Target) {
     while waited < target.grace {
         std::thread::sleep(POLL);
         waited += POLL;
-        if !exists() {
+        if !proven() {
             return;
         }
     }
-    // SAFETY: as above; the group (or the recorded process) still exists.
-    unsafe { libc::kill(id, libc::SIGKILL) };
+    if proven() {
+        // SAFETY: as above; the group (or the recorded process) still exists and its leader
+        // is the one recorded, or gone.
+        unsafe { libc::kill(id, libc::SIGKILL) };
+    }
+}
+
+/// Whether what the first signal went to may get the second: for a single process, it is still
+/// the recorded one (`leader_start`, its start time now, is the recorded one); for a group, the
+/// group still exists and its id is not held by another process: the leader is the recorded
+/// one, or gone. A pid is not reused while a group of that id lives, so a leader with another
+/// start time means the group signalled first ended and a new process took its id and made a
+/// group of its own (the third probe's forced reuse): a stranger, never signalled. What remains
+/// is a new leader that took the id, made its group and died all between two polls
+/// ([`POLL`] apart), leaving members, or one started in the very clock tick the recorded leader
+/// started (a start time counts ticks, 10 ms on Linux): then a stranger's group is ended.
+fn still_proven(target: &Target, leader_start: Option<u64>, group_exists: bool) -> bool {
+    if target.group {
+        group_exists && leader_start.is_none_or(|start| start == target.start)
+    } else {
+        leader_start == Some(target.start)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_group_whose_id_another_leader_took_is_not_signalled_again() {
+        let group = Target::group(4242, 1000);
+        assert!(still_proven(&group, Some(1000), true), "the leader lives");
+        assert!(
+            still_proven(&group, None, true),
+            "the leader died, its members live"
+        );
+        assert!(
+            !still_proven(&group, Some(2000), true),
+            "a new process took the id and leads a group"
+        );
+        assert!(!still_proven(&group, None, false), "the group is gone");
+        assert!(
+            !still_proven(&group, Some(1000), false),
+            "the group is gone"
+        );
+
+        let process = Target::process(4242, 1000);
+        assert!(still_proven(&process, Some(1000), false));
+        assert!(!still_proven(&process, Some(2000), true), "a reused pid");
+        assert!(!still_proven(&process, None, true), "gone");
+    }
 }

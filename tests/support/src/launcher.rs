@@ -192,7 +192,9 @@ impl Launch {
         finish(&mut child, self.timeout)
     }
 
-    fn spawn_program(&mut self, program: &Path) -> Child {
+    /// Starts `program` (a copy of the launcher elsewhere, or a script running it) with this
+    /// launch's folders, environment and arguments (stdout/stderr piped).
+    pub fn spawn_program(&mut self, program: &Path) -> Child {
         let mut command = Command::new(program);
         command
             .current_dir(&self.project)
