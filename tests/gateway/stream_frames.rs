@@ -5,13 +5,16 @@
 //! `stream: false`, which a finished Cursor turn answers from its record without a second run.
 //! Covered: Cursor turns (text, tool rows, control sequences in Cursor's words), replays, a
 //! second client joining a running turn, local answers (bash mode, an unoffered route), an
-//! error mid-stream, keep-alive pings, and every event the protocol module builds.
+//! error mid-stream, keep-alive pings, and every event the protocol module builds (a dialog's
+//! `tool_use` block included; the dialogs' answers through the gateway are checked in
+//! `tests/sessions/dialogs.rs`).
 
 use multi_cursor::anthropic::ErrorType;
 use multi_cursor::anthropic::StreamEvent;
 use multi_cursor::anthropic::Usage;
 use multi_cursor::anthropic::error::ErrorDetail;
 use multi_cursor::anthropic::events::answer_events;
+use multi_cursor::anthropic::events::closing_with_tool;
 use multi_cursor::anthropic::events::safeguard_results;
 use multi_cursor_test_support::fake_agent::cursor_fixture;
 use multi_cursor_test_support::gateway;
@@ -121,6 +124,14 @@ fn every_event_the_protocol_builds_is_named_as_its_data_says() {
         event.add_safeguard_results(&safeguard_results(["dangerous_tool_use"]));
         event.mark_replayed();
     }
+    // The end of an answer that opens one of Claude Code's dialogs: a tool_use block.
+    events.extend(closing_with_tool(
+        Usage::default(),
+        None,
+        "toolu_mc0123456789abcdef01234567",
+        "AskUserQuestion",
+        &json!({"questions": [{"question": awkward, "header": "Allow?", "options": [], "multiSelect": false}]}),
+    ));
     events.push(StreamEvent::Ping);
     for kind in [ErrorType::InvalidRequest, ErrorType::Conflict] {
         events.push(StreamEvent::Error {

@@ -77,8 +77,13 @@ fn plan_until_approval(tmux: &Tmux) {
         pane.contains("Add greet() to src/lib.rs"),
         "the plan is in the dialog: {pane}"
     );
-    // The dialog takes keys once it has settled, as a person's first key press comes.
-    std::thread::sleep(Duration::from_millis(700));
+    settle();
+}
+
+/// A dialog takes keys once it has settled, as a person's first key press comes (on a busy
+/// machine a key sent the moment it is drawn can be lost).
+fn settle() {
+    std::thread::sleep(Duration::from_millis(1500));
 }
 
 #[test]
@@ -146,12 +151,17 @@ fn changes_asked_for_revise_the_plan_in_the_same_chat_and_esc_runs_nothing() {
         let (launch, tmux) = session(&claude, &[PLAN, PLAN], "plan");
         plan_until_approval(&tmux);
         tmux.send(&["Down"]);
+        std::thread::sleep(Duration::from_millis(300));
         tmux.send(&["Down"]);
+        std::thread::sleep(Duration::from_millis(300));
         tmux.send(&["-l", "Also add a farewell"]);
+        std::thread::sleep(Duration::from_millis(300));
         tmux.send(&["Enter"]);
         // The revised plan goes through the dialog again.
         tmux.wait_for("the second dialog", WAIT, |pane| {
-            launch.turns().len() == 2 && pane.contains("Ready to code?")
+            launch.turns().len() == 2
+                && pane.contains("Ready to code?")
+                && pane.contains("Tell Claude what to change")
         });
         let turns = launch.turns();
         let second = argv(&turns[1]);
@@ -166,6 +176,7 @@ fn changes_asked_for_revise_the_plan_in_the_same_chat_and_esc_runs_nothing() {
         );
 
         // Esc: nothing is sent, nothing runs; the next message goes on in plan mode.
+        settle();
         tmux.send(&["Escape"]);
         tmux.wait_for("the rejection", WAIT, |pane| pane.contains("Rejected"));
         std::thread::sleep(Duration::from_secs(2));
@@ -193,9 +204,10 @@ fn cursors_question_opens_the_question_dialog_and_the_pick_resumes_the_chat() {
         });
         tmux.type_line("ask me which file to edit");
         let pane = tmux.wait_for("the question dialog", WAIT, |pane| {
-            pane.contains("Which file should I edit?") && pane.contains("Type something")
+            pane.contains("Which file should I edit?") && pane.contains("Enter to select")
         });
         assert!(pane.contains("other.txt"), "{pane}");
+        settle();
         tmux.send(&["2"]);
         tmux.wait_for("the resumed run", WAIT, |_| launch.turns().len() == 2);
         let prompt = launch.turns()[1]["stdin"].as_str().unwrap().to_string();
@@ -253,9 +265,9 @@ fn typed_words_in_the_question_dialog_reach_cursor_as_words() {
         });
         tmux.type_line("ask me which file to edit");
         tmux.wait_for("the question dialog", WAIT, |pane| {
-            pane.contains("Type something")
+            pane.contains("Enter to select")
         });
-        std::thread::sleep(Duration::from_millis(700));
+        settle();
         tmux.send(&["3"]);
         std::thread::sleep(Duration::from_millis(300));
         tmux.send(&["-l", "neither, make a new one"]);
@@ -277,9 +289,9 @@ fn esc_on_the_question_dialog_runs_nothing_until_the_next_message() {
         });
         tmux.type_line("ask me which file to edit");
         tmux.wait_for("the question dialog", WAIT, |pane| {
-            pane.contains("Type something")
+            pane.contains("Enter to select")
         });
-        std::thread::sleep(Duration::from_millis(700));
+        settle();
         tmux.send(&["Escape"]);
         tmux.wait_for("the declined dialog", WAIT, |pane| {
             pane.contains("Declined")
@@ -315,7 +327,7 @@ fn blocked_until_dialog(claude: &Path) -> (Launch, Tmux, PathBuf) {
     });
     tmux.type_line("fetch the headers of example.com");
     let pane = tmux.wait_for("the allow dialog", WAIT, |pane| {
-        pane.contains("Allow in this workspace") && pane.contains("Type something")
+        pane.contains("Allow in this workspace") && pane.contains("Enter to select")
     });
     let flat = flat(&pane);
     assert!(
@@ -324,7 +336,7 @@ fn blocked_until_dialog(claude: &Path) -> (Launch, Tmux, PathBuf) {
         ),
         "{pane}"
     );
-    std::thread::sleep(Duration::from_millis(700));
+    settle();
     (launch, tmux, cli)
 }
 

@@ -32,8 +32,11 @@ fn request(messages: Value) -> Value {
         "messages": messages})
 }
 
-/// The answer's one `tool_use`: its id, name and input.
+/// The answer's one `tool_use`: its id, name and input. Every frame of it is one Claude Code
+/// reads as whole.
 fn tool_use(body: &str) -> (String, String, Value) {
+    let faults = multi_cursor_test_support::sse_frames::frame_faults(body);
+    assert!(faults.is_empty(), "{faults:#?}\n{body}");
     let events = sse_events(body);
     let (id, name) = events
         .iter()

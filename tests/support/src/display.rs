@@ -5,9 +5,12 @@ use std::path::Path;
 use std::path::PathBuf;
 use std::time::Instant;
 
+use multi_cursor::cursor::command::CursorMode;
 use multi_cursor::cursor::events::RunEvent;
 use multi_cursor::cursor::stream::StreamItem;
 use multi_cursor::cursor::stream::parse_all;
+use multi_cursor::dialog::material::Material;
+use multi_cursor::dialog::offer::in_words;
 use multi_cursor::display::TurnDisplay as Display;
 use multi_cursor::display::turn_tokens;
 use multi_cursor::display::usage_json;
@@ -29,9 +32,11 @@ pub fn render(stream: &[u8], workspace: &Path) -> Rendered {
     render_with(stream, workspace, false)
 }
 
-/// Renders a whole capture as a turn answers it: like [`render`], with the closing summary
-/// ending with the turn's tokens as the answer's `usage` counts them (no input estimate: the
-/// captures carry Cursor's counts).
+/// Renders a whole capture as a turn answers it in `bypassPermissions` for a request that can
+/// open no dialog of Claude Code's: like [`render`], with the closing summary ending with the
+/// turn's tokens as the answer's `usage` counts them (no input estimate: the captures carry
+/// Cursor's counts), then what Cursor wanted to put to the user in words
+/// (`dialog::offer::in_words`).
 pub fn render_answer(stream: &[u8], workspace: &Path) -> Rendered {
     render_with(stream, workspace, true)
 }
@@ -41,10 +46,12 @@ fn render_with(stream: &[u8], workspace: &Path, tokens: bool) -> Rendered {
     let mut display = Display::new(workspace, now);
     let mut text = String::new();
     let mut finished = false;
+    let mut material = Material::default();
     for item in parse_all(stream).unwrap() {
         let StreamItem::Event(event) = item else {
             continue;
         };
+        material.observe(&event);
         match &event {
             RunEvent::Result(result) if result.success => {
                 let tail = display.finish(result, now);
@@ -53,6 +60,9 @@ fn render_with(stream: &[u8], workspace: &Path, tokens: bool) -> Rendered {
                     let source = usage_source(result.usage, "composer-2.5");
                     let figures = turn_tokens(&usage, &source);
                     text.push_str(&display.with_tokens(tail, &figures, now));
+                    if let Some(words) = in_words(&material, CursorMode::Force) {
+                        text.push_str(&display.external(&words, now));
+                    }
                 } else {
                     text.push_str(&tail);
                 }
