@@ -192,7 +192,7 @@ pub const VARIABLES: &[Variable] = &[
     ),
     ours(
         BIN_ENV,
-        "the launcher's own executable, for the plugin's `bin/multi-cursor` shim, which runs it before looking anywhere else (also honoured when you set it)",
+        "the launcher's own executable, for the plugin's `scripts/multi-cursor` shim, which runs it before looking anywhere else (also honoured when you set it)",
     ),
     ours(
         RUN_MARKER_ENV,
@@ -205,13 +205,13 @@ pub const VARIABLES: &[Variable] = &[
     ),
     development(
         TEST_CLAUDE_LATEST_ENV,
-        "the newest Claude Code, for the tests of behaviour added after the pinned version (`claude doctor`'s connectivity check, 2.1.331+); those tests fail with this fix when it is unset",
-        "`scripts/test` sets `.tools/claude-latest/node_modules/.bin/claude` (2.1.332)",
+        "the newest Claude Code, for the version-sensitive tests (strict validate, `claude doctor`, the TUI first contact, the launcher and wrapper end to end, the `Interrupt` hook); those tests fail with this fix when it is unset",
+        "`scripts/test` sets the `claude` of `.tools/claude-latest`: the build in the newest Agent SDK platform package (2.1.337 in 0.3.337)",
     ),
     development(
         TEST_AGENT_SDK_ENV,
         "the Agent SDK package the wrapper's SDK test drives",
-        "`scripts/test` sets `.tools/agent-sdk/…` (0.3.333) when node is there",
+        "`scripts/test` sets `.tools/agent-sdk/…` (0.3.337) when node is there",
     ),
     development(
         "MULTI_CURSOR_FUZZ_SECONDS",
