@@ -37,7 +37,7 @@ fn the_compiled_in_plugin_is_written_once_and_passed() {
     for file in [
         ".claude-plugin/plugin.json",
         "commands/status.md",
-        "bin/multi-cursor",
+        "scripts/multi-cursor",
     ] {
         assert_eq!(
             std::fs::read(folder.join(file)).unwrap(),
