@@ -439,6 +439,7 @@ impl ClaudeFlags {
         auto_review: bool,
         auto_only: bool,
         hook_exe: &Path,
+        claude: claude::Version,
     ) -> anyhow::Result<Merged> {
         let picker = match catalog {
             Some(catalog) => {
@@ -455,7 +456,8 @@ impl ClaudeFlags {
                 unavailable: Vec::new(),
             },
         };
-        let ours = settings::our_settings(&picker, catalog, auto_review, hook_exe);
+        let events = settings::hook_events(claude);
+        let ours = settings::our_settings(&picker, catalog, auto_review, hook_exe, &events);
         let mut theirs = self.user_settings;
         theirs.extend(settings::file_pickers(&self.layers));
         Ok(Merged {
@@ -525,7 +527,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
         agents,
         flag_settings,
         routing,
-    } = flags.merge_with_ours(catalog.as_ref(), auto_review, auto_only, &exe)?;
+    } = flags.merge_with_ours(catalog.as_ref(), auto_review, auto_only, &exe, version)?;
     settings::install_status_line(&mut settings, status_line);
     let login_inputs = claude::LoginInputs::from_env(settings.get("apiKeyHelper").is_some());
     let login = claude::anthropic_login(&claude_path, &login_inputs).await;

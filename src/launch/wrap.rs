@@ -292,6 +292,7 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
         auto_review,
         crate::cursor::catalog::plan::auto_only(&state_dir).is_some(),
         &helper,
+        version,
     )?;
     let login_inputs = claude::LoginInputs::from_env(settings.get("apiKeyHelper").is_some());
     let login = claude::anthropic_login(&claude_path, &login_inputs).await;

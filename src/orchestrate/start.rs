@@ -277,7 +277,7 @@ fn spawn_keeper(
     identity: Identity,
     session_note: Option<String>,
 ) {
-    let run_id = context.run_started(&identity, &plan.model);
+    let run_id = context.run_started(&identity, &plan.model, &exchange);
     let (spawned, noted, ended) = (context.clone(), context.clone(), context.clone());
     let claude_session = identity.session;
     let on_recorded = move || {

@@ -29,6 +29,7 @@ mod doctor_state_folder;
 // The real Claude Code's TUI under tmux.
 #[cfg(unix)]
 mod first_contact_tui;
+mod interrupt_hook;
 mod launch_agents_clash;
 mod launch_auto_only_plan;
 mod launch_claude_env;

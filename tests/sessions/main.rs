@@ -13,6 +13,7 @@ mod capacity;
 mod claude_busy;
 mod esc_cancel;
 mod identical_join;
+mod interrupt_hook;
 mod migration;
 mod reclaim_chat;
 mod record_lifecycle;
