@@ -34,12 +34,14 @@ pub const WORKER_TYPE: &str = "multi-cursor";
 
 /// The Claude model whose client-side handling a picker row borrows (`behavesAs`) when the
 /// installed Cursor CLI has no auto review: a 200K context window (Claude Code compacts at a
-/// sensible size and prints no "unrecognized model" warning) and no effort setting (measured on
-/// 2.1.328: no `output_config` is sent, `/model` says effort is not supported). Claude Code
-/// refuses auto mode for every profile older than `claude-opus-4-6`, so on such a row it says
-/// "auto mode unavailable for this model" itself, truthfully, and a fresh session starts in
-/// manual mode.
-pub const BEHAVES_AS: &str = "claude-sonnet-4-5";
+/// sensible size and prints no "unrecognized model" warning), no effort setting and no auto
+/// mode. Measured on 2.1.328 and 2.1.337 (`-p --permission-mode auto` against a stand-in): no
+/// `output_config`, no `safeguards`, the mode falls back to manual (`default`), and the request
+/// is the one `claude-sonnet-4-5` gave byte for byte but for the home path. `claude-sonnet-4-5`
+/// was this profile until 2.1.337's table gave it a retirement date (2026-11-30); Haiku 4.5 has
+/// none in either build, which `tests/launcher/picker_profile_not_retired.rs` checks in the
+/// binary of the Claude Code under test.
+pub const BEHAVES_AS: &str = "claude-haiku-4-5";
 
 /// `behavesAs` for a row Claude's auto mode may run on (the CLI lists `--auto-review`), and for
 /// a row whose Cursor id has effort variants (`<id>-low|-high|-xhigh`): also a 200K window;

@@ -68,6 +68,7 @@ mod plugin_command_status;
 mod plugin_manifest_version;
 // The real Claude Code (installed for Linux only) and the scripts' execute bits.
 #[cfg(unix)]
+mod picker_profile_not_retired;
 mod plugin_offline_install;
 mod plugin_saved_cursor_model;
 mod plugin_session_start_message;
