@@ -537,6 +537,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     let mut config = GatewayConfig::from_env(None)?;
     config.state_dir = state_dir.clone();
     config.startup_notices = notices;
+    config.expects_hooks = true;
     config.anthropic_placeholder = placeholder.clone();
     config.policy.flag_settings = flag_settings;
     config

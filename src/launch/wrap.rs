@@ -303,6 +303,7 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
     config.anthropic_placeholder = placeholder.clone();
     config.upstream = routing.upstream.clone();
     config.surface = crate::policy::Surface::Wrapper;
+    config.expects_hooks = true;
     config.policy.flag_settings = flag_settings;
     config
         .policy

@@ -58,6 +58,8 @@ pub struct TurnSettings {
     pub policy: PolicyInputs,
     /// Where Claude Code runs (a terminal or the VS Code panel), for the words of a refusal.
     pub surface: Surface,
+    /// The launcher or the wrapper registered hooks reporting here (`GatewayConfig`).
+    pub expects_hooks: bool,
 }
 
 /// A Cursor run in progress, for `GET /multi-cursor/status`.

@@ -36,6 +36,7 @@ mod launch_claude_env;
 mod launch_cursor_answer;
 mod launch_exit_code;
 mod launch_extra_models_refused;
+mod launch_hooks_not_in_force;
 mod launch_manual_read_only;
 mod launch_no_login_claude;
 mod launch_no_login_contract;
