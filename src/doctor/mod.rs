@@ -11,6 +11,7 @@
 //! `multi-cursor-claude`, the VS Code panel's door ([`editors`]). With `--live`, a real `claude -p` round trip
 //! through a private gateway (`multi-cursor serve`) against Cursor ([`live`]).
 
+mod attribution;
 mod claude;
 mod cursor;
 mod editors;
@@ -194,6 +195,9 @@ pub async fn run(options: &DoctorOptions) -> Report {
         report
             .checks
             .push(cursor::check_claude_config(options, info));
+        report
+            .checks
+            .push(attribution::check_attribution(options, info));
     }
     report.checks.push(locks::check_state_folder());
     report.checks.push(locks::check_session_locks());
