@@ -13,6 +13,8 @@ pub const UPSTREAM_ENV: &str = "MULTI_CURSOR_UPSTREAM";
 pub const STATE_DIR_ENV: &str = "MULTI_CURSOR_STATE_DIR";
 /// Cursor ids added to the picker.
 pub const EXTRA_MODELS_ENV: &str = "MULTI_CURSOR_EXTRA_MODELS";
+/// `all`: every Cursor route the account can run is a `/model` row.
+pub const PICKER_ENV: &str = "MULTI_CURSOR_PICKER";
 /// The MCP opt-in.
 pub const APPROVE_MCPS_ENV: &str = "MULTI_CURSOR_APPROVE_MCPS";
 /// The first-event watchdog's bound, in seconds.
@@ -126,6 +128,11 @@ pub const VARIABLES: &[Variable] = &[
         EXTRA_MODELS_ENV,
         "comma-separated Cursor ids added to the picker",
         "none",
+    ),
+    user(
+        PICKER_ENV,
+        "`all`: every route the account can run is a `/model` row, in the order and with the labels `--cursor-models` shows (Claude Code 2.1.334+ searches a list past 25 rows, 2.1.335+ completes with Tab); `short`: the default list",
+        "`short`: Auto, Grok 4.7, Composer 2.5 and `MULTI_CURSOR_EXTRA_MODELS`",
     ),
     user(
         APPROVE_MCPS_ENV,

@@ -443,7 +443,8 @@ impl ClaudeFlags {
     ) -> anyhow::Result<Merged> {
         let picker = match catalog {
             Some(catalog) => {
-                let picker = catalog.picker(&catalog::extra_models_from_env());
+                let size = catalog::PickerSize::from_env()?;
+                let picker = catalog.picker_sized(&catalog::extra_models_from_env(), size);
                 picker.check()?;
                 if auto_only {
                     picker.auto_only()

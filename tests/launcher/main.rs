@@ -42,6 +42,7 @@ mod launch_no_login_claude;
 mod launch_no_login_contract;
 mod launch_other_gateway;
 mod launch_passthrough_upstream;
+mod launch_picker_all;
 mod launch_picker_effort;
 mod launch_plugin_dir;
 mod launch_settings_file;
