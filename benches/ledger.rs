@@ -73,6 +73,7 @@ fn ended(n: u64) -> RunEnded {
         },
         request_id: None,
         served_fast: None,
+        stopped: None,
     }
 }
 

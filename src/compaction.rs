@@ -263,6 +263,7 @@ fn ledger_entry(
         // The summary run's result is read for its text and usage only.
         request_id: None,
         served_fast: None,
+        stopped: None,
     }
 }
 

@@ -13,6 +13,8 @@ pub const UPSTREAM_ENV: &str = "MULTI_CURSOR_UPSTREAM";
 pub const STATE_DIR_ENV: &str = "MULTI_CURSOR_STATE_DIR";
 /// Cursor ids added to the picker.
 pub const EXTRA_MODELS_ENV: &str = "MULTI_CURSOR_EXTRA_MODELS";
+/// `all`: every Cursor route the account can run is a `/model` row.
+pub const PICKER_ENV: &str = "MULTI_CURSOR_PICKER";
 /// The MCP opt-in.
 pub const APPROVE_MCPS_ENV: &str = "MULTI_CURSOR_APPROVE_MCPS";
 /// The first-event watchdog's bound, in seconds.
@@ -128,6 +130,11 @@ pub const VARIABLES: &[Variable] = &[
         "none",
     ),
     user(
+        PICKER_ENV,
+        "`all`: every route the account can run is a `/model` row, in the order and with the labels `--cursor-models` shows (Claude Code 2.1.334+ searches a list past 25 rows, 2.1.335+ completes with Tab); `short`: the default list",
+        "`short`: Auto, Grok 4.7, Composer 2.5 and `MULTI_CURSOR_EXTRA_MODELS`",
+    ),
+    user(
         APPROVE_MCPS_ENV,
         "`1` lets Cursor use its configured MCP servers",
         "unset",
@@ -192,7 +199,7 @@ pub const VARIABLES: &[Variable] = &[
     ),
     ours(
         BIN_ENV,
-        "the launcher's own executable, for the plugin's `bin/multi-cursor` shim, which runs it before looking anywhere else (also honoured when you set it)",
+        "the launcher's own executable, for the plugin's `scripts/multi-cursor` shim, which runs it before looking anywhere else (also honoured when you set it)",
     ),
     ours(
         RUN_MARKER_ENV,
@@ -205,13 +212,13 @@ pub const VARIABLES: &[Variable] = &[
     ),
     development(
         TEST_CLAUDE_LATEST_ENV,
-        "the newest Claude Code, for the tests of behaviour added after the pinned version (`claude doctor`'s connectivity check, 2.1.331+); those tests fail with this fix when it is unset",
-        "`scripts/test` sets `.tools/claude-latest/node_modules/.bin/claude` (2.1.332)",
+        "the newest Claude Code, for the version-sensitive tests (strict validate, `claude doctor`, the TUI first contact, the launcher and wrapper end to end, the `Interrupt` hook); those tests fail with this fix when it is unset",
+        "`scripts/test` sets the `claude` of `.tools/claude-latest`: the build in the newest Agent SDK platform package (2.1.337 in 0.3.337)",
     ),
     development(
         TEST_AGENT_SDK_ENV,
         "the Agent SDK package the wrapper's SDK test drives",
-        "`scripts/test` sets `.tools/agent-sdk/…` (0.3.333) when node is there",
+        "`scripts/test` sets `.tools/agent-sdk/…` (0.3.337) when node is there",
     ),
     development(
         "MULTI_CURSOR_FUZZ_SECONDS",

@@ -508,10 +508,12 @@ impl ClaudeFlags {
         auto_review: bool,
         auto_only: bool,
         hook_exe: &Path,
+        claude: claude::Version,
     ) -> anyhow::Result<Merged> {
         let picker = match catalog {
             Some(catalog) => {
-                let picker = catalog.picker(&catalog::extra_models_from_env());
+                let size = catalog::PickerSize::from_env()?;
+                let picker = catalog.picker_sized(&catalog::extra_models_from_env(), size);
                 picker.check()?;
                 if auto_only {
                     picker.auto_only()
@@ -524,7 +526,8 @@ impl ClaudeFlags {
                 unavailable: Vec::new(),
             },
         };
-        let ours = settings::our_settings(&picker, catalog, auto_review, hook_exe);
+        let events = settings::hook_events(claude);
+        let ours = settings::our_settings(&picker, catalog, auto_review, hook_exe, &events);
         let mut theirs = self.user_settings;
         theirs.extend(settings::file_pickers(&self.layers));
         Ok(Merged {
@@ -594,7 +597,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
         agents,
         flag_settings,
         routing,
-    } = flags.merge_with_ours(catalog.as_ref(), auto_review, auto_only, &exe)?;
+    } = flags.merge_with_ours(catalog.as_ref(), auto_review, auto_only, &exe, version)?;
     settings::install_status_line(&mut settings, status_line);
     let login_inputs = claude::LoginInputs::from_env(settings.get("apiKeyHelper").is_some());
     let login = claude::anthropic_login(&claude_path, &login_inputs).await;
@@ -604,6 +607,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     let mut config = GatewayConfig::from_env(None)?;
     config.state_dir = state_dir.clone();
     config.startup_notices = notices;
+    config.expects_hooks = true;
     config.anthropic_placeholder = placeholder.clone();
     config.policy.flag_settings = flag_settings;
     config

@@ -132,12 +132,13 @@ async fn cursor_models(json: bool) -> anyhow::Result<ExitCode> {
         tracing::warn!(%error, "could not cache the Cursor catalog");
     }
     let extra = catalog::extra_models_from_env();
+    let size = catalog::PickerSize::from_env()?;
     if json {
-        println!("{}", catalog::routes_json_text(&catalog, &extra));
+        println!("{}", catalog::routes_json_text(&catalog, &extra, size));
     } else if catalog.is_empty() {
         println!("No models available for this Cursor account.");
     } else {
-        print!("{}", catalog::render_table(&catalog, &extra));
+        print!("{}", catalog::render_table(&catalog, &extra, size));
     }
     if let Err(error) = catalog.picker(&extra).check() {
         eprintln!("multi-cursor: {error}");

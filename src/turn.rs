@@ -164,13 +164,21 @@ pub struct TurnHandle {
 
 /// Cancels a turn; firing it twice is harmless.
 #[derive(Debug)]
-pub struct TurnCancel(Option<oneshot::Sender<()>>);
+pub struct TurnCancel(Option<oneshot::Sender<Option<String>>>);
 
 impl TurnCancel {
     /// Ends the turn's run; its last item becomes `Failed { cancelled: true, .. }`.
     pub fn fire(&mut self) {
         if let Some(cancel) = self.0.take() {
-            let _ = cancel.send(());
+            let _ = cancel.send(None);
+        }
+    }
+
+    /// [`Self::fire`], saying why (Claude Code's `Interrupt` hook): the run's ledger line
+    /// carries `why` as its `stopped`.
+    pub fn fire_because(&mut self, why: String) {
+        if let Some(cancel) = self.0.take() {
+            let _ = cancel.send(Some(why));
         }
     }
 }
@@ -236,6 +244,8 @@ struct Translator {
     run_clock: Option<RunClock>,
     /// What Cursor wanted to put to the user (its plan, its questions).
     material: Material,
+    /// Why the turn was cancelled, when the canceller said ([`TurnCancel::fire_because`]).
+    stopped: Option<String>,
 }
 
 /// When the current run's prompt was delivered, why it runs, and where its text starts in
@@ -281,10 +291,15 @@ impl Translator {
             fired: Vec::new(),
             run_clock: None,
             material: Material::default(),
+            stopped: None,
         }
     }
 
-    async fn drive(mut self, mut cancel: oneshot::Receiver<()>, mut holder: Option<ChatHolder>) {
+    async fn drive(
+        mut self,
+        mut cancel: oneshot::Receiver<Option<String>>,
+        mut holder: Option<ChatHolder>,
+    ) {
         let mut spec = self.input.spec.clone();
         let mut fresh_prompt = self.input.fresh_prompt.take();
         let rules = self.input.stream_rules.take();
@@ -312,7 +327,10 @@ impl Translator {
             }
             let delivered = tokio::select! {
                 ack = ack_rx => ack.unwrap_or(false),
-                _ = &mut cancel => false,
+                why = &mut cancel => {
+                    self.stopped = why.ok().flatten();
+                    false
+                }
             };
             if !delivered {
                 run.cancel();
@@ -333,7 +351,10 @@ impl Translator {
             });
             let stop = tokio::select! {
                 outcome = self.pump(&mut run, &mut watch) => outcome,
-                _ = &mut cancel => Err(Stop::Cancel),
+                why = &mut cancel => {
+                    self.stopped = why.ok().flatten();
+                    Err(Stop::Cancel)
+                }
             };
             match stop {
                 Ok(()) => return,
@@ -733,6 +754,7 @@ impl Translator {
             tokens: run_tokens(usage, estimate, clock.basis, text),
             request_id,
             served_fast: self.display.served_fast().map(str::to_owned),
+            stopped: self.stopped.clone(),
         };
         self.emit(TurnItem::RunEnded(ended)).await
     }

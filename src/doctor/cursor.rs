@@ -131,7 +131,17 @@ pub(super) async fn check_catalog(agent: &AgentInfo) -> Check {
         );
     }
     let extra = catalog::extra_models_from_env();
-    let picker = catalog.picker(&extra);
+    let size = match catalog::PickerSize::from_env() {
+        Ok(size) => size,
+        Err(error) => {
+            return Check::fail(
+                NAME,
+                error.to_string(),
+                "set MULTI_CURSOR_PICKER to `all` or `short`, or unset it",
+            );
+        }
+    };
+    let picker = catalog.picker_sized(&extra, size);
     if let Err(error) = picker.check() {
         return Check::fail(
             NAME,

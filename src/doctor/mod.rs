@@ -7,15 +7,17 @@
 //! logged in to Cursor; the model catalog reachable; no MCP configuration that would stall
 //! Cursor's print mode ([`cursor`]); the state folder private (0700), writable, and no session
 //! record locked by a running gateway ([`locks`]); no Cursor route saved as the model of plain
-//! `claude` ([`claude`]); and each code editor's Claude Code settings in order for
+//! `claude` ([`claude`]); multi-cursor's hooks and status line in force ([`parts`]); and each code editor's Claude Code settings in order for
 //! `multi-cursor-claude`, the VS Code panel's door ([`editors`]). With `--live`, a real `claude -p` round trip
 //! through a private gateway (`multi-cursor serve`) against Cursor ([`live`]).
 
+mod attribution;
 mod claude;
 mod cursor;
 mod editors;
 mod live;
 mod locks;
+mod parts;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -193,10 +195,15 @@ pub async fn run(options: &DoctorOptions) -> Report {
         report
             .checks
             .push(cursor::check_claude_config(options, info));
+        report
+            .checks
+            .push(attribution::check_attribution(options, info));
     }
     report.checks.push(locks::check_state_folder());
     report.checks.push(locks::check_session_locks());
     report.checks.push(claude::check_saved_model(options));
+    report.checks.push(parts::check_hooks(options));
+    report.checks.push(parts::check_status_line(options));
     report.checks.extend(editors::check_editors(options));
     if options.live {
         report.checks.push(match (&claude.path, &agent.info) {

@@ -341,6 +341,7 @@ impl From<&CatalogError> for ApiError {
             | CatalogError::UnrecognisedOutput { .. }
             | CatalogError::UnknownModel { .. }
             | CatalogError::ExtraModelUnavailable { .. }
+            | CatalogError::PickerSetting { .. }
             | CatalogError::Cache(_)
             | CatalogError::Encode(_) => ApiError::bad_request(message),
         }

@@ -81,6 +81,9 @@ pub struct GatewayConfig {
     /// `multi-cursor-claude` runs the gateway, so a mode refusal names the VS Code panel's
     /// switches; the terminal's otherwise.
     pub surface: crate::policy::Surface,
+    /// Set by the launcher and the wrapper, which register Claude Code hooks reporting to this
+    /// gateway: a session none of them reached is told so in its first answer.
+    pub expects_hooks: bool,
 }
 
 impl GatewayConfig {
@@ -95,6 +98,7 @@ impl GatewayConfig {
             state_dir: self.state_dir.clone(),
             policy: self.policy.clone(),
             surface: self.surface,
+            expects_hooks: self.expects_hooks,
         }
     }
 
@@ -118,6 +122,7 @@ impl GatewayConfig {
             anthropic_placeholder: None,
             policy: crate::policy::PolicyInputs::from_env(),
             surface: crate::policy::Surface::Terminal,
+            expects_hooks: false,
             startup_notices: Vec::new(),
         })
     }

@@ -35,6 +35,11 @@ pub async fn hook(State(gateway): State<Gateway>, LimitedBody(body): LimitedBody
         }
     };
     tracing::debug!(event = %payload.hook_event_name, session = %payload.session_id, mode = ?payload.permission_mode, "hook");
+    if let Some(why) = payload.interruption() {
+        // Claude Code may keep the connection of the stopped turn open: end its run now.
+        let ended = gateway.services().interrupt(&payload.session_id, &why);
+        tracing::info!(session = %payload.session_id, ended, %why, "Interrupt hook");
+    }
     match gateway.services().sessions().record(&payload) {
         // The hook's answer is printed for Claude Code, which shows a SessionStart hook's
         // `systemMessage` to the user (and not to the model).

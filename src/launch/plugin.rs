@@ -74,7 +74,7 @@ macro_rules! plugin_file {
 pub const FILES: &[PluginFile] = &[
     plugin_file!(".claude-plugin/plugin.json", false),
     plugin_file!("README.md", false),
-    plugin_file!("bin/multi-cursor", true),
+    plugin_file!("scripts/multi-cursor", true),
     plugin_file!("commands/login.md", false),
     plugin_file!("commands/models.md", false),
     plugin_file!("commands/rules.md", false),
@@ -384,7 +384,7 @@ mod tests {
         let folder = written_copy(state.path()).unwrap();
         assert!(folder.ends_with(format!("plugin/{}", copy_name())));
         testing::assert_mode(&folder, 0o700);
-        testing::assert_mode(&folder.join("bin/multi-cursor"), 0o700);
+        testing::assert_mode(&folder.join("scripts/multi-cursor"), 0o700);
         assert!(
             !folder.join("hooks").exists(),
             "no hooks in a launched session's plugin"

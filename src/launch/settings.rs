@@ -6,7 +6,8 @@
 //! Settings: one `modelPicker.options` row per picker route (`model`, `label`, `description`,
 //! `behavesAs`) and a command hook running `<this exe> hook` on SessionStart, UserPromptSubmit
 //! and SubagentStart (the gateway learns each session's workspace and permission mode, and each
-//! worker's workspace, from them). Agents: the `multi-cursor` worker type.
+//! worker's workspace, from them), and on Claude Code 2.1.335+ on Interrupt (the gateway ends
+//! the session's live Cursor run). Agents: the `multi-cursor` worker type.
 
 use std::ffi::OsStr;
 use std::path::Path;
@@ -16,6 +17,7 @@ use serde_json::Value;
 use serde_json::json;
 
 use super::LaunchError;
+use super::claude::Version;
 use crate::cursor::catalog::AUTO_ROUTE;
 use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::Picker;
@@ -26,18 +28,21 @@ use crate::env::GATEWAY_URL_ENV;
 use crate::platform::shell_command::statusline_command;
 use crate::policy::settings::Layer;
 use crate::policy::settings::Scope;
+use crate::session::hooks::INTERRUPT_EVENT;
 
 /// The Agent type the launcher defines.
 pub const WORKER_TYPE: &str = "multi-cursor";
 
 /// The Claude model whose client-side handling a picker row borrows (`behavesAs`) when the
 /// installed Cursor CLI has no auto review: a 200K context window (Claude Code compacts at a
-/// sensible size and prints no "unrecognized model" warning) and no effort setting (measured on
-/// 2.1.328: no `output_config` is sent, `/model` says effort is not supported). Claude Code
-/// refuses auto mode for every profile older than `claude-opus-4-6`, so on such a row it says
-/// "auto mode unavailable for this model" itself, truthfully, and a fresh session starts in
-/// manual mode.
-pub const BEHAVES_AS: &str = "claude-sonnet-4-5";
+/// sensible size and prints no "unrecognized model" warning), no effort setting and no auto
+/// mode. Measured on 2.1.328 and 2.1.337 (`-p --permission-mode auto` against a stand-in): no
+/// `output_config`, no `safeguards`, the mode falls back to manual (`default`), and the request
+/// is the one `claude-sonnet-4-5` gave byte for byte but for the home path. `claude-sonnet-4-5`
+/// was this profile until 2.1.337's table gave it a retirement date (2026-11-30); Haiku 4.5 has
+/// none in either build, which `tests/launcher/picker_profile_not_retired.rs` checks in the
+/// binary of the Claude Code under test.
+pub const BEHAVES_AS: &str = "claude-haiku-4-5";
 
 /// `behavesAs` for a row Claude's auto mode may run on (the CLI lists `--auto-review`), and for
 /// a row whose Cursor id has effort variants (`<id>-low|-high|-xhigh`): also a 200K window;
@@ -53,6 +58,22 @@ const EFFORT_SUFFIXES: [&str; 3] = ["-low", "-high", "-xhigh"];
 
 /// The hook events the gateway needs.
 pub const HOOK_EVENTS: [&str; 3] = ["SessionStart", "UserPromptSubmit", "SubagentStart"];
+
+/// The first Claude Code with the `Interrupt` hook event. Older builds refuse settings naming
+/// it (measured: 2.1.328's TUI stops at start on `Unknown hook event "Interrupt"`, 2.1.332
+/// warns in `-p`), so it is registered only from this version on, and never in the plugin's
+/// `hooks.json`.
+pub const INTERRUPT_HOOK_SINCE: Version = Version(2, 1, 335);
+
+/// The hook events registered for Claude Code `claude`: [`HOOK_EVENTS`], and `Interrupt` (the
+/// gateway ends the session's live Cursor run on it) from [`INTERRUPT_HOOK_SINCE`].
+pub fn hook_events(claude: Version) -> Vec<&'static str> {
+    let mut events = HOOK_EVENTS.to_vec();
+    if claude >= INTERRUPT_HOOK_SINCE {
+        events.push(INTERRUPT_EVENT);
+    }
+    events
+}
 
 /// How long Claude Code lets one hook run (seconds); `multi-cursor hook` takes milliseconds.
 const HOOK_TIMEOUT_SECS: u64 = 10;
@@ -81,12 +102,14 @@ pub fn behaves_as(route: &Route, catalog: Option<&Catalog>, auto_review: bool) -
 }
 
 /// Our own settings: the picker rows (from `picker`, with `catalog` and `auto_review` deciding
-/// each row's `behavesAs`) and the hooks running `exe hook` (in exec form).
+/// each row's `behavesAs`) and the hooks running `exe hook` (in exec form) on `events`
+/// ([`hook_events`]).
 pub fn our_settings(
     picker: &Picker,
     catalog: Option<&Catalog>,
     auto_review: bool,
     exe: &Path,
+    events: &[&str],
 ) -> Value {
     let options: Vec<Value> = picker
         .rows
@@ -113,7 +136,7 @@ pub fn our_settings(
     // which a quoted path is only a string).
     let command = exe.to_string_lossy();
     let mut hooks = Map::new();
-    for event in HOOK_EVENTS {
+    for event in events {
         hooks.insert(
             event.to_string(),
             json!([{"hooks": [{
@@ -427,6 +450,39 @@ mod tests {
         match value {
             Value::Object(map) => map,
             _ => panic!("not an object"),
+        }
+    }
+
+    #[test]
+    fn the_interrupt_hook_is_registered_only_from_2_1_335() {
+        let registered = |version: Version| {
+            let picker = Picker {
+                rows: Vec::new(),
+                unavailable: Vec::new(),
+            };
+            let events = hook_events(version);
+            let ours = our_settings(&picker, None, false, Path::new("/mc"), &events);
+            ours["hooks"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        for old in [Version(2, 1, 328), Version(2, 1, 332), Version(2, 1, 334)] {
+            let events = registered(old);
+            assert!(
+                !events.iter().any(|e| e == "Interrupt"),
+                "{old:?}: {events:?}"
+            );
+            assert_eq!(events.len(), HOOK_EVENTS.len(), "{events:?}");
+        }
+        for new in [Version(2, 1, 335), Version(2, 1, 337), Version(2, 2, 0)] {
+            let events = registered(new);
+            assert!(
+                events.iter().any(|e| e == "Interrupt"),
+                "{new:?}: {events:?}"
+            );
         }
     }
 

@@ -292,6 +292,7 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
         auto_review,
         crate::cursor::catalog::plan::auto_only(&state_dir).is_some(),
         &helper,
+        version,
     )?;
     let login_inputs = claude::LoginInputs::from_env(settings.get("apiKeyHelper").is_some());
     let login = claude::anthropic_login(&claude_path, &login_inputs).await;
@@ -302,6 +303,7 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
     config.anthropic_placeholder = placeholder.clone();
     config.upstream = routing.upstream.clone();
     config.surface = crate::policy::Surface::Wrapper;
+    config.expects_hooks = true;
     config.policy.flag_settings = flag_settings;
     config
         .policy

@@ -35,6 +35,8 @@ pub(super) struct Cleared {
     pub workspace: PathBuf,
     /// Claude's permission rules and the Cursor config enforcing each.
     pub admitted: Admitted,
+    /// No hook of this session reached the gateway though the launcher registered them.
+    pub hooks_missing: bool,
 }
 
 impl Cleared {
@@ -52,6 +54,7 @@ pub(super) async fn admit(
     let agent = context.agent().await.map_err(Refusal::Agent)?;
     let settings = context.settings();
     let (mode, hook_workspace) = context.session_mode(&parsed.session, parsed.worker.as_deref());
+    let hooks_missing = settings.expects_hooks && mode.is_none() && hook_workspace.is_none();
     let mode = mode.or(settings.default_mode);
     let workspace = hook_workspace.unwrap_or_else(|| settings.working_dir.to_path_buf());
     policy::check_mcp(&workspace, settings.home.as_deref(), settings.approve_mcps)
@@ -80,5 +83,6 @@ pub(super) async fn admit(
         mode_note: plan.note,
         workspace,
         admitted,
+        hooks_missing,
     })
 }

@@ -28,6 +28,8 @@ mod routing;
 pub mod services;
 mod start;
 
+pub use start::HOOKS_MISSING_NOTICE;
+
 use std::sync::Arc;
 
 use thiserror::Error;

@@ -25,8 +25,10 @@ use crate::cursor::process::RunLimits;
 use crate::policy::ClaudeMode;
 use crate::policy::PolicyInputs;
 use crate::policy::Surface;
+use crate::session::exchange::Exchange;
 use crate::session::hooks::SessionBook;
 use crate::session::identity::Identity;
+use crate::session::identity::MAIN_WORKER;
 use crate::session::store::SessionStore;
 use crate::spend::SpendBook;
 
@@ -56,6 +58,8 @@ pub struct TurnSettings {
     pub policy: PolicyInputs,
     /// Where Claude Code runs (a terminal or the VS Code panel), for the words of a refusal.
     pub surface: Surface,
+    /// The launcher or the wrapper registered hooks reporting here (`GatewayConfig`).
+    pub expects_hooks: bool,
 }
 
 /// A Cursor run in progress, for `GET /multi-cursor/status`.
@@ -78,6 +82,8 @@ pub struct TurnServices {
     sessions: Mutex<SessionBook>,
     store: SessionStore,
     runs: Mutex<HashMap<u64, LiveRun>>,
+    /// Each live run's exchange, to end it on Claude Code's `Interrupt` hook.
+    exchanges: Mutex<HashMap<u64, Arc<Exchange>>>,
     next_run: AtomicU64,
     spend: Arc<SpendBook>,
 }
@@ -103,6 +109,7 @@ impl TurnServices {
             rechecked: Mutex::new(HashMap::new()),
             sessions: Mutex::new(SessionBook::default()),
             runs: Mutex::new(HashMap::new()),
+            exchanges: Mutex::new(HashMap::new()),
             next_run: AtomicU64::new(1),
             spend: Arc::new(spend),
         }
@@ -216,8 +223,9 @@ impl TurnServices {
         &self.spend
     }
 
-    /// A turn of `identity` on Cursor model `model` started; the returned id names it.
-    pub fn run_started(&self, identity: &Identity, model: &str) -> u64 {
+    /// A turn of `identity` on Cursor model `model` started, answering `exchange`; the returned
+    /// id names it.
+    pub fn run_started(&self, identity: &Identity, model: &str, exchange: &Arc<Exchange>) -> u64 {
         let id = self.next_run.fetch_add(1, Ordering::Relaxed);
         let run = LiveRun {
             session: identity.session.clone(),
@@ -227,6 +235,7 @@ impl TurnServices {
             started_at: crate::state::now_rfc3339(),
         };
         lock(&self.runs).insert(id, run);
+        lock(&self.exchanges).insert(id, Arc::clone(exchange));
         id
     }
 
@@ -240,6 +249,28 @@ impl TurnServices {
     /// Run `id` ended (its record is written).
     pub fn run_ended(&self, id: u64) {
         lock(&self.runs).remove(&id);
+        lock(&self.exchanges).remove(&id);
+    }
+
+    /// Claude Code's `Interrupt` hook for `session`: ends the session's own live runs (worker
+    /// `main`; a worker's run ends when its client leaves) at once, even while Claude Code keeps
+    /// the connection open, with `why` on their ledger lines. Returns how many were told to end.
+    pub fn interrupt(&self, session: &str, why: &str) -> usize {
+        let ids: Vec<u64> = lock(&self.runs)
+            .iter()
+            .filter(|(_, run)| run.session == session && run.worker == MAIN_WORKER)
+            .map(|(id, _)| *id)
+            .collect();
+        let exchanges: Vec<Arc<Exchange>> = {
+            let exchanges = lock(&self.exchanges);
+            ids.iter()
+                .filter_map(|id| exchanges.get(id).cloned())
+                .collect()
+        };
+        exchanges
+            .iter()
+            .filter(|exchange| exchange.interrupt(why.to_string()))
+            .count()
     }
 
     /// Live runs, oldest first.

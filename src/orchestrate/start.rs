@@ -33,6 +33,12 @@ use crate::session::exchange::exchange_key;
 use crate::session::identity::Identity;
 use crate::session::store::Claim;
 use crate::session::store::INTERRUPTED_NOTICE;
+
+/// The first answer of a launched session none of whose hooks reached the gateway: Cursor
+/// cannot follow the session's mode or folder. The cause measured on 2.1.328 and 2.1.337:
+/// `"disableAllHooks": true` in a settings file turns off the launcher's `--settings` hooks
+/// too (organisations can push settings from Anthropic's admin console since 2.1.336).
+pub const HOOKS_MISSING_NOTICE: &str = "[Cursor] Claude Code's hooks have not reached multi-cursor in this session, so it cannot see the permission mode you pick: Cursor answers read-only, in the folder multi-cursor was started in. \"disableAllHooks\": true in your Claude settings or your organisation's managed settings turns them off; `multi-cursor doctor` names the file. Remove it there (or ask whoever manages it), then start a new session.";
 use crate::session::store::Session;
 use crate::session::store::TurnPlan;
 use crate::session::store::keep_turn;
@@ -222,27 +228,40 @@ fn claim(
 }
 
 /// The `[Cursor]` lines in front of the turn's answer: what the mode lets Cursor do when that
-/// is less than its name suggests (manual mode's read-only answer), a widening warning, the
-/// hooks/MCP note until an answer carrying it completes once in this Claude session (returned
-/// apart, to be remembered then), and the interruption notice.
+/// is less than its name suggests (manual mode's read-only answer; in a launched session no
+/// hook of which reached the gateway, [`HOOKS_MISSING_NOTICE`] in its place until an answer
+/// carrying it completes), a widening warning, the hooks/MCP note until an answer carrying it
+/// completes once in this Claude session (returned apart, to be remembered then), and the
+/// interruption notice.
 fn notices(
     context: &TurnServices,
     cleared: &Cleared,
     identity: &Identity,
     interrupted_before: bool,
 ) -> (Vec<String>, Option<String>) {
+    let hooks_note = cleared
+        .hooks_missing
+        .then_some(HOOKS_MISSING_NOTICE)
+        .filter(|note| !context.notice_was_shown(&identity.session, note));
     let session_note = cleared
         .admitted
         .session_notice()
         .filter(|note| !context.notice_was_shown(&identity.session, note));
     let mut notices = Vec::new();
-    notices.extend(cleared.mode_note.clone());
+    if let Some(note) = hooks_note {
+        // It says why Cursor answers read-only, in place of the mode's own note.
+        notices.push(note.to_string());
+    } else {
+        notices.extend(cleared.mode_note.clone());
+    }
     notices.extend(cleared.admitted.widening_notice(cleared.cursor_mode));
     notices.extend(session_note.clone());
     if interrupted_before {
         notices.push(INTERRUPTED_NOTICE.to_string());
     }
-    (notices, session_note)
+    // One note is remembered per answer; the other shows again until it is.
+    let remembered = session_note.or_else(|| hooks_note.map(str::to_string));
+    (notices, remembered)
 }
 
 /// Budgets and runaway guards, per turn and before anything is spawned (the runs inside an
@@ -325,7 +344,7 @@ fn spawn_keeper(
         session_note,
         allowed_once,
     } = kept;
-    let run_id = context.run_started(&identity, &plan.model);
+    let run_id = context.run_started(&identity, &plan.model, &exchange);
     let (spawned, noted, ended) = (context.clone(), context.clone(), context.clone());
     let claude_session = identity.session;
     let on_recorded = move || {

@@ -196,6 +196,21 @@ impl Exchange {
             cancel.fire();
         }
     }
+
+    /// Cancels the turn if it is still running, even while clients still watch it, saying why
+    /// (Claude Code's `Interrupt` hook: the client may keep its connection open after the user
+    /// stopped the turn). True when a running turn was told to end.
+    pub fn interrupt(&self, why: String) -> bool {
+        let cancel = {
+            let mut progress = self.progress();
+            if progress.ending.is_some() {
+                None
+            } else {
+                progress.cancel.take()
+            }
+        };
+        cancel.map(|mut cancel| cancel.fire_because(why)).is_some()
+    }
 }
 
 /// One client's view of an exchange. Dropping the last observer of a running exchange cancels

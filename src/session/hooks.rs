@@ -35,6 +35,47 @@ pub struct HookPayload {
     /// The tool of a `PreToolUse`/`PostToolUse` hook.
     #[serde(default)]
     pub tool_name: Option<String>,
+    /// `Interrupt` (2.1.335+): who interrupted (`user`, `session`, `system`); SessionStart
+    /// also has a `source` (`startup`, `resume`).
+    #[serde(default)]
+    pub source: Option<String>,
+    /// `Interrupt`: why (`stop`, `permission_denied`, `rewind`, `other`).
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+/// An unknown word of a hook payload, on one line and short.
+fn word(text: &str) -> String {
+    crate::text::clip_bytes(&crate::text::one_line(text), 32).to_string()
+}
+
+/// The hook event Claude Code 2.1.335+ sends once when an interrupt ends the main turn (Esc,
+/// a rewind, a denied permission); the launcher registers it only for those builds.
+pub const INTERRUPT_EVENT: &str = "Interrupt";
+
+impl HookPayload {
+    /// For an `Interrupt` payload, why the session's run ends, in words for its ledger line
+    /// ("stopped by the user", "rewound by the user", …); `None` for any other event.
+    pub fn interruption(&self) -> Option<String> {
+        if self.hook_event_name != INTERRUPT_EVENT {
+            return None;
+        }
+        let what = match self.reason.as_deref() {
+            Some("stop") => "stopped".to_string(),
+            Some("rewind") => "rewound".to_string(),
+            Some("permission_denied") => "ended when a permission was denied".to_string(),
+            Some("other") | None => "interrupted".to_string(),
+            Some(other) => format!("interrupted ({})", word(other)),
+        };
+        let by = match self.source.as_deref() {
+            Some("user") => " by the user".to_string(),
+            Some("session") => " by the session".to_string(),
+            Some("system") => " by Claude Code".to_string(),
+            None => String::new(),
+            Some(other) => format!(" by {}", word(other)),
+        };
+        Some(format!("{what}{by}"))
+    }
 }
 
 /// One Claude session as hooks described it.
@@ -193,6 +234,8 @@ mod tests {
             permission_mode: mode.map(str::to_string),
             agent_id: agent.map(str::to_string),
             tool_name: None,
+            source: None,
+            reason: None,
         }
     }
 
@@ -218,6 +261,36 @@ mod tests {
         approved.tool_name = Some("ExitPlanMode".into());
         book.record(&approved).unwrap();
         assert_eq!(book.lookup("s", None).0, Some(ClaudeMode::Auto));
+    }
+
+    #[test]
+    fn an_interrupt_says_who_and_why_and_other_events_say_nothing() {
+        // 2.1.337's payload, measured: {"hook_event_name":"Interrupt","source":"user",
+        // "reason":"stop","via":"terminal",…}.
+        let said = |source: Option<&str>, reason: Option<&str>| {
+            let mut payload = payload(INTERRUPT_EVENT, Some("auto"), None, "/");
+            payload.source = source.map(str::to_string);
+            payload.reason = reason.map(str::to_string);
+            payload.interruption()
+        };
+        assert_eq!(
+            said(Some("user"), Some("stop")).unwrap(),
+            "stopped by the user"
+        );
+        assert_eq!(
+            said(Some("user"), Some("rewind")).unwrap(),
+            "rewound by the user"
+        );
+        assert_eq!(
+            said(Some("system"), Some("permission_denied")).unwrap(),
+            "ended when a permission was denied by Claude Code"
+        );
+        assert_eq!(said(None, None).unwrap(), "interrupted");
+        assert_eq!(
+            said(Some("bot\u{1b}[31m"), Some("new\nthing")).unwrap(),
+            "interrupted (new thing) by bot"
+        );
+        assert_eq!(payload("Stop", None, None, "/").interruption(), None);
     }
 
     #[test]

@@ -127,6 +127,9 @@ pub struct RunEnded {
     /// The Fast variant Cursor served though the id asked for was not one (`system/init`'s
     /// display name).
     pub served_fast: Option<String>,
+    /// Why a cancelled run was ended, when Claude Code said (its `Interrupt` hook: "stopped by
+    /// the user", "rewound by the user", …).
+    pub stopped: Option<String>,
 }
 
 /// Where a run belongs: the same for every run of one turn.
@@ -192,6 +195,9 @@ pub struct LedgerLine {
     /// The Fast variant Cursor served though the id asked for was not one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub served_fast: Option<String>,
+    /// Why a cancelled run was ended, when Claude Code's `Interrupt` hook said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
 }
 
 impl LedgerLine {
@@ -213,6 +219,10 @@ impl LedgerLine {
             .served_fast
             .as_deref()
             .map(|name| crate::text::clip_bytes(name, MAX_FIELD).to_string());
+        line.stopped = ended
+            .stopped
+            .as_deref()
+            .map(|why| crate::text::clip_bytes(why, MAX_FIELD).to_string());
         line
     }
 
@@ -262,6 +272,7 @@ impl LedgerLine {
             estimated_from: None,
             request_id: None,
             served_fast: None,
+            stopped: None,
         }
     }
 
@@ -278,7 +289,7 @@ impl LedgerLine {
     }
 
     /// The line as written, newline included. Fields are clipped when the line is made, so it
-    /// fits [`MAX_LINE`]: 8 fields of at most [`MAX_FIELD`] bytes and a workspace of at most
+    /// fits [`MAX_LINE`]: 9 fields of at most [`MAX_FIELD`] bytes and a workspace of at most
     /// [`MAX_WORKSPACE`] (JSON escaping can at most sextuple a control byte, and every field
     /// is clipped again below if it ever did not fit).
     pub fn encode(&self) -> Result<Vec<u8>, LedgerError> {
@@ -296,9 +307,13 @@ impl LedgerLine {
             ] {
                 *text = crate::text::clip_bytes(text, 64).to_string();
             }
-            for text in [&mut short.request_id, &mut short.served_fast]
-                .into_iter()
-                .flatten()
+            for text in [
+                &mut short.request_id,
+                &mut short.served_fast,
+                &mut short.stopped,
+            ]
+            .into_iter()
+            .flatten()
             {
                 *text = crate::text::clip_bytes(text, 64).to_string();
             }

@@ -27,7 +27,7 @@ fn with_image() -> String {
 }
 
 /// Asserts 0700 folders and 0600 files under `root` (0700 for the executables of the
-/// launcher's plugin copy, `plugin/<version>/{bin,hooks}/`); returns how many of each.
+/// launcher's plugin copy, `plugin/<version>/{scripts,hooks}/`); returns how many of each.
 fn assert_private(root: &Path) -> (usize, usize) {
     let entries = modes_under(root);
     let mut counts = (0, 0);
@@ -41,7 +41,7 @@ fn assert_private(root: &Path) -> (usize, usize) {
                     .iter()
                     .nth(1)
                     .map(|c| c.to_string_lossy().into_owned());
-                matches!(kind.as_deref(), Some("bin" | "hooks")) && path.extension().is_none()
+                matches!(kind.as_deref(), Some("scripts" | "hooks")) && path.extension().is_none()
             });
             let want = if plugin_executable { 0o700 } else { 0o600 };
             assert_eq!(*mode, want, "file {} has mode {mode:o}", path.display());

@@ -1,8 +1,10 @@
 //! The real Claude Code through the launcher on a Cursor model: `-p … --model
 //! multi/cursor/composer-2.5 --output-format stream-json --verbose` returns the fake agent's
 //! text, the agent ran with `--model composer-2.5` and the user's words on stdin; a `--resume`d
-//! second prompt (a new launch) resumes the same Cursor chat.
+//! second prompt (a new launch) resumes the same Cursor chat. The first runs on the pinned and
+//! on the newest Claude Code.
 
+use multi_cursor_test_support::claude;
 use multi_cursor_test_support::display::without_tokens;
 use multi_cursor_test_support::launcher;
 
@@ -39,7 +41,13 @@ fn first_prompt(launch: Launch) -> (Launch, String) {
 
 #[test]
 fn a_cursor_model_answers_through_the_launcher() {
-    let (launch, _) = first_prompt(Launch::real());
+    for claude in claude::builds() {
+        a_cursor_model_answers_through_the_launcher_on(&claude);
+    }
+}
+
+fn a_cursor_model_answers_through_the_launcher_on(claude: &std::path::Path) {
+    let (launch, _) = first_prompt(Launch::real_on(claude));
     let turns = launch.turns();
     assert_eq!(turns.len(), 1, "{turns:#?}");
     assert_eq!(

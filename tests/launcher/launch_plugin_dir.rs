@@ -37,7 +37,7 @@ fn the_compiled_in_plugin_is_written_once_and_passed() {
     for file in [
         ".claude-plugin/plugin.json",
         "commands/status.md",
-        "bin/multi-cursor",
+        "scripts/multi-cursor",
     ] {
         assert_eq!(
             std::fs::read(folder.join(file)).unwrap(),
@@ -182,7 +182,14 @@ fn init_event(stdout: &str) -> serde_json::Value {
 
 #[test]
 fn a_launched_session_has_the_binarys_plugin_once_over_a_marketplace_install() {
-    let launch = Launch::real();
+    // Measured on the pinned build and on the newest (2.1.337 replaces it as 2.1.328 does).
+    for claude in multi_cursor_test_support::claude::builds() {
+        over_a_marketplace_install_on(&claude);
+    }
+}
+
+fn over_a_marketplace_install_on(claude: &std::path::Path) {
+    let launch = Launch::real_on(claude);
     plugin::install(&launch.home, &launch.project);
     // No multi-cursor on PATH: the plugin's command runs the launcher through MULTI_CURSOR_BIN.
     let mut launch = launch.env("PATH", "/usr/bin:/bin").args([

@@ -102,6 +102,6 @@ fn rows_are_auto_capable_only_with_auto_review() {
     let settings = launch.claude_settings();
     let rows = settings["modelPicker"]["options"].as_array().unwrap();
     for row in rows {
-        assert_eq!(row["behavesAs"], "claude-sonnet-4-5", "{row}");
+        assert_eq!(row["behavesAs"], "claude-haiku-4-5", "{row}");
     }
 }

@@ -33,17 +33,20 @@ mod dialogs_tui;
 // The real Claude Code's TUI under tmux.
 #[cfg(unix)]
 mod first_contact_tui;
+mod interrupt_hook;
 mod launch_agents_clash;
 mod launch_auto_only_plan;
 mod launch_claude_env;
 mod launch_cursor_answer;
 mod launch_exit_code;
 mod launch_extra_models_refused;
+mod launch_hooks_not_in_force;
 mod launch_manual_read_only;
 mod launch_no_login_claude;
 mod launch_no_login_contract;
 mod launch_other_gateway;
 mod launch_passthrough_upstream;
+mod launch_picker_all;
 mod launch_picker_effort;
 mod launch_plugin_dir;
 mod launch_settings_file;
@@ -71,6 +74,7 @@ mod plugin_command_status;
 mod plugin_manifest_version;
 // The real Claude Code (installed for Linux only) and the scripts' execute bits.
 #[cfg(unix)]
+mod picker_profile_not_retired;
 mod plugin_offline_install;
 mod plugin_saved_cursor_model;
 mod plugin_session_start_message;

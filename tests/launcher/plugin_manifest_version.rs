@@ -156,7 +156,7 @@ fn npm_packages_match_cargo_toml() {
 
 /// Nothing in the plugin needs a shell (Claude Code on Windows runs shell-form commands under
 /// Git Bash or PowerShell): every hook is exec form, `node` with a script of the plugin, and
-/// every slash command's `!` line is `node "<plugin>/bin/multi-cursor" --report …`, words that
+/// every slash command's `!` line is `node "<plugin>/scripts/multi-cursor" --report …`, words that
 /// read the same in sh, PowerShell and cmd.
 #[test]
 fn the_plugin_runs_without_a_shell() {
@@ -187,20 +187,21 @@ fn the_plugin_runs_without_a_shell() {
         let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("!`")).collect();
         assert_eq!(lines.len(), 1, "{}", path.display());
         assert!(
-            lines[0].starts_with(r#"!`node "${CLAUDE_PLUGIN_ROOT}/bin/multi-cursor" --report "#),
+            lines[0]
+                .starts_with(r#"!`node "${CLAUDE_PLUGIN_ROOT}/scripts/multi-cursor" --report "#),
             "{}: {}",
             path.display(),
             lines[0]
         );
         assert!(
             text.contains(
-                r#"allowed-tools: Bash(node "${CLAUDE_PLUGIN_ROOT}/bin/multi-cursor":*)"#
+                r#"allowed-tools: Bash(node "${CLAUDE_PLUGIN_ROOT}/scripts/multi-cursor":*)"#
             ),
             "{}",
             path.display()
         );
     }
-    let shim = std::fs::read_to_string(root.join("bin/multi-cursor")).unwrap();
+    let shim = std::fs::read_to_string(root.join("scripts/multi-cursor")).unwrap();
     assert!(
         shim.starts_with("#!/usr/bin/env node\n"),
         "the shim is Node"

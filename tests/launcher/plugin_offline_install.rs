@@ -44,7 +44,7 @@ fn installs_offline_without_target() {
             "{file} is a real file in the installed copy"
         );
     }
-    for script in ["bin/multi-cursor", "hooks/session-start"] {
+    for script in ["scripts/multi-cursor", "hooks/session-start"] {
         let mode = std::fs::metadata(installed.join(script))
             .unwrap()
             .permissions()

@@ -1,4 +1,4 @@
-//! The installed plugin's `bin/multi-cursor` shim runs the helper from the plugin's own
+//! The installed plugin's `scripts/multi-cursor` shim runs the helper from the plugin's own
 //! `node_modules` (where Claude Code's `npm ci` puts this platform's package), from PATH (never
 //! itself, even with its own folder on PATH) or from cargo's bin folder, and otherwise says
 //! exactly how to install it: `npm install -g multi-cursor` first, then `cargo install --locked
@@ -13,7 +13,7 @@ use std::process::Command;
 use std::process::Output;
 
 fn shim(installed: &Path, home: &Path, path: OsString, args: &[&str]) -> Output {
-    Command::new(installed.join("bin/multi-cursor"))
+    Command::new(installed.join("scripts/multi-cursor"))
         .args(args)
         .env_clear()
         .env("HOME", home)
@@ -105,7 +105,7 @@ fn shim_finds_the_helper_or_says_how_to_install_it() {
     std::fs::remove_file(cargo_bin.join("multi-cursor")).unwrap();
 
     // Missing, with the shim's own folder on PATH: no recursion, the install line.
-    let mut own_bin = OsString::from(installed.join("bin"));
+    let mut own_bin = OsString::from(installed.join("scripts"));
     own_bin.push(":/usr/bin:/bin");
     let missing = shim(&installed, &home, own_bin, &["--version"]);
     assert_eq!(missing.status.code(), Some(127), "{missing:?}");

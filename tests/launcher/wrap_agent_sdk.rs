@@ -1,4 +1,4 @@
-//! The npm Agent SDK (`@anthropic-ai/claude-agent-sdk` 0.3.333, installed by scripts/test into
+//! The npm Agent SDK (`@anthropic-ai/claude-agent-sdk` 0.3.337, installed by scripts/test into
 //! `.tools/agent-sdk`) drives `multi-cursor-claude` as the VS Code extension does
 //! (`pathToClaudeCodeExecutable` = the wrapper, `executableArgs` = the real Claude Code) from
 //! a small Node script: the session offers the Cursor rows and the `multi-cursor` agent, and a

@@ -5,11 +5,13 @@
 //! the `multi-cursor` agent; a Cursor turn is answered by the fake agent in
 //! `bypassPermissions` and refused in `default`; the gateway token is in no argv; the wrapper
 //! exits with Claude Code's code on stdin EOF, leaving no Claude Code and no temporary folder,
-//! having written nothing of its own to stderr.
+//! having written nothing of its own to stderr. The first runs on the pinned and on the newest
+//! Claude Code.
 
 use std::ffi::OsString;
 use std::time::Duration;
 
+use multi_cursor_test_support::claude;
 use multi_cursor_test_support::display::without_tokens;
 use multi_cursor_test_support::launcher;
 use multi_cursor_test_support::wrapper;
@@ -19,7 +21,11 @@ use wrapper::SDK_FLAGS;
 use wrapper::Wrapped;
 
 fn launch_with_user_row() -> Launch {
-    let launch = Launch::real();
+    launch_with_user_row_on(&claude::claude_binary())
+}
+
+fn launch_with_user_row_on(claude: &std::path::Path) -> Launch {
+    let launch = Launch::real_on(claude);
     std::fs::write(
         launch.home.join(".claude/settings.json"),
         r#"{"modelPicker":{"options":[{"model":"user-row"}]}}"#,
@@ -79,10 +85,17 @@ fn finish(mut wrapped: Wrapped, launch: &Launch, claude: i32, code: i32) {
 
 #[test]
 fn the_sdk_sees_our_rows_and_agent_and_a_cursor_turn_answers() {
-    let launch = launch_with_user_row();
+    for claude in claude::builds() {
+        the_sdk_sees_our_rows_and_agent_and_a_cursor_turn_answers_on(&claude);
+    }
+}
+
+fn the_sdk_sees_our_rows_and_agent_and_a_cursor_turn_answers_on(claude_binary: &std::path::Path) {
+    let launch = launch_with_user_row_on(claude_binary);
     let host = r#"{"modelPicker":{"options":[{"model":"host-row"}]}}"#;
-    let mut wrapped = Wrapped::start(
+    let mut wrapped = Wrapped::start_on(
         &launch,
+        claude_binary,
         &args(&["--permission-mode=bypassPermissions", "--settings", host]),
     );
     let init = wrapped.initialize();

@@ -14,6 +14,7 @@ mod claude_busy;
 mod dialogs;
 mod esc_cancel;
 mod identical_join;
+mod interrupt_hook;
 mod migration;
 mod reclaim_chat;
 mod record_lifecycle;

@@ -68,6 +68,7 @@ pub use render::routes_json;
 pub use render::routes_json_text;
 pub use routes::Catalog;
 pub use routes::Picker;
+pub use routes::PickerSize;
 pub use routes::Resolved;
 pub use routes::Route;
 pub use routes::extra_models_from_env;
@@ -89,6 +90,14 @@ const NO_MODELS_TEXT: &str = "No models available for this account";
 /// the fix.
 #[derive(Debug, Error)]
 pub enum CatalogError {
+    /// `MULTI_CURSOR_PICKER` holds a value other than `short` or `all`.
+    #[error(
+        "{}={value:?} is not understood: set it to `all` to list every Cursor route in /model, or `short` (the default) for Auto, Grok 4.7, Composer 2.5 and {}",
+        crate::env::PICKER_ENV,
+        crate::env::EXTRA_MODELS_ENV
+    )]
+    PickerSetting { value: String },
+
     /// [`fetch_catalog`]: the agent executable does not exist.
     #[error(
         "Cursor's agent CLI was not found at {}; install it with {} or set MULTI_CURSOR_AGENT to its path",

@@ -5,15 +5,16 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::Catalog;
+use super::PickerSize;
 use super::Route;
 
 /// `--cursor-models --json` as a value: exactly an array of
 /// `{"model","label","cursorModel","picker"}`, one per route, in [`Catalog::routes_with_picker`]
 /// order. Unknown extra ids are not in it (see [`Picker::unavailable`]).
-pub fn routes_json(catalog: &Catalog, extra: &[String]) -> Value {
+pub fn routes_json(catalog: &Catalog, extra: &[String], size: PickerSize) -> Value {
     Value::Array(
         catalog
-            .routes_with_picker(extra)
+            .routes_with_picker(extra, size)
             .iter()
             .map(|r| {
                 serde_json::json!({
@@ -29,18 +30,18 @@ pub fn routes_json(catalog: &Catalog, extra: &[String]) -> Value {
 
 /// `--cursor-models --json` as printed text: the same array as [`routes_json`], pretty, with
 /// each object's keys in contract order (`model`, `label`, `cursorModel`, `picker`).
-pub fn routes_json_text(catalog: &Catalog, extra: &[String]) -> String {
-    let routes = catalog.routes_with_picker(extra);
+pub fn routes_json_text(catalog: &Catalog, extra: &[String], size: PickerSize) -> String {
+    let routes = catalog.routes_with_picker(extra, size);
     serde_json::to_string_pretty(&routes)
-        .unwrap_or_else(|_| routes_json(catalog, extra).to_string())
+        .unwrap_or_else(|_| routes_json(catalog, extra, size).to_string())
 }
 
 /// `--cursor-models` for people: an aligned table (route, Cursor model, label, picker mark),
 /// picker rows first and set apart, then a note on any unavailable `MULTI_CURSOR_EXTRA_MODELS`
 /// id (the table itself never fails on one).
-pub fn render_table(catalog: &Catalog, extra: &[String]) -> String {
-    let picker = catalog.picker(extra);
-    let routes = catalog.routes_with_picker(extra);
+pub fn render_table(catalog: &Catalog, extra: &[String], size: PickerSize) -> String {
+    let picker = catalog.picker_sized(extra, size);
+    let routes = catalog.routes_with_picker(extra, size);
     let mut out = String::new();
     if routes.is_empty() {
         out.push_str(

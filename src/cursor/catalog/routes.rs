@@ -326,8 +326,8 @@ impl Catalog {
 
     /// Every route with `picker` set: picker rows first in picker order, then the others in
     /// catalog order (each id followed by its presets). What `--cursor-models` lists.
-    pub(crate) fn routes_with_picker(&self, extra: &[String]) -> Vec<Route> {
-        let picker = self.picker(extra);
+    pub(crate) fn routes_with_picker(&self, extra: &[String], size: PickerSize) -> Vec<Route> {
+        let picker = self.picker_sized(extra, size);
         let mut routes = picker.rows;
         for entry in &self.entries {
             if !routes.iter().any(|r| r.model == entry.route.model) {
@@ -335,6 +335,60 @@ impl Catalog {
             }
         }
         routes
+    }
+
+    /// The `/model` picker for `size`: [`Catalog::picker`] for [`PickerSize::Short`]; for
+    /// [`PickerSize::All`] every route the account can run, in the order and with the labels
+    /// `--cursor-models` shows (the short list's rows first, then the rest in catalog order,
+    /// each id followed by its presets).
+    pub fn picker_sized(&self, extra: &[String], size: PickerSize) -> Picker {
+        let short = self.picker(extra);
+        if size == PickerSize::Short {
+            return short;
+        }
+        let mut rows = short.rows;
+        for entry in &self.entries {
+            if !rows.iter().any(|r| r.model == entry.route.model) {
+                rows.push(Route {
+                    picker: true,
+                    ..entry.route.clone()
+                });
+            }
+        }
+        Picker {
+            rows,
+            unavailable: short.unavailable,
+        }
+    }
+}
+
+/// How many routes the `/model` picker offers (`MULTI_CURSOR_PICKER`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PickerSize {
+    /// Auto, Grok 4.7, Composer 2.5 and the `MULTI_CURSOR_EXTRA_MODELS` ids.
+    #[default]
+    Short,
+    /// Every route the account can run (Claude Code's `/model` has a search box past 25 rows
+    /// from 2.1.334 and Tab completion from 2.1.335).
+    All,
+}
+
+impl PickerSize {
+    /// Reads a `MULTI_CURSOR_PICKER` value: unset, empty or `short` → [`PickerSize::Short`],
+    /// `all` → [`PickerSize::All`] (ASCII case ignored); anything else is refused.
+    pub fn parse(value: Option<&str>) -> Result<PickerSize, CatalogError> {
+        match value.map(str::trim).map(str::to_ascii_lowercase).as_deref() {
+            None | Some("" | "short") => Ok(PickerSize::Short),
+            Some("all") => Ok(PickerSize::All),
+            Some(_) => Err(CatalogError::PickerSetting {
+                value: crate::text::one_line(value.unwrap_or_default()),
+            }),
+        }
+    }
+
+    /// [`PickerSize::parse`] of the process environment's `MULTI_CURSOR_PICKER`.
+    pub fn from_env() -> Result<PickerSize, CatalogError> {
+        PickerSize::parse(std::env::var(crate::env::PICKER_ENV).ok().as_deref())
     }
 }
 

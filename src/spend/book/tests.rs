@@ -36,6 +36,7 @@ fn ended(input: u64, output: u64) -> RunEnded {
         },
         request_id: None,
         served_fast: None,
+        stopped: None,
     }
 }
 

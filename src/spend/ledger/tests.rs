@@ -29,6 +29,7 @@ fn ended() -> RunEnded {
         },
         request_id: None,
         served_fast: None,
+        stopped: None,
     }
 }
 

@@ -34,6 +34,7 @@ fn run(source: TokenSource, outcome: RunOutcome) -> RunEnded {
         },
         request_id: None,
         served_fast: None,
+        stopped: None,
     }
 }
 

@@ -32,8 +32,9 @@ pub fn claude_binary() -> PathBuf {
     path
 }
 
-/// The newest Claude Code (`MULTI_CURSOR_TEST_CLAUDE_LATEST`, 2.1.332 from `scripts/test`), for
-/// behaviour the pinned version does not have. Fails the test with the fix when it is not set.
+/// The newest Claude Code (`MULTI_CURSOR_TEST_CLAUDE_LATEST`: `scripts/test` installs the one
+/// bundled in the newest Agent SDK's platform package, 2.1.337), for behaviour the pinned version
+/// does not have. Fails the test with the fix when it is not set.
 pub fn latest_claude_binary() -> PathBuf {
     let path = std::env::var_os(multi_cursor::env::TEST_CLAUDE_LATEST_ENV).unwrap_or_else(|| {
         panic!(
@@ -48,6 +49,26 @@ pub fn latest_claude_binary() -> PathBuf {
         path.display()
     );
     path
+}
+
+/// The builds a version-sensitive test runs on, oldest first: the pinned 2.1.328 and the newest.
+/// Both must be configured (the test fails with the fix otherwise).
+pub fn builds() -> [PathBuf; 2] {
+    [claude_binary(), latest_claude_binary()]
+}
+
+/// `claude --version`'s first word for `binary` (`2.1.337`), for messages and version gates.
+pub fn version_of(binary: &Path) -> String {
+    let output = Command::new(binary)
+        .arg("--version")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .output()
+        .expect("claude --version");
+    String::from_utf8_lossy(&output.stdout)
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// A scratch HOME for Claude Code with onboarding done and the test key approved, so the
@@ -80,9 +101,14 @@ impl ClaudeRun {
     /// `claude` with `home` as HOME and `project` as working directory; nothing is inherited
     /// from the test's environment but PATH.
     pub fn new(home: &Path, project: &Path) -> ClaudeRun {
+        ClaudeRun::on(&claude_binary(), home, project)
+    }
+
+    /// [`ClaudeRun::new`] with the given Claude Code (one of [`builds`]).
+    pub fn on(binary: &Path, home: &Path, project: &Path) -> ClaudeRun {
         std::fs::create_dir_all(project).unwrap();
         prepare_home(home, project);
-        let mut command = Command::new(claude_binary());
+        let mut command = Command::new(binary);
         command
             .current_dir(project)
             .env_clear()

@@ -76,9 +76,13 @@ impl Launch {
     /// The launcher with the real Claude Code (signed in with the test API key), the fake agent,
     /// `bypassPermissions`-capable (`IS_SANDBOX=1`) and an upstream nobody listens on.
     pub fn real() -> Launch {
+        Launch::real_on(&claude_binary())
+    }
+
+    /// [`Launch::real`] with the given Claude Code (one of `claude::builds`).
+    pub fn real_on(claude: &Path) -> Launch {
         let launch = Launch::bare();
         crate::claude::prepare_home(&launch.home, &launch.project);
-        let claude = claude_binary();
         launch
             .env("MULTI_CURSOR_CLAUDE", claude)
             .env("ANTHROPIC_API_KEY", TEST_API_KEY)

@@ -82,9 +82,14 @@ pub struct Wrapped {
 impl Wrapped {
     /// Starts `multi-cursor-claude <real claude> <args…>` for `launch`.
     pub fn start(launch: &Launch, args: &[OsString]) -> Wrapped {
+        Wrapped::start_on(launch, &claude_binary(), args)
+    }
+
+    /// [`Wrapped::start`] with the given Claude Code (one of `claude::builds`).
+    pub fn start_on(launch: &Launch, claude: &Path, args: &[OsString]) -> Wrapped {
         let mut command = command(launch, &wrapper_bin());
         command
-            .arg(claude_binary())
+            .arg(claude)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

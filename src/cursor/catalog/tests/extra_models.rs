@@ -2,6 +2,7 @@
 //! launcher with an exact message but still listed by `--cursor-models`.
 
 use crate::cursor::catalog::CatalogError;
+use crate::cursor::catalog::PickerSize;
 use crate::cursor::catalog::parse_extra_models;
 use crate::cursor::catalog::render_table;
 use crate::cursor::catalog::routes_json;
@@ -60,7 +61,7 @@ fn unknown_extra_stops_the_launch_with_the_exact_message() {
 fn cursor_models_still_lists_the_catalog_with_an_unknown_extra() {
     let catalog = catalog();
     let extra = parse_extra_models(Some("grok-9, gpt-5.3-codex"));
-    let json = routes_json(&catalog, &extra);
+    let json = routes_json(&catalog, &extra, PickerSize::Short);
     let rows = json.as_array().map(Vec::len).unwrap_or_default();
     assert_eq!(rows, catalog.routes().count());
     assert!(!json.to_string().contains("grok-9"));
@@ -68,7 +69,7 @@ fn cursor_models_still_lists_the_catalog_with_an_unknown_extra() {
     assert_eq!(json[3]["model"], "multi/cursor/gpt-5.3-codex");
     assert_eq!(json[3]["picker"], true);
 
-    let table = render_table(&catalog, &extra);
+    let table = render_table(&catalog, &extra, PickerSize::Short);
     assert!(table.contains("multi/cursor/gpt-5.3-codex"));
     assert!(table.contains("MULTI_CURSOR_EXTRA_MODELS names \"grok-9\""));
 }

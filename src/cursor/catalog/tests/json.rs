@@ -1,6 +1,7 @@
 //! `--cursor-models --json`: exactly an array of {model, label, cursorModel, picker}.
 
 use crate::cursor::catalog::Catalog;
+use crate::cursor::catalog::PickerSize;
 use crate::cursor::catalog::routes_json;
 use crate::cursor::catalog::routes_json_text;
 use crate::cursor::catalog::tests::model;
@@ -24,7 +25,7 @@ fn small_catalog_gives_the_exact_array() {
         {"model": "multi/cursor/gpt-5.3-codex/effort=high", "label": "Codex 5.3 High via Cursor", "cursorModel": "gpt-5.3-codex-high", "picker": false},
         {"model": "multi/cursor/gpt-5.3-codex-high", "label": "Codex 5.3 High via Cursor", "cursorModel": "gpt-5.3-codex-high", "picker": false},
     ]);
-    assert_eq!(routes_json(&small(), &[]), expected);
+    assert_eq!(routes_json(&small(), &[], PickerSize::Short), expected);
 }
 
 #[test]
@@ -37,22 +38,25 @@ fn extra_rows_move_up_with_the_picker() {
         {"model": "multi/cursor/gpt-5.3-codex", "label": "Codex 5.3 via Cursor", "cursorModel": "gpt-5.3-codex", "picker": false},
         {"model": "multi/cursor/gpt-5.3-codex-high", "label": "Codex 5.3 High via Cursor", "cursorModel": "gpt-5.3-codex-high", "picker": false},
     ]);
-    assert_eq!(routes_json(&small(), &extra), expected);
+    assert_eq!(routes_json(&small(), &extra, PickerSize::Short), expected);
 }
 
 #[test]
 fn empty_catalog_is_an_empty_array() {
-    assert_eq!(routes_json(&Catalog::default(), &[]), json!([]));
+    assert_eq!(
+        routes_json(&Catalog::default(), &[], PickerSize::Short),
+        json!([])
+    );
 }
 
 #[test]
 fn printed_text_is_the_same_array_in_contract_key_order() {
-    let text = routes_json_text(&small(), &[]);
+    let text = routes_json_text(&small(), &[], PickerSize::Short);
     let parsed: serde_json::Value = match serde_json::from_str(&text) {
         Ok(value) => value,
         Err(error) => panic!("not JSON: {error}\n{text}"),
     };
-    assert_eq!(parsed, routes_json(&small(), &[]));
+    assert_eq!(parsed, routes_json(&small(), &[], PickerSize::Short));
     let first = text.find("\"model\"");
     let label = text.find("\"label\"");
     let cursor_model = text.find("\"cursorModel\"");

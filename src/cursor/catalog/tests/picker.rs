@@ -97,3 +97,48 @@ fn variants_of_picker_models_are_not_picker_rows() {
             .any(|r| r.cursor_model == "cursor-grok-4.7-high")
     );
 }
+
+#[test]
+fn the_whole_list_is_every_route_as_cursor_models_shows_it() {
+    use crate::cursor::catalog::PickerSize;
+    let catalog = catalog();
+    let short = catalog.picker_sized(&[], PickerSize::Short);
+    assert_eq!(short, catalog.picker(&[]));
+    let all = catalog.picker_sized(&[], PickerSize::All);
+    let listed = catalog.routes_with_picker(&[], PickerSize::Short);
+    assert_eq!(all.rows.len(), listed.len(), "every route is a row");
+    assert!(all.rows.len() > short.rows.len());
+    for (row, route) in all.rows.iter().zip(&listed) {
+        assert_eq!(
+            (&row.model, &row.label, &row.cursor_model),
+            (&route.model, &route.label, &route.cursor_model)
+        );
+        assert!(row.picker, "{row:?}");
+    }
+    // The short list's rows come first, as in --cursor-models.
+    assert_eq!(all.rows[..short.rows.len()], short.rows[..]);
+    assert!(
+        all.rows.iter().any(|r| r.short_id().contains('/')),
+        "presets too"
+    );
+    // --cursor-models then marks every route as a picker row.
+    let marked = catalog.routes_with_picker(&[], PickerSize::All);
+    assert!(marked.iter().all(|r| r.picker));
+}
+
+#[test]
+fn the_picker_setting_is_short_all_or_refused() {
+    use crate::cursor::catalog::PickerSize;
+    assert_eq!(PickerSize::parse(None).unwrap(), PickerSize::Short);
+    assert_eq!(PickerSize::parse(Some("")).unwrap(), PickerSize::Short);
+    assert_eq!(
+        PickerSize::parse(Some(" Short ")).unwrap(),
+        PickerSize::Short
+    );
+    assert_eq!(PickerSize::parse(Some("ALL")).unwrap(), PickerSize::All);
+    let refused = PickerSize::parse(Some("every\u{1b}[31m"))
+        .unwrap_err()
+        .to_string();
+    assert!(refused.contains("set it to `all`"), "{refused}");
+    assert!(!refused.contains('\u{1b}'), "{refused}");
+}

@@ -1,6 +1,7 @@
 //! `--cursor-models` for people: an aligned table, picker rows first and marked.
 
 use crate::cursor::catalog::Catalog;
+use crate::cursor::catalog::PickerSize;
 use crate::cursor::catalog::render_table;
 use crate::cursor::catalog::tests::model;
 
@@ -11,7 +12,7 @@ fn table_lists_picker_rows_first_and_aligned() {
         model("gpt-5.3-codex-high", "Codex 5.3 High"),
         model("auto", "Auto"),
     ]);
-    let table = render_table(&catalog, &[]);
+    let table = render_table(&catalog, &[], PickerSize::Short);
     let expected = "\
 ROUTE                                   CURSOR MODEL        LABEL                      PICKER
 multi/cursor/default                    auto                Auto via Cursor            ✓
@@ -27,7 +28,7 @@ multi/cursor/gpt-5.3-codex-high         gpt-5.3-codex-high  Codex 5.3 High via C
 
 #[test]
 fn empty_catalog_says_so() {
-    let table = render_table(&Catalog::default(), &[]);
+    let table = render_table(&Catalog::default(), &[], PickerSize::Short);
     assert!(
         table.contains("Cursor lists no models for this account"),
         "{table}"
