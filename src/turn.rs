@@ -8,13 +8,18 @@
 //! that opens a dialog of its own at the end of an answer (`crate::dialog`). What that text shows besides Cursor's prose (action rows, the plan, progress
 //! lines, the closing summary) and the usage it reports are decided by [`crate::display`].
 
+mod error;
+
+pub use error::TurnError;
+pub use error::TurnFailure;
+use error::exit_code;
+
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 use std::time::Instant;
 
-use thiserror::Error;
 use tokio::sync::mpsc;
 use tokio::sync::oneshot;
 
@@ -22,20 +27,17 @@ use crate::anthropic::StreamEvent;
 use crate::anthropic::events::closing_events;
 use crate::anthropic::events::closing_with_tool;
 pub use crate::anthropic::events::fold_message;
-use crate::cursor::CliFailure;
 use crate::cursor::command::TurnSpec;
 use crate::cursor::events::RunEvent;
 use crate::cursor::events::RunResult;
 use crate::cursor::failure::Recovery;
 use crate::cursor::failure::RunFailure;
-use crate::cursor::locate::install_hint;
 use crate::cursor::process::CursorRun;
 use crate::cursor::process::RunError;
 use crate::cursor::process::RunLimits;
 use crate::cursor::process::RunOutput;
 use crate::cursor::process::end_stray_run;
 use crate::cursor::process::spawn_turn_held;
-use crate::cursor::stream::classify_plain_text;
 use crate::dialog::material::Material;
 use crate::dialog::offer;
 use crate::dialog::pending::PendingDialog;
@@ -785,128 +787,5 @@ fn quiet_backstop(limits: RunLimits) -> RunLimits {
     RunLimits {
         inactivity: limits.inactivity.max(backstop),
         ..limits
-    }
-}
-
-/// Why a Cursor turn failed; its message says what happened and what to do. The gateway maps
-/// each case to its HTTP status and Anthropic error type (`gateway::error`).
-#[derive(Debug, Error)]
-pub enum TurnError {
-    /// The agent could not be started (not installed, not executable).
-    #[error("{}; {}", .0, install_hint())]
-    Spawn(RunError),
-    /// The CLI reported a failure it has words for: logged out, rate limited, an unknown
-    /// model, an untrusted workspace.
-    #[error("{}", cli_failure_message(.0))]
-    Cli(CliFailure),
-    /// The run ended without a `result`: its failure in Cursor's words, with its own status
-    /// and what it may have done to the workspace.
-    #[error("{0}")]
-    Failed(RunFailure),
-    /// The run was cancelled.
-    #[error("{0}")]
-    Cancelled(RunError),
-    /// The run failed after Cursor may have acted.
-    #[error(
-        "{0}. Cursor may have changed files before it stopped; check your workspace before retrying."
-    )]
-    Run(RunError),
-    /// Cursor's `result` reported an error of no known kind (its text).
-    #[error("Cursor reported an error: {0}")]
-    Reported(String),
-    /// The record keeper went away (or could not record the turn) before the prompt was given.
-    #[error("the Cursor turn was stopped before it started")]
-    StoppedBeforeStart,
-    /// The turn was cancelled (the client left) while Cursor ran.
-    #[error("the Cursor run was cancelled before it finished")]
-    CancelledBeforeFinish,
-    /// Cursor would not resume the recorded chat, and the fresh chat tried instead failed too.
-    #[error("Cursor could not resume its earlier conversation, and a fresh chat was already tried")]
-    FreshChatFailed,
-    /// The agent's output ended without a `result`.
-    #[error("Cursor ended without a result; its work may be incomplete")]
-    NoResult,
-}
-
-/// A failed turn as its waiting requests and its record see it: why it failed and, when Cursor
-/// ran something first, what (the closing summary on one line), so the user learns what
-/// changed even though the answer is not shown. Cheap to clone: every request joined to the
-/// turn gets the same failure.
-#[derive(Debug, Clone)]
-pub struct TurnFailure {
-    /// Why the turn failed (its case decides the HTTP status in the gateway).
-    pub error: Arc<TurnError>,
-    /// What Cursor ran before it stopped ([`TurnDisplay::summary_sentence`]).
-    pub summary: Option<String>,
-}
-
-impl std::fmt::Display for TurnFailure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.error)?;
-        if let Some(summary) = &self.summary {
-            write!(f, " Before it stopped, Cursor ran {summary}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for TurnFailure {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(self.error.as_ref())
-    }
-}
-
-impl From<RunError> for TurnError {
-    fn from(error: RunError) -> Self {
-        match error {
-            RunError::Spawn { .. } => TurnError::Spawn(error),
-            RunError::Failed(failure) => TurnError::Failed(failure),
-            RunError::Cancelled => TurnError::Cancelled(error),
-            RunError::Stalled { .. }
-            | RunError::NoFirstEvent { .. }
-            | RunError::OutputTooLarge { .. }
-            | RunError::Stream(_)
-            | RunError::Io(_) => TurnError::Run(error),
-        }
-    }
-}
-
-impl TurnError {
-    /// A `result` that reported an error: its text classified like a plain-text CLI failure.
-    pub fn reported(text: &str) -> Self {
-        match classify_plain_text(text) {
-            Some(failure) => TurnError::Cli(failure),
-            None => TurnError::Reported(text.to_string()),
-        }
-    }
-}
-
-/// The agent's exit code when a failure carries one.
-fn exit_code(error: &TurnError) -> Option<i32> {
-    match error {
-        TurnError::Failed(
-            RunFailure::Killed {
-                exit: crate::cursor::failure::Exit::Code(code),
-                ..
-            }
-            | RunFailure::Other {
-                exit: crate::cursor::failure::Exit::Code(code),
-                ..
-            },
-        ) => Some(*code),
-        _ => None,
-    }
-}
-
-/// A CLI failure's message with the fix for the failures the user can fix here.
-fn cli_failure_message(failure: &CliFailure) -> String {
-    match failure {
-        CliFailure::AuthRequired(_) | CliFailure::RateLimited(_) => failure.to_string(),
-        CliFailure::BadModel(_) => {
-            format!("{failure}. Pick a model from `multi-cursor --cursor-models`.")
-        }
-        CliFailure::WorkspaceTrust(_) => {
-            format!("{failure}. Run `agent` once in this folder and trust it.")
-        }
     }
 }

@@ -294,6 +294,20 @@ impl<'de> Deserialize<'de> for Content {
 }
 
 impl Content {
+    /// The text of a string, or of each text block, in order.
+    pub fn texts(&self) -> Vec<&str> {
+        match self {
+            Content::Text(text) => vec![text.as_str()],
+            Content::Blocks(blocks) => blocks
+                .iter()
+                .filter_map(|b| match b {
+                    ContentBlock::Text { text } => Some(text.as_str()),
+                    _ => None,
+                })
+                .collect(),
+        }
+    }
+
     fn from_value(value: Value) -> Result<Content, String> {
         match value {
             Value::String(text) => Ok(Content::Text(text)),

@@ -77,7 +77,7 @@ pub fn read(request: &MessagesRequest, pending: &PendingDialog) -> Option<Dialog
                 tool_use_id,
                 content,
                 is_error,
-            } if tool_use_id == id => Some((text_of(content), *is_error)),
+            } if tool_use_id == id => Some((content.texts().join("\n"), *is_error)),
             _ => None,
         })
     };
@@ -174,21 +174,6 @@ fn newest_user_blocks(request: &MessagesRequest) -> Vec<ContentBlock> {
             Content::Blocks(blocks) => blocks.clone(),
         })
         .collect()
-}
-
-/// A result's text: the string, or its text blocks joined.
-fn text_of(content: &Content) -> String {
-    match content {
-        Content::Text(text) => text.clone(),
-        Content::Blocks(blocks) => blocks
-            .iter()
-            .filter_map(|b| match b {
-                ContentBlock::Text { text } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect::<Vec<_>>()
-            .join("\n"),
-    }
 }
 
 /// What Cursor is told when its chat resumes with the user's answer.

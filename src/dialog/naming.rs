@@ -11,8 +11,6 @@
 
 use serde_json::Value;
 
-use crate::anthropic::request::Content;
-use crate::anthropic::request::ContentBlock;
 use crate::anthropic::request::MessagesRequest;
 
 /// Words a name or title is made of, at most.
@@ -51,10 +49,10 @@ pub fn naming_request(request: &MessagesRequest) -> Option<Naming> {
 /// The answer's JSON text (`{"name":"add-a-verbose-flag"}`, `{"title":"Plan a greeting"}`),
 /// from the conversation's first heading (or first line).
 pub fn answer(request: &MessagesRequest, naming: Naming) -> String {
-    let conversation: Vec<String> = request
+    let conversation: Vec<&str> = request
         .messages
         .iter()
-        .flat_map(|m| texts(&m.content))
+        .flat_map(|m| m.content.texts())
         .collect();
     let lines: Vec<&str> = conversation
         .iter()
@@ -97,19 +95,6 @@ pub fn answer(request: &MessagesRequest, naming: Naming) -> String {
 /// A line that is only a wrapper tag (`<session>`, `</conversation>`).
 fn is_tag_line(line: &str) -> bool {
     line.starts_with('<') && line.ends_with('>')
-}
-
-fn texts(content: &Content) -> Vec<String> {
-    match content {
-        Content::Text(text) => vec![text.clone()],
-        Content::Blocks(blocks) => blocks
-            .iter()
-            .filter_map(|b| match b {
-                ContentBlock::Text { text } => Some(text.clone()),
-                _ => None,
-            })
-            .collect(),
-    }
 }
 
 #[cfg(test)]

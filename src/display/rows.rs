@@ -52,11 +52,7 @@ pub(super) fn state_of(
             ToolOutcome::Rejected { .. } | ToolOutcome::Unapproved { .. }
         )
     {
-        return if questions_in_dialog {
-            asked_in_dialog(args)
-        } else {
-            unasked_question(args)
-        };
+        return question_row(args, questions_in_dialog);
     }
     match outcome {
         ToolOutcome::Success { value } => {
@@ -125,29 +121,27 @@ fn unapproved(query: &QueryKind, kind: ActionKind, args: &Value) -> State {
     }
 }
 
-/// An `askQuestion` call whose question never reached the user.
-fn unasked_question(args: &Value) -> State {
-    let lead = "Cursor asked a question it could not put to you";
+/// An `askQuestion` call print mode rejected: put to the user in Claude Code's question dialog
+/// after the answer (`in_dialog`), or a question that never reached them.
+fn question_row(args: &Value, in_dialog: bool) -> State {
+    let (lead, short) = if in_dialog {
+        (
+            "Cursor asks you in the question dialog below",
+            "a question, in the dialog below",
+        )
+    } else {
+        (
+            "Cursor asked a question it could not put to you",
+            "a question it could not put to you",
+        )
+    };
     let row = match question_text(args) {
         Some(question) => format!("{lead}: {question}"),
         None => format!("{lead}."),
     };
     State::Unapproved {
         row,
-        short: String::from("a question it could not put to you"),
-    }
-}
-
-/// An `askQuestion` call put to the user in Claude Code's question dialog after the answer.
-fn asked_in_dialog(args: &Value) -> State {
-    let lead = "Cursor asks you in the question dialog below";
-    let row = match question_text(args) {
-        Some(question) => format!("{lead}: {question}"),
-        None => format!("{lead}."),
-    };
-    State::Unapproved {
-        row,
-        short: String::from("a question, in the dialog below"),
+        short: short.to_string(),
     }
 }
 

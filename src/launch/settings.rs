@@ -475,7 +475,9 @@ mod tests {
                 !events.iter().any(|e| e == "Interrupt"),
                 "{old:?}: {events:?}"
             );
-            assert_eq!(events.len(), HOOK_EVENTS.len(), "{events:?}");
+            // Ours on every build, and plan approval's PostToolUse.
+            assert_eq!(events.len(), HOOK_EVENTS.len() + 1, "{events:?}");
+            assert!(events.iter().any(|e| e == "PostToolUse"), "{events:?}");
         }
         for new in [Version(2, 1, 335), Version(2, 1, 337), Version(2, 2, 0)] {
             let events = registered(new);

@@ -43,6 +43,22 @@ const PLAN: &str = "tests/fake-agent/scenarios/plan-mode.scenario";
 const EDIT: &str = "tests/fake-agent/scenarios/edit-file.scenario";
 const QUESTION: &str = "tests/fixtures/cursor-stream-2026/hcn0915-askquestion-rejected.ndjson";
 
+/// A session in accept edits whose first run has Cursor ask which file to edit, up to the
+/// settled question dialog.
+fn question_until_dialog(claude: &Path) -> (Launch, Tmux) {
+    let (launch, tmux) = session(claude, &[QUESTION, EDIT], "acceptEdits");
+    tmux.wait_for("accept edits", WAIT, |pane| {
+        pane.contains("accept edits on")
+    });
+    tmux.type_line("ask me which file to edit");
+    let pane = tmux.wait_for("the question dialog", WAIT, |pane| {
+        pane.contains("Which file should I edit?") && pane.contains("Enter to select")
+    });
+    assert!(pane.contains("other.txt"), "{pane}");
+    settle();
+    (launch, tmux)
+}
+
 /// A launched session on Cursor with `claude` and the runs `files`, in `mode`.
 fn session(claude: &Path, files: &[&str], mode: &str) -> (Launch, Tmux) {
     let launch = Launch::real().env("MULTI_CURSOR_CLAUDE", claude).args([
@@ -198,16 +214,7 @@ fn changes_asked_for_revise_the_plan_in_the_same_chat_and_esc_runs_nothing() {
 #[test]
 fn cursors_question_opens_the_question_dialog_and_the_pick_resumes_the_chat() {
     for claude in builds() {
-        let (launch, tmux) = session(&claude, &[QUESTION, EDIT], "acceptEdits");
-        tmux.wait_for("accept edits", WAIT, |pane| {
-            pane.contains("accept edits on")
-        });
-        tmux.type_line("ask me which file to edit");
-        let pane = tmux.wait_for("the question dialog", WAIT, |pane| {
-            pane.contains("Which file should I edit?") && pane.contains("Enter to select")
-        });
-        assert!(pane.contains("other.txt"), "{pane}");
-        settle();
+        let (launch, tmux) = question_until_dialog(&claude);
         tmux.send(&["2"]);
         tmux.wait_for("the resumed run", WAIT, |_| launch.turns().len() == 2);
         let prompt = launch.turns()[1]["stdin"].as_str().unwrap().to_string();
@@ -259,15 +266,7 @@ fn approving_in_manual_mode_says_how_to_let_cursor_edit_and_runs_nothing() {
 #[test]
 fn typed_words_in_the_question_dialog_reach_cursor_as_words() {
     for claude in builds() {
-        let (launch, tmux) = session(&claude, &[QUESTION, EDIT], "acceptEdits");
-        tmux.wait_for("accept edits", WAIT, |pane| {
-            pane.contains("accept edits on")
-        });
-        tmux.type_line("ask me which file to edit");
-        tmux.wait_for("the question dialog", WAIT, |pane| {
-            pane.contains("Enter to select")
-        });
-        settle();
+        let (launch, tmux) = question_until_dialog(&claude);
         tmux.send(&["3"]);
         std::thread::sleep(Duration::from_millis(300));
         tmux.send(&["-l", "neither, make a new one"]);
@@ -283,15 +282,7 @@ fn typed_words_in_the_question_dialog_reach_cursor_as_words() {
 #[test]
 fn esc_on_the_question_dialog_runs_nothing_until_the_next_message() {
     for claude in builds() {
-        let (launch, tmux) = session(&claude, &[QUESTION, EDIT], "acceptEdits");
-        tmux.wait_for("accept edits", WAIT, |pane| {
-            pane.contains("accept edits on")
-        });
-        tmux.type_line("ask me which file to edit");
-        tmux.wait_for("the question dialog", WAIT, |pane| {
-            pane.contains("Enter to select")
-        });
-        settle();
+        let (launch, tmux) = question_until_dialog(&claude);
         tmux.send(&["Escape"]);
         tmux.wait_for("the declined dialog", WAIT, |pane| {
             pane.contains("Declined")

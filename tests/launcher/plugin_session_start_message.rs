@@ -196,7 +196,7 @@ fn the_session_start_hook_reads_at_most_its_limit_of_each_file() {
     let hint = std::process::Command::new("node")
         .arg("-e")
         .arg("process.stdout.write(require(process.argv[1]).installHint())")
-        .arg(hooks.join("../bin/multi-cursor"))
+        .arg(hooks.join("../scripts/multi-cursor"))
         .env_clear()
         .env("PATH", "/usr/bin:/bin")
         .env("HOME", dir.path())

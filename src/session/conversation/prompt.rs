@@ -10,7 +10,6 @@ use super::COMPACTED_NOTE;
 use super::COMPACTED_SUMMARY_PREFIX;
 use super::CONTINUATION_HEADER;
 use super::Content;
-use super::ContentBlock;
 use super::FIRST_TURN_HEADER;
 use super::Message;
 use super::MessagesRequest;
@@ -184,17 +183,9 @@ pub fn continuation_prompt(
 /// concatenated with no separator, `<system-reminder>`s removed, trimmed at the ends. The turn
 /// code records Cursor's answer in the same form.
 pub fn answer_text(content: &Content) -> String {
-    let joined = match content {
-        Content::Text(text) => text.clone(),
-        Content::Blocks(blocks) => blocks
-            .iter()
-            .filter_map(|b| match b {
-                ContentBlock::Text { text } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect(),
-    };
-    strip_system_reminders(&joined).trim().to_string()
+    strip_system_reminders(&content.texts().concat())
+        .trim()
+        .to_string()
 }
 
 fn build_prompt(
