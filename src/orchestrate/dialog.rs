@@ -64,8 +64,13 @@ pub(super) async fn step(
                 plan_file,
             },
         ) => {
-            // The plan file is written: "Ready to code?" opens. A re-sent request gets the
-            // same call again.
+            // The plan file is written: "Ready to code?" opens, only while this request can
+            // still show it for that file (plan mode, ExitPlanMode listed, the main thread).
+            // A re-sent request gets the same call again.
+            if surface(parsed, cleared).plan_file.as_ref() != Some(plan_file) {
+                save(session, None).await?;
+                return Ok(Step::Continue);
+            }
             let waiting = PendingDialog::PlanApproval {
                 write_id: write_id.clone(),
                 exit_id: exit_id.clone(),

@@ -296,3 +296,39 @@ fn only_the_dialogs_tool_uses_ever_leave_the_gateway() {
         "the plan and the question opened their dialogs"
     );
 }
+
+/// "Ready to code?" opens only while the request can still show it: a plan file's result that
+/// arrives after the session left plan mode opens nothing and goes to Cursor as any message.
+#[test]
+fn no_plan_approval_opens_once_the_session_left_plan_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    let runs = root.join("runs");
+    std::fs::create_dir(&runs).unwrap();
+    let scenarios = repo_root().join("tests/fake-agent/scenarios");
+    std::fs::copy(scenarios.join("plan-mode.scenario"), runs.join("01-plan")).unwrap();
+    std::fs::copy(scenarios.join("edit-file.scenario"), runs.join("02-edit")).unwrap();
+    let mut options = GatewayOptions::replaying(&runs);
+    options.permission_mode = Some("plan".into());
+    let gw = TestGateway::start(options);
+    gw.set_mode(SESSION, "plan");
+    let plan_file = root.join("plans/p.md");
+    let first = json!([{"role": "user", "content": plan_context(&plan_file)}]);
+    let (_, body) = gw.ask(SESSION, &request(first));
+    let (write_id, _, input) = tool_use(&body);
+    gw.set_mode(SESSION, "acceptEdits");
+    let written = json!([
+        {"role": "user", "content": plan_context(&plan_file)},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": write_id, "name": "Write", "input": input}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": write_id,
+            "content": "File created successfully at: /p.md"}]}
+    ]);
+    let (status, body) = gw.ask(SESSION, &request(written));
+    assert_eq!(status, 200, "{body}");
+    assert!(!body.contains("\"tool_use\""), "{body}");
+    assert_eq!(
+        gw.turns().len(),
+        2,
+        "the result went to Cursor as a message"
+    );
+}
