@@ -102,18 +102,18 @@ pub enum LaunchError {
     /// No Claude Code executable.
     #[error(
         "Claude Code was not found (looked for {tried}); {}",
-        claude::INSTALL_HINT
+        claude::install_hint_here(None)
     )]
     ClaudeMissing { tried: String },
     /// Claude Code could not be run or did not answer.
-    #[error("{} could not be used as Claude Code: {reason}; {}", .path.display(), claude::INSTALL_HINT)]
+    #[error("{} could not be used as Claude Code: {reason}; {}", .path.display(), claude::install_hint_here(Some(.path)))]
     ClaudeUnusable { path: PathBuf, reason: String },
     /// Claude Code is older than [`claude::MIN_VERSION`].
     #[error(
         "Claude Code {found} ({}) is too old: multi-cursor needs {} or newer; {}",
         .path.display(),
         claude::MIN_VERSION,
-        claude::INSTALL_HINT
+        claude::install_hint_here(Some(.path))
     )]
     ClaudeTooOld {
         path: PathBuf,
