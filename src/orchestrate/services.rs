@@ -80,6 +80,15 @@ pub struct TurnServices {
     runs: Mutex<HashMap<u64, LiveRun>>,
     next_run: AtomicU64,
     spend: Arc<SpendBook>,
+    /// Cursor answered "not logged in" ([`TurnServices::cursor_logged_out`]).
+    logged_out: Mutex<Option<LoggedOut>>,
+}
+
+/// Cursor's last "not logged in": its words, and the login it was seen with.
+#[derive(Debug, Clone)]
+struct LoggedOut {
+    said: String,
+    login: u64,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -105,6 +114,7 @@ impl TurnServices {
             runs: Mutex::new(HashMap::new()),
             next_run: AtomicU64::new(1),
             spend: Arc::new(spend),
+            logged_out: Mutex::new(None),
         }
     }
 
@@ -121,7 +131,9 @@ impl TurnServices {
             .clone()
     }
 
-    /// The catalog, fetched from Cursor (and cached) on first need.
+    /// The catalog, fetched from Cursor (and cached) on first need. While Cursor's last
+    /// answer was "not logged in" and its login has not changed, that answer again, without
+    /// running Cursor (a request waiting here while another fetched gets it too).
     pub async fn catalog(&self, agent: &Path) -> Result<Catalog, CatalogError> {
         if let Some(catalog) = self.catalog.read().await.as_ref() {
             return Ok(catalog.clone());
@@ -130,9 +142,43 @@ impl TurnServices {
         if let Some(catalog) = slot.as_ref() {
             return Ok(catalog.clone());
         }
-        let catalog = self.fetch_catalog(agent).await?;
+        if let Some(said) = self.cursor_logged_out() {
+            return Err(CatalogError::LoggedOut { message: said });
+        }
+        let catalog = match self.fetch_catalog(agent).await {
+            Ok(catalog) => catalog,
+            Err(error) => {
+                if let CatalogError::LoggedOut { message } = &error {
+                    self.note_logged_out(message);
+                }
+                return Err(error);
+            }
+        };
         *slot = Some(catalog.clone());
         Ok(catalog)
+    }
+
+    /// Cursor's words when its last answer (a run or its model list) was "not logged in" and
+    /// the login it reads has not changed since ([`crate::policy::cursor_login_fingerprint`]):
+    /// the same request would meet the same refusal, so it gets it without running Cursor
+    /// again. `None` once the login changed (a `multi-cursor --cursor-login`, `agent login`).
+    pub fn cursor_logged_out(&self) -> Option<String> {
+        let mut noted = lock(&self.logged_out);
+        let seen = noted.as_ref()?;
+        if crate::policy::cursor_login_fingerprint(&self.config.policy) == seen.login {
+            return Some(seen.said.clone());
+        }
+        *noted = None;
+        None
+    }
+
+    /// Cursor answered "not logged in" (`said`, its words) under the login it reads now.
+    pub fn note_logged_out(&self, said: &str) {
+        let login = crate::policy::cursor_login_fingerprint(&self.config.policy);
+        *lock(&self.logged_out) = Some(LoggedOut {
+            said: said.to_string(),
+            login,
+        });
     }
 
     /// Asks Cursor for its models and caches them for the next launch (a cache that cannot be

@@ -302,7 +302,11 @@ fn spawn_keeper(
         .await;
         // The run has ended here: its record is written and its exchange ended.
         ended.run_ended(run_id);
-        note_plan(&state_dir, watched.ending(), named_model).await;
+        let ending = watched.ending();
+        if let Some(said) = logged_out_said(ending.as_ref()) {
+            ended.note_logged_out(&said);
+        }
+        note_plan(&state_dir, ending, named_model).await;
     });
 }
 
@@ -325,6 +329,22 @@ fn follow_spend(mut items: mpsc::Receiver<TurnItem>, tap: RunTap) -> mpsc::Recei
         }
     });
     followed
+}
+
+/// Cursor's words when a turn failed because Cursor is not logged in.
+fn logged_out_said(ending: Option<&Ending>) -> Option<String> {
+    let Some(Ending::Failed {
+        error: ExchangeFailure::Turn(failure),
+        ..
+    }) = ending
+    else {
+        return None;
+    };
+    match failure.error.as_ref() {
+        TurnError::Failed(RunFailure::LoggedOut { said, .. }) => Some(said.clone()),
+        TurnError::Cli(crate::cursor::CliFailure::AuthRequired(said)) => Some(said.clone()),
+        _ => None,
+    }
 }
 
 /// What a finished turn says about the account's plan (`cursor::catalog::plan`): an Auto-only

@@ -21,6 +21,7 @@ pub use admission::SettingsRefusal;
 pub(crate) use admission::admit_request;
 pub use admission::admit_settings;
 pub(crate) use admission::status_text;
+pub use cursor_config::login_fingerprint as cursor_login_fingerprint;
 pub use settings::FlagSettings;
 pub use settings::PolicyInputs;
 
