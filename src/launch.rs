@@ -495,6 +495,12 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
 
     let flags = ClaudeFlags::read(&user.settings, &user.agents, &user.rest)?;
     let saves_cursor_route = flags.saves_cursor_route();
+    // A note names the switch that exists here: Shift+Tab in the session, flags with -p.
+    let surface = if is_print(&user.rest) {
+        crate::policy::Surface::Print
+    } else {
+        crate::policy::Surface::Terminal
+    };
     // The first candidate that is Cursor's CLI (another vendor's `agent` is skipped); whether it
     // offers auto review decides the picker rows' profile (`settings::behaves_as`).
     let agent = agent_probe::find_agent(&state_dir).await;
@@ -502,9 +508,10 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     let auto_review = agent.as_ref().is_ok_and(|info| info.supports_auto_review);
     if agent.is_ok() && !auto_review && asks_auto_mode(&user.rest) {
         // Claude Code turns auto into manual mode on a row it cannot run auto on, silently.
-        notices.push(
-            "multi-cursor: on Cursor models Claude Code starts in manual mode, not auto: the installed Cursor CLI has no auto review (`agent update` adds it). Shift+Tab to accept edits lets Cursor edit.".to_owned(),
-        );
+        notices.push(format!(
+            "multi-cursor: on Cursor models Claude Code starts in manual mode, not auto: the installed Cursor CLI has no auto review (`agent update` adds it). {}.",
+            crate::policy::how_to_allow_edits(surface)
+        ));
     }
     let (catalog, refresh_from) = launch_catalog(&state_dir, agent.map(|info| info.path)).await;
     let plan = catalog::plan::auto_only(&state_dir);
@@ -534,6 +541,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
 
     let mut config = GatewayConfig::from_env(None)?;
     config.state_dir = state_dir.clone();
+    config.surface = surface;
     config.startup_notices = notices;
     config.anthropic_placeholder = placeholder.clone();
     config.policy.flag_settings = flag_settings;
@@ -582,14 +590,17 @@ fn asks_auto_mode(args: &[OsString]) -> bool {
     })
 }
 
+/// Whether Claude Code's arguments ask for print mode (`-p`, `--print`).
+fn is_print(args: &[OsString]) -> bool {
+    args.iter()
+        .any(|a| a == "-p" || a == "--print" || a.to_string_lossy().starts_with("--print="))
+}
+
 /// After an interactive session, the line that follows Claude Code's own `claude --resume
 /// <id>`: resuming through `claude` would skip the gateway, so its Cursor models would not
 /// answer. `None` for a print-mode run (`-p`), which names no session to resume.
 fn resume_hint(gateway: &gateway::Gateway, args: &[OsString]) -> Option<String> {
-    if args
-        .iter()
-        .any(|a| a == "-p" || a == "--print" || a.to_string_lossy().starts_with("--print="))
-    {
+    if is_print(args) {
         return None;
     }
     let session = gateway.services().sessions().last_prompted()?.to_string();

@@ -80,10 +80,17 @@ pub struct Wrapped {
 }
 
 impl Wrapped {
-    /// Starts `multi-cursor-claude <real claude> <args…>` for `launch`.
+    /// Starts `multi-cursor-claude <real claude> <args…>` for `launch`, as the VS Code panel.
     pub fn start(launch: &Launch, args: &[OsString]) -> Wrapped {
+        Wrapped::start_from(launch, args, "claude-vscode")
+    }
+
+    /// [`Wrapped::start`] with `CLAUDE_CODE_ENTRYPOINT` set to `entrypoint` (`sdk-ts`: what
+    /// the TypeScript Agent SDK sets when its caller did not).
+    pub fn start_from(launch: &Launch, args: &[OsString], entrypoint: &str) -> Wrapped {
         let mut command = command(launch, &wrapper_bin());
         command
+            .env("CLAUDE_CODE_ENTRYPOINT", entrypoint)
             .arg(claude_binary())
             .args(args)
             .stdin(Stdio::piped())
