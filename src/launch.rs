@@ -24,6 +24,7 @@ pub mod args;
 mod child;
 pub mod claude;
 pub mod plugin;
+pub mod saved_model;
 pub mod settings;
 pub mod statusline;
 pub mod upstream;
@@ -519,6 +520,16 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
         notices.push(auto_only_line(note));
     }
     let auto_only = plan.is_some();
+    // The Cursor row chosen last in a launched session (put back out of Claude Code's settings
+    // when that session ended): this one starts on it unless a model is named.
+    let start_model = (user.model.is_none() && !saves_cursor_route)
+        .then(|| saved_model::last_cursor_row(&state_dir))
+        .flatten();
+    if let Some(route) = &start_model {
+        notices.push(format!(
+            "multi-cursor: starting on {route}, the Cursor model chosen last in /model (`multi-cursor --model <model>` starts on another; plain `claude` keeps your own saved model)"
+        ));
+    }
     // On stderr now (seen with -p and before the TUI starts), and again inside the session:
     // Claude Code's TUI clears the screen it starts on.
     for notice in &notices {
@@ -556,6 +567,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
         claude_path: &claude_path,
         agents: &agents,
         auto_model: placeholder.is_some() && user.model.is_none() && !saves_cursor_route,
+        start_model: start_model.as_deref(),
         rest: &user.rest,
         inherited_placeholder: login_inputs.inherited_placeholder(),
         token: &token,
@@ -564,6 +576,12 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
         plugin_dir: plugin_dir.as_deref(),
         helper: Some(&exe),
     });
+    // `/model` in the session saves its choice into Claude Code's user settings: noted now,
+    // put back when the session ends (a killed launcher's, by the next multi-cursor command).
+    let saved = (!is_print(&user.rest))
+        .then(|| saved_model::user_settings_path(&crate::policy::PolicyInputs::from_env()))
+        .flatten()
+        .and_then(|settings| saved_model::SessionModel::begin(&state_dir, &settings));
     let refresh = refresh_from.map(|agent| (state_dir, agent));
     let sessions = gateway.gateway.clone();
     let code = gateway
@@ -574,7 +592,12 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
             refresh,
             started,
         )
-        .await?;
+        .await;
+    if let Some(saved) = saved {
+        let outcome = saved.finish();
+        tracing::debug!(?outcome, "the saved model after the session");
+    }
+    let code = code?;
     if let Some(line) = resume_hint(&sessions, &user.rest) {
         eprintln!("{line}");
     }

@@ -186,7 +186,7 @@ pub(super) fn check_saved_model(options: &DoctorOptions) -> Check {
                 "{}: a Cursor route chosen in /model of a multi-cursor session, which nothing answers in a plain claude session",
                 saved.join("; ")
             ),
-            "in a plain claude session choose a Claude model with /model, or delete that \"model\" line; sessions multi-cursor starts are not affected",
+            "multi-cursor puts the model back when the session that saved it ends (after a killed launcher, at its next command, such as this one); one still here comes from a session still running or from an older multi-cursor: in a plain claude session choose a Claude model with /model, or delete that \"model\" line",
         );
     }
     if !unreadable.is_empty() {

@@ -322,6 +322,7 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
         claude_path: &claude_path,
         agents: &agents,
         auto_model: placeholder.is_some() && !host.has_model && !saves_cursor_route,
+        start_model: None,
         rest: &host.rest,
         inherited_placeholder: login_inputs.inherited_placeholder(),
         token: &token,

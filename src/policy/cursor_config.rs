@@ -30,6 +30,7 @@ mod model_put_back;
 
 pub use model_put_back::ModelPutBack;
 pub use model_put_back::PutBack;
+pub(crate) use model_put_back::replace_if_unchanged;
 
 /// Largest Cursor config file read.
 const MAX_CONFIG_BYTES: u64 = 4 * 1024 * 1024;

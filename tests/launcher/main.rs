@@ -81,6 +81,9 @@ mod sigkill_leaves_nothing;
 // Relative directory symlinks (Windows needs Developer Mode or an administrator).
 #[cfg(unix)]
 mod skills_links;
+// The real Claude Code's TUI under tmux.
+#[cfg(unix)]
+mod saved_model_tui;
 mod statusline_budget;
 mod statusline_command;
 mod statusline_settings;

@@ -278,8 +278,13 @@ fn input_value(value: &Value) -> Option<CstInputValue> {
 }
 
 /// Writes `edited` over `path` by temp file, fsync and rename (same permissions), unless the
-/// file no longer reads `expected` just before the rename. `Ok(false)`: it changed.
-fn replace_if_unchanged(path: &Path, expected: &str, edited: &str) -> std::io::Result<bool> {
+/// file no longer reads `expected` just before the rename. `Ok(false)`: it changed. Also how
+/// the launcher puts the model back into Claude Code's settings (`launch::saved_model`).
+pub(crate) fn replace_if_unchanged(
+    path: &Path,
+    expected: &str,
+    edited: &str,
+) -> std::io::Result<bool> {
     replace_if_unchanged_racing(path, expected, edited, || {})
 }
 
