@@ -19,7 +19,7 @@
 //! unless `--model` says otherwise, and every request for a non-Cursor model is answered 403
 //! "not signed in to Anthropic" by the gateway instead of being forwarded.
 
-mod agent_probe;
+pub mod agent_probe;
 pub mod args;
 mod child;
 pub mod claude;

@@ -71,7 +71,9 @@ pub struct LiveRun {
 /// The services of one gateway (see the module doc).
 pub struct TurnServices {
     config: TurnSettings,
-    agent: tokio::sync::OnceCell<Result<AgentInfo, LocateError>>,
+    /// Cursor's agent as located (and probed) on first need; `None` again once a run showed
+    /// its probe wrong ([`TurnServices::forget_agent`]).
+    agent: tokio::sync::Mutex<Option<Result<AgentInfo, LocateError>>>,
     catalog: tokio::sync::RwLock<Option<Catalog>>,
     /// Unknown model ids the catalog was fetched again for, and when.
     rechecked: Mutex<HashMap<String, Instant>>,
@@ -107,7 +109,7 @@ impl TurnServices {
         TurnServices {
             store: SessionStore::new(&config.state_dir, max_sessions),
             config,
-            agent: tokio::sync::OnceCell::new(),
+            agent: tokio::sync::Mutex::new(None),
             catalog: tokio::sync::RwLock::new(catalog),
             rechecked: Mutex::new(HashMap::new()),
             sessions: Mutex::new(SessionBook::default()),
@@ -123,12 +125,26 @@ impl TurnServices {
         &self.config
     }
 
-    /// Cursor's agent, located and identified once.
+    /// Cursor's agent, located and identified once (again after [`TurnServices::forget_agent`]).
     pub async fn agent(&self) -> Result<AgentInfo, LocateError> {
-        self.agent
-            .get_or_init(crate::cursor::locate::locate_agent)
-            .await
-            .clone()
+        let mut slot = self.agent.lock().await;
+        if let Some(known) = slot.as_ref() {
+            return known.clone();
+        }
+        let found = crate::cursor::locate::locate_agent().await;
+        *slot = Some(found.clone());
+        found
+    }
+
+    /// A run showed the agent's probe wrong (it refused a flag its `--help` was remembered to
+    /// list): the probe is forgotten here, in this process and in the state folder's cache, so
+    /// the next turn and the next launch ask the agent again.
+    pub async fn forget_agent(&self) {
+        let mut slot = self.agent.lock().await;
+        if let Some(Ok(info)) = slot.take() {
+            tracing::warn!(path = %info.path.display(), "Cursor's agent refused a flag its remembered --help listed; probing it again");
+            crate::cursor::locate::forget_probe(&self.config.state_dir, &info.path);
+        }
     }
 
     /// The catalog, fetched from Cursor (and cached) on first need. While Cursor's last

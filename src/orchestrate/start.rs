@@ -306,6 +306,9 @@ fn spawn_keeper(
         if let Some(said) = logged_out_said(ending.as_ref()) {
             ended.note_logged_out(&said);
         }
+        if refused_a_probed_flag(ending.as_ref()) {
+            ended.forget_agent().await;
+        }
         note_plan(&state_dir, ending, named_model).await;
     });
 }
@@ -345,6 +348,22 @@ fn logged_out_said(ending: Option<&Ending>) -> Option<String> {
         TurnError::Cli(crate::cursor::CliFailure::AuthRequired(said)) => Some(said.clone()),
         _ => None,
     }
+}
+
+/// Whether a turn failed because the CLI refused `--auto-review`, which its remembered
+/// `--help` listed (Commander's `unknown option '--auto-review'`): the probe is stale.
+fn refused_a_probed_flag(ending: Option<&Ending>) -> bool {
+    let Some(Ending::Failed {
+        error: ExchangeFailure::Turn(failure),
+        ..
+    }) = ending
+    else {
+        return false;
+    };
+    failure
+        .error
+        .to_string()
+        .contains("unknown option '--auto-review'")
 }
 
 /// What a finished turn says about the account's plan (`cursor::catalog::plan`): an Auto-only

@@ -20,6 +20,7 @@ mod doctor_mcp;
 mod doctor_no_agent;
 // The agent found on PATH is a symlink (file symlinks need Developer Mode on Windows).
 #[cfg(unix)]
+mod doctor_agent_probe;
 mod doctor_not_cursor_agent;
 mod doctor_old_claude;
 mod doctor_session_lock;
@@ -29,6 +30,7 @@ mod doctor_state_folder;
 // The real Claude Code's TUI under tmux.
 #[cfg(unix)]
 mod first_contact_tui;
+mod launch_agent_probe_refresh;
 mod launch_agents_clash;
 mod launch_auto_only_plan;
 mod launch_claude_env;

@@ -100,8 +100,16 @@ fn ctrl_c_puts_the_saved_model_back_and_the_next_launch_starts_on_the_row() {
         banner.contains(ROUTE) || banner.contains("Composer 2.5"),
         "{pane}"
     );
-    tmux.type_line("/exit");
-    tmux.wait_for("the end", WAIT, |pane| pane.contains("Pane is dead"));
+    // `/exit` once the prompt takes input (typed while Claude Code still starts, it is lost).
+    let deadline = Instant::now() + WAIT;
+    while !tmux.pane().contains("Pane is dead") {
+        assert!(Instant::now() < deadline, "no end: {}", tmux.pane());
+        tmux.type_line("/exit");
+        let typed = Instant::now();
+        while typed.elapsed() < Duration::from_secs(10) && !tmux.pane().contains("Pane is dead") {
+            std::thread::sleep(Duration::from_millis(250));
+        }
+    }
     assert_eq!(
         std::fs::read_to_string(settings(&launch)).unwrap(),
         put_back,
