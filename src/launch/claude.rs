@@ -45,7 +45,30 @@ pub enum Installed {
 /// `["@anthropic-ai", "claude-code"]`).
 pub fn installed_from(path: &Path, package: &[&str]) -> Installed {
     let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    npm_prefix_of(&real, package).map_or(Installed::Elsewhere, |prefix| Installed::Npm { prefix })
+    if let Some(prefix) = npm_prefix_of(&real, package) {
+        return Installed::Npm { prefix };
+    }
+    // npm's own entry whose target is gone or not a link (Windows' `<prefix>\claude.cmd`, a
+    // broken `<prefix>/bin/claude`): the package folder beside it names the prefix.
+    let package_dir = |prefix: &Path, lib: bool| {
+        let mut dir = if lib {
+            prefix.join("lib")
+        } else {
+            prefix.to_path_buf()
+        };
+        dir.push("node_modules");
+        package.iter().for_each(|name| dir.push(name));
+        dir.is_dir()
+    };
+    let shim_dir = path.parent();
+    let prefix = shim_dir.filter(|dir| package_dir(dir, false)).or_else(|| {
+        shim_dir
+            .and_then(Path::parent)
+            .filter(|dir| package_dir(dir, true))
+    });
+    prefix.map_or(Installed::Elsewhere, |prefix| Installed::Npm {
+        prefix: prefix.to_path_buf(),
+    })
 }
 
 /// The npm prefix of `real` (a path with links resolved), from its first
@@ -572,6 +595,15 @@ mod install_hint_tests {
         let hint = install_hint(Some(&native), None);
         assert!(
             hint.contains(&format!("`{} install latest`", native.display())),
+            "{hint}"
+        );
+        // npm's entry with its target gone: the package folder beside it names the prefix.
+        std::fs::remove_file(package.join("claude.exe")).unwrap();
+        let hint = install_hint(Some(&link), None);
+        assert!(
+            hint.contains(&format!(
+                "`npm install -g --prefix {quoted} @anthropic-ai/claude-code@latest`"
+            )),
             "{hint}"
         );
         // Not npm-installed multi-cursor, nothing found: npm's own prefix, still a version.
