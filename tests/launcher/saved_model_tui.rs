@@ -42,6 +42,17 @@ fn wait_for_file(path: &Path, what: &str, done: impl Fn(&str) -> bool) -> String
     }
 }
 
+/// Whether process `pid` has exited (gone, or a zombie its parent has not reaped yet: tmux
+/// sometimes leaves the pane's program so, and then never says "Pane is dead").
+fn ended(pid: i32) -> bool {
+    let output = std::process::Command::new("ps")
+        .args(["-o", "stat=", "-p", &pid.to_string()])
+        .output()
+        .unwrap();
+    let stat = String::from_utf8_lossy(&output.stdout);
+    stat.trim().is_empty() || stat.trim_start().starts_with('Z')
+}
+
 /// The user's settings as values.
 fn value(text: &str) -> serde_json::Value {
     serde_json::from_str(text).unwrap()
@@ -100,13 +111,19 @@ fn ctrl_c_puts_the_saved_model_back_and_the_next_launch_starts_on_the_row() {
         banner.contains(ROUTE) || banner.contains("Composer 2.5"),
         "{pane}"
     );
-    // `/exit` once the prompt takes input (typed while Claude Code still starts, it is lost).
+    // `/exit` once the prompt takes input: after the start-up hooks have spoken (typed while
+    // Claude Code still starts, it is lost or joins the next one; Ctrl-U clears the line).
+    tmux.wait_for("the start-up notice", WAIT, |pane| {
+        pane.contains("SessionStart:startup says")
+    });
+    let launcher = tmux.pane_pid();
     let deadline = Instant::now() + WAIT;
-    while !tmux.pane().contains("Pane is dead") {
+    while !ended(launcher) {
         assert!(Instant::now() < deadline, "no end: {}", tmux.pane());
+        tmux.send(&["C-u"]);
         tmux.type_line("/exit");
         let typed = Instant::now();
-        while typed.elapsed() < Duration::from_secs(10) && !tmux.pane().contains("Pane is dead") {
+        while typed.elapsed() < Duration::from_secs(10) && !ended(launcher) {
             std::thread::sleep(Duration::from_millis(250));
         }
     }
@@ -128,9 +145,11 @@ fn a_killed_launchers_model_is_put_back_by_the_next_command() {
         .status()
         .unwrap();
     assert!(status.success());
-    tmux.wait_for("the launcher gone", WAIT, |pane| {
-        pane.contains("Pane is dead")
-    });
+    let deadline = Instant::now() + WAIT;
+    while !ended(launcher) {
+        assert!(Instant::now() < deadline, "the launcher outlived SIGKILL");
+        std::thread::sleep(Duration::from_millis(100));
+    }
     assert!(
         std::fs::read_to_string(settings(&launch))
             .unwrap()
@@ -151,4 +170,25 @@ fn a_killed_launchers_model_is_put_back_by_the_next_command() {
         put_back,
         "{output:?}"
     );
+}
+
+#[test]
+fn exit_leaves_no_model_when_none_was_saved_before() {
+    let launch = Launch::real();
+    let own = "{\n  \"theme\": \"dark\"\n}\n";
+    std::fs::write(settings(&launch), own).unwrap();
+    let tmux = Tmux::start(launch.dir.path(), &launch.script());
+    tmux.keep_after_exit();
+    tmux.wait_for("the prompt", WAIT, |pane| {
+        pane.contains("Claude Code v") && pane.contains("mode on")
+    });
+    tmux.type_line(&format!("/model {ROUTE}"));
+    wait_for_file(&settings(&launch), "Claude Code saving /model", |text| {
+        text.contains(ROUTE)
+    });
+    tmux.type_line("/exit");
+    let back = wait_for_file(&settings(&launch), "the put-back after /exit", |text| {
+        !text.contains(ROUTE)
+    });
+    assert_eq!(value(&back), value(own), "no model, as before: {back}");
 }
