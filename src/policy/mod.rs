@@ -95,8 +95,9 @@ pub enum Surface {
     /// `multi-cursor-claude` started by the VS Code panel (or by a program that does not say
     /// it is the Agent SDK): the panel's mode menu and its settings.
     Panel,
-    /// `multi-cursor-claude` started by the Agent SDK (`CLAUDE_CODE_ENTRYPOINT` `sdk-…`, which
-    /// the TypeScript SDK 0.3.333 sets unless its caller did): its `permissionMode` option.
+    /// `multi-cursor-claude` started by the Agent SDK (`CLAUDE_CODE_ENTRYPOINT` `sdk-…`: the
+    /// TypeScript SDK sets `sdk-ts` unless its caller set one, as read in 0.3.337's `sdk.mjs`):
+    /// its `permissionMode` option.
     Sdk,
 }
 
