@@ -102,6 +102,33 @@ impl<T: Clone + serde::Serialize + serde::de::DeserializeOwned> AnswerCache<T> {
         (entry.mtime_ns == mtime_ns && entry.size == size).then(|| entry.answer.clone())
     }
 
+    /// Forgets the answer for `executable` (a run showed it wrong) and writes the file.
+    pub(crate) fn forget(&mut self, executable: &Path) {
+        let Ok(canonical) = std::fs::canonicalize(executable) else {
+            return;
+        };
+        if self
+            .cache
+            .entries
+            .remove(&*canonical.to_string_lossy())
+            .is_some()
+        {
+            self.write();
+        }
+    }
+
+    fn write(&self) {
+        let stored = serde_json::to_vec_pretty(&self.cache)
+            .map_err(std::io::Error::other)
+            .and_then(|bytes| {
+                crate::state::write_private_atomic(&self.file, &bytes)
+                    .map_err(std::io::Error::other)
+            });
+        if let Err(error) = stored {
+            tracing::warn!(%error, file = %self.file.display(), "could not remember an executable's answer");
+        }
+    }
+
     /// Remembers `answer` for `executable` and writes the file (0600, atomically); a failure
     /// to write is logged, never an error: the answer is only asked again next time.
     pub(crate) fn put(&mut self, executable: &Path, answer: T) {
@@ -119,15 +146,7 @@ impl<T: Clone + serde::Serialize + serde::de::DeserializeOwned> AnswerCache<T> {
                 answer,
             },
         );
-        let stored = serde_json::to_vec_pretty(&self.cache)
-            .map_err(std::io::Error::other)
-            .and_then(|bytes| {
-                crate::state::write_private_atomic(&self.file, &bytes)
-                    .map_err(std::io::Error::other)
-            });
-        if let Err(error) = stored {
-            tracing::warn!(%error, file = %self.file.display(), "could not remember an executable's answer");
-        }
+        self.write();
     }
 }
 

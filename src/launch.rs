@@ -19,11 +19,12 @@
 //! unless `--model` says otherwise, and every request for a non-Cursor model is answered 403
 //! "not signed in to Anthropic" by the gateway instead of being forwarded.
 
-mod agent_probe;
+pub mod agent_probe;
 pub mod args;
 mod child;
 pub mod claude;
 pub mod plugin;
+pub mod saved_model;
 pub mod settings;
 pub mod statusline;
 pub mod upstream;
@@ -103,18 +104,18 @@ pub enum LaunchError {
     /// No Claude Code executable.
     #[error(
         "Claude Code was not found (looked for {tried}); {}",
-        claude::INSTALL_HINT
+        claude::install_hint_here(None)
     )]
     ClaudeMissing { tried: String },
     /// Claude Code could not be run or did not answer.
-    #[error("{} could not be used as Claude Code: {reason}; {}", .path.display(), claude::INSTALL_HINT)]
+    #[error("{} could not be used as Claude Code: {reason}; {}", .path.display(), claude::install_hint_here(Some(.path)))]
     ClaudeUnusable { path: PathBuf, reason: String },
     /// Claude Code is older than [`claude::MIN_VERSION`].
     #[error(
         "Claude Code {found} ({}) is too old: multi-cursor needs {} or newer; {}",
         .path.display(),
         claude::MIN_VERSION,
-        claude::INSTALL_HINT
+        claude::install_hint_here(Some(.path))
     )]
     ClaudeTooOld {
         path: PathBuf,
@@ -567,6 +568,12 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
 
     let flags = ClaudeFlags::read(&user.settings, &user.agents, &user.rest)?;
     let saves_cursor_route = flags.saves_cursor_route();
+    // A note names the switch that exists here: Shift+Tab in the session, flags with -p.
+    let surface = if is_print(&user.rest) {
+        crate::policy::Surface::Print
+    } else {
+        crate::policy::Surface::Terminal
+    };
     // The first candidate that is Cursor's CLI (another vendor's `agent` is skipped); whether it
     // offers auto review decides the picker rows' profile (`settings::behaves_as`).
     let agent = agent_probe::find_agent(&state_dir).await;
@@ -574,9 +581,10 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     let auto_review = agent.as_ref().is_ok_and(|info| info.supports_auto_review);
     if agent.is_ok() && !auto_review && asks_auto_mode(&user.rest) {
         // Claude Code turns auto into manual mode on a row it cannot run auto on, silently.
-        notices.push(
-            "multi-cursor: on Cursor models Claude Code starts in manual mode, not auto: the installed Cursor CLI has no auto review (`agent update` adds it). Shift+Tab to accept edits lets Cursor edit.".to_owned(),
-        );
+        notices.push(format!(
+            "multi-cursor: on Cursor models Claude Code starts in manual mode, not auto: the installed Cursor CLI has no auto review (`agent update` adds it). {}.",
+            crate::policy::how_to_allow_edits(surface)
+        ));
     }
     let (catalog, refresh_from) = launch_catalog(&state_dir, agent.map(|info| info.path)).await;
     let plan = catalog::plan::auto_only(&state_dir);
@@ -584,6 +592,16 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
         notices.push(auto_only_line(note));
     }
     let auto_only = plan.is_some();
+    // The Cursor row chosen last in a launched session (put back out of Claude Code's settings
+    // when that session ended): this one starts on it unless a model is named.
+    let start_model = (user.model.is_none() && !saves_cursor_route)
+        .then(|| saved_model::last_cursor_row(&state_dir))
+        .flatten();
+    if let Some(route) = &start_model {
+        notices.push(format!(
+            "multi-cursor: starting on {route}, the Cursor model chosen last in /model (`multi-cursor --model <model>` starts on another; plain `claude` keeps your own saved model)"
+        ));
+    }
     // On stderr now (seen with -p and before the TUI starts), and again inside the session:
     // Claude Code's TUI clears the screen it starts on.
     for notice in &notices {
@@ -606,6 +624,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
 
     let mut config = GatewayConfig::from_env(None)?;
     config.state_dir = state_dir.clone();
+    config.surface = surface;
     config.startup_notices = notices;
     config.expects_hooks = true;
     config.anthropic_placeholder = placeholder.clone();
@@ -621,6 +640,7 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
         claude_path: &claude_path,
         agents: &agents,
         auto_model: placeholder.is_some() && user.model.is_none() && !saves_cursor_route,
+        start_model: start_model.as_deref(),
         rest: &user.rest,
         inherited_placeholder: login_inputs.inherited_placeholder(),
         token: &token,
@@ -629,6 +649,12 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
         plugin_dir: plugin_dir.as_deref(),
         helper: Some(&exe),
     });
+    // `/model` in the session saves its choice into Claude Code's user settings: noted now,
+    // put back when the session ends (a killed launcher's, by the next multi-cursor command).
+    let saved = (!is_print(&user.rest))
+        .then(|| saved_model::user_settings_path(&crate::policy::PolicyInputs::from_env()))
+        .flatten()
+        .and_then(|settings| saved_model::SessionModel::begin(&state_dir, &settings));
     let refresh = refresh_from.map(|agent| (state_dir, agent));
     let sessions = gateway.gateway.clone();
     let code = gateway
@@ -639,7 +665,12 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
             refresh,
             started,
         )
-        .await?;
+        .await;
+    if let Some(saved) = saved {
+        let outcome = saved.finish();
+        tracing::debug!(?outcome, "the saved model after the session");
+    }
+    let code = code?;
     if let Some(line) = resume_hint(&sessions, &user.rest) {
         eprintln!("{line}");
     }
@@ -655,14 +686,17 @@ fn asks_auto_mode(args: &[OsString]) -> bool {
     })
 }
 
+/// Whether Claude Code's arguments ask for print mode (`-p`, `--print`).
+fn is_print(args: &[OsString]) -> bool {
+    args.iter()
+        .any(|a| a == "-p" || a == "--print" || a.to_string_lossy().starts_with("--print="))
+}
+
 /// After an interactive session, the line that follows Claude Code's own `claude --resume
 /// <id>`: resuming through `claude` would skip the gateway, so its Cursor models would not
 /// answer. `None` for a print-mode run (`-p`), which names no session to resume.
 fn resume_hint(gateway: &gateway::Gateway, args: &[OsString]) -> Option<String> {
-    if args
-        .iter()
-        .any(|a| a == "-p" || a == "--print" || a.to_string_lossy().starts_with("--print="))
-    {
+    if is_print(args) {
         return None;
     }
     let session = gateway.services().sessions().last_prompted()?.to_string();

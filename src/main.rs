@@ -54,6 +54,13 @@ fn init_tracing() {
 }
 
 async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
+    // A launched session whose launcher was killed: the model it left in Claude Code's user
+    // settings goes back now (hooks run inside live sessions, on every tool call: not there).
+    if !matches!(cli.command, Some(Command::Hook))
+        && let Ok(dir) = multi_cursor::state::state_dir_path()
+    {
+        multi_cursor::launch::saved_model::sweep(&dir);
+    }
     match cli.cursor.action() {
         Some(AccountAction::Login) => return cursor_login().await,
         Some(AccountAction::LoginNoWait) => return cursor_login_no_wait().await,

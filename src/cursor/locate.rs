@@ -192,6 +192,24 @@ pub async fn locate_agent() -> Result<AgentInfo, LocateError> {
     }
 }
 
+/// The file in the state folder remembering each agent executable's probe while it is
+/// unchanged (`launch::agent_probe`).
+pub const PROBE_CACHE_FILE: &str = "agent-probe.json";
+
+/// A run showed the probe of `path` wrong (it refused a flag the probe said the CLI has: a
+/// wrapper script whose environment changed keeps its path, time and size): forgotten in this
+/// process and in `state_dir`'s cache, so the next lookup runs `--version`/`--help` again.
+pub fn forget_probe(state_dir: &Path, path: &Path) {
+    if let Ok(mut cache) = probe_cache().lock() {
+        cache.remove(path);
+    }
+    let mut stored = crate::exec::AnswerCache::<serde_json::Value>::open(
+        state_dir.join(PROBE_CACHE_FILE),
+        usize::MAX,
+    );
+    stored.forget(path);
+}
+
 /// Takes `info` as this process's answer for its executable (a probe remembered from an earlier
 /// start, `launch::agent_probe`), so no later lookup runs it again.
 pub fn remember(info: &AgentInfo) {

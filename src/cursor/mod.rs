@@ -38,7 +38,7 @@ pub fn bounded_line(text: &str, max: usize) -> String {
 pub enum CliFailure {
     /// `Error: Authentication required. Run 'agent login', …`
     #[error(
-        "Cursor is not logged in: {0} (run `multi-cursor --cursor-login`, or set CURSOR_API_KEY)"
+        "Cursor is not logged in: run `multi-cursor --cursor-login` in a terminal or /multi-cursor:login in Claude Code (or set CURSOR_API_KEY), then try again (Cursor said: “{0}”)"
     )]
     AuthRequired(String),
     /// `Cannot use this model: <id>. Available models: …`

@@ -15,10 +15,8 @@ use crate::cursor::catalog::ROUTE_PREFIX;
 use crate::env::CLAUDE_ENV;
 use crate::launch::claude::MIN_VERSION as MIN_CLAUDE_VERSION;
 use crate::launch::claude::Version;
+use crate::launch::claude::install_hint_here;
 use crate::platform::paths::joined;
-
-/// How Claude Code is installed, quoted when it is missing or too old.
-const CLAUDE_INSTALL: &str = "npm install -g @anthropic-ai/claude-code@latest";
 
 /// How long `claude --version` may take.
 const CLAUDE_VERSION_TIMEOUT: Duration = Duration::from_secs(30);
@@ -45,7 +43,13 @@ fn find_claude() -> Result<PathBuf, ClaudeError> {
         std::env::var_os("PATH").as_deref(),
         crate::platform::places::home().as_deref(),
     )
-    .map_err(|e| ClaudeError::NotFound(e.to_string()))
+    .map_err(|e| match e {
+        // The fix names what to install; the finding says only where we looked.
+        crate::launch::LaunchError::ClaudeMissing { tried } => {
+            ClaudeError::NotFound(format!("not found (looked for {tried})"))
+        }
+        other => ClaudeError::NotFound(other.to_string()),
+    })
 }
 
 pub(super) async fn check_claude() -> ClaudeFound {
@@ -54,13 +58,7 @@ pub(super) async fn check_claude() -> ClaudeFound {
         Ok(path) => path,
         Err(error) => {
             return ClaudeFound {
-                check: Check::fail(
-                    NAME,
-                    error.to_string(),
-                    format!(
-                        "install Claude Code: `{CLAUDE_INSTALL}`, or set {CLAUDE_ENV} to its path"
-                    ),
-                ),
+                check: Check::fail(NAME, error.to_string(), install_hint_here(None)),
                 path: None,
             };
         }
@@ -72,9 +70,7 @@ pub(super) async fn check_claude() -> ClaudeFound {
                 check: Check::fail(
                     NAME,
                     error.to_string(),
-                    format!(
-                        "reinstall Claude Code (`{CLAUDE_INSTALL}`), or set {CLAUDE_ENV} to a working one"
-                    ),
+                    format!("reinstall Claude Code: {}", install_hint_here(Some(&path))),
                 ),
                 path: None,
             };
@@ -92,7 +88,7 @@ pub(super) async fn check_claude() -> ClaudeFound {
                 version,
                 path.display()
             ),
-            format!("update Claude Code: `claude update` or `{CLAUDE_INSTALL}`"),
+            install_hint_here(Some(&path)),
         ),
         None => Check::fail(
             NAME,
@@ -102,7 +98,8 @@ pub(super) async fn check_claude() -> ClaudeFound {
                 output.trim()
             ),
             format!(
-                "point {CLAUDE_ENV} at Claude Code's `claude`, or reinstall it (`{CLAUDE_INSTALL}`)"
+                "point {CLAUDE_ENV} at Claude Code's `claude`, or reinstall it: {}",
+                install_hint_here(Some(&path))
             ),
         ),
     };
@@ -189,7 +186,7 @@ pub(super) fn check_saved_model(options: &DoctorOptions) -> Check {
                 "{}: a Cursor route chosen in /model of a multi-cursor session, which nothing answers in a plain claude session",
                 saved.join("; ")
             ),
-            "in a plain claude session choose a Claude model with /model, or delete that \"model\" line; sessions multi-cursor starts are not affected",
+            "multi-cursor puts the model back when the session that saved it ends (after a killed launcher, at its next command, such as this one); one still here comes from a session still running or from an older multi-cursor: in a plain claude session choose a Claude model with /model, or delete that \"model\" line",
         );
     }
     if !unreadable.is_empty() {

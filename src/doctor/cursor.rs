@@ -77,6 +77,61 @@ pub(super) async fn check_agent() -> AgentFound {
     }
 }
 
+/// What the launcher remembers of the agent's `--version` and `--help` (the state folder's
+/// probe cache, kept while the executable's path, time and size are unchanged) and when it was
+/// asked, against doctor's own probe just now. A remembered answer that differs (a wrapper
+/// script whose environment changed) is replaced, and said.
+pub(super) fn check_agent_probe(info: &AgentInfo, state_dir: &std::path::Path) -> Check {
+    const NAME: &str = "Agent probe";
+    use crate::launch::agent_probe;
+    let path = info.path.display();
+    let review = |yes: bool| {
+        if yes {
+            "with --auto-review"
+        } else {
+            "without --auto-review"
+        }
+    };
+    let now = format!("{}, {}", info.version, review(info.supports_auto_review));
+    match agent_probe::remembered(state_dir, &info.path) {
+        None => {
+            agent_probe::remember(state_dir, info);
+            Check::pass(
+                NAME,
+                format!(
+                    "`{path} --version` and `--help` asked now: {now}; remembered for the launcher from now on"
+                ),
+            )
+        }
+        Some(known) => {
+            let when = known
+                .probed_at
+                .clone()
+                .unwrap_or_else(|| "at a time not recorded".to_string());
+            if known.cli_version == info.version
+                && known.supports_auto_review == info.supports_auto_review
+            {
+                return Check::pass(
+                    NAME,
+                    format!(
+                        "`{path} --version` and `--help` remembered from {when}: {now}, as it answers now (asked again when the file changes, or when a run refuses a flag it listed)"
+                    ),
+                );
+            }
+            agent_probe::remember(state_dir, info);
+            Check::warn(
+                NAME,
+                format!(
+                    "the launcher remembered `{path}` as {}, {} (asked {when}), but it answers {now} now (a wrapper whose environment changed keeps its path, time and size)",
+                    known.cli_version,
+                    review(known.supports_auto_review)
+                ),
+                "refreshed now: the next multi-cursor start offers Cursor's rows as it answers now",
+            )
+        }
+    }
+}
+
 pub(super) async fn check_login(agent: &AgentInfo) -> Check {
     const NAME: &str = "Cursor login";
     match account::login_state(&agent.path).await {

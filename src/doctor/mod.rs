@@ -182,6 +182,11 @@ pub async fn run(options: &DoctorOptions) -> Report {
     report.checks.push(claude.check);
     let agent = cursor::check_agent().await;
     report.checks.push(agent.check);
+    if let (Some(info), Ok(state_dir)) = (&agent.info, crate::state::state_dir_path()) {
+        report
+            .checks
+            .push(cursor::check_agent_probe(info, &state_dir));
+    }
     report.checks.push(match &agent.info {
         Some(info) => cursor::check_login(info).await,
         None => needs_agent("Cursor login"),

@@ -55,7 +55,17 @@ pub const UNAUTHORIZED: StatusRow = StatusRow {
 pub const FORBIDDEN: StatusRow = StatusRow {
     status: StatusCode::FORBIDDEN,
     kind: ErrorType::Permission,
-    cases: "`Origin` header, non-loopback `Host`, Cursor logged out, Cursor refused the key in `CURSOR_API_KEY`, the account's plan runs only Auto, no Anthropic login (placeholder credential)",
+    cases: "`Origin` header, non-loopback `Host`, no Anthropic login (placeholder credential)",
+};
+/// 424: Cursor's own login or plan stands in the way. Not 401 or 403: Claude Code puts its
+/// own `Please run /login` (terminal) or `Failed to authenticate.` (`-p`) in front of those,
+/// pointing at the Anthropic login; nor 400 or 422, which it sends again up to five times.
+/// A 424 it shows as `API Error: 424 <our message>` once, in the terminal and with `-p`
+/// (measured on Claude Code 2.1.328 and 2.1.337).
+pub const CURSOR_LOGIN: StatusRow = StatusRow {
+    status: StatusCode::FAILED_DEPENDENCY,
+    kind: ErrorType::Permission,
+    cases: "Cursor logged out (answered again without running Cursor until its login changes), Cursor refused the key in `CURSOR_API_KEY`, the account's plan runs only Auto",
 };
 /// 404.
 pub const NOT_FOUND: StatusRow = StatusRow {
@@ -95,10 +105,11 @@ pub const BAD_GATEWAY: StatusRow = StatusRow {
 };
 
 /// Every error status, in the order of the reference page.
-pub const STATUS_TABLE: [StatusRow; 9] = [
+pub const STATUS_TABLE: [StatusRow; 10] = [
     BAD_REQUEST,
     UNAUTHORIZED,
     FORBIDDEN,
+    CURSOR_LOGIN,
     NOT_FOUND,
     CONFLICT,
     TOO_LARGE,
@@ -170,9 +181,14 @@ impl ApiError {
         Self::of(UNAUTHORIZED, message)
     }
 
-    /// 403: browser origin, foreign Host, Cursor logged out, no Anthropic login.
+    /// 403: browser origin, foreign Host, no Anthropic login.
     pub fn forbidden(message: impl Into<String>) -> Self {
         Self::of(FORBIDDEN, message)
+    }
+
+    /// 424: Cursor is logged out, refused its API key, or its plan runs only Auto.
+    pub fn cursor_login(message: impl Into<String>) -> Self {
+        Self::of(CURSOR_LOGIN, message)
     }
 
     /// 404: unknown path.
@@ -328,12 +344,12 @@ impl From<&StoreError> for ApiError {
 }
 
 impl From<&CatalogError> for ApiError {
-    /// 403 when Cursor is logged out; 400 for the rest (an unknown model, the agent missing or
+    /// 424 when Cursor is logged out; 400 for the rest (an unknown model, the agent missing or
     /// failing to list its models, a cache that cannot be written).
     fn from(error: &CatalogError) -> Self {
         let message = error.to_string();
         match error {
-            CatalogError::LoggedOut { .. } => ApiError::forbidden(message),
+            CatalogError::LoggedOut { .. } => ApiError::cursor_login(message),
             CatalogError::AgentMissing { .. }
             | CatalogError::Spawn { .. }
             | CatalogError::Timeout { .. }
@@ -374,10 +390,10 @@ impl From<&TurnError> for ApiError {
     }
 }
 
-/// A failed turn: the CLI's own class where it has one (403 logged out, 429 rate limited,
+/// A failed turn: the CLI's own class where it has one (424 logged out, 429 rate limited,
 /// 400 for a bad model, an untrusted workspace or a missing agent); a run that ended without
 /// a `result` with its [`RunFailure::status`] (429 for a usage limit or a capacity shortage,
-/// 403 for a refused API key, 409 for a chat held by another agent, …); else 502. `message`
+/// 424 for a refused API key, 409 for a chat held by another agent, …); else 502. `message`
 /// is the error's `Display`, possibly followed by what Cursor ran before it stopped.
 fn turn_failure(error: &TurnError, message: String) -> ApiError {
     match error {
@@ -396,7 +412,7 @@ fn turn_failure(error: &TurnError, message: String) -> ApiError {
 
 impl From<&CompactionError> for ApiError {
     /// A failed compaction: the run's own status where it has one (a rate limit stays a 429, a
-    /// logged-out Cursor a 403), else 400 for a bad request or model and 502 for the rest. The
+    /// logged-out Cursor a 424), else 400 for a bad request or model and 502 for the rest. The
     /// message says the conversation is unchanged and how to compact instead.
     fn from(error: &CompactionError) -> Self {
         let message = format!(
@@ -428,11 +444,11 @@ impl From<&CompactionError> for ApiError {
     }
 }
 
-/// A failure the CLI reported in words: 403 logged out, 429 rate limited, 400 for an unknown
+/// A failure the CLI reported in words: 424 logged out, 429 rate limited, 400 for an unknown
 /// model or an untrusted workspace.
 fn cli_failure(failure: &CliFailure, message: String) -> ApiError {
     match failure {
-        CliFailure::AuthRequired(_) => ApiError::forbidden(message),
+        CliFailure::AuthRequired(_) => ApiError::cursor_login(message),
         CliFailure::RateLimited(_) => ApiError::rate_limited(message),
         CliFailure::BadModel(_) | CliFailure::WorkspaceTrust(_) => ApiError::bad_request(message),
     }
@@ -440,7 +456,7 @@ fn cli_failure(failure: &CliFailure, message: String) -> ApiError {
 
 /// The status and Anthropic error type of a run that ended without a `result`, by its case:
 /// an account limit or Cursor's capacity is 429 (Claude Code may retry later); a refusal that
-/// the same request meets again (key, login, plan) is 403; a model or workspace the user must
+/// the same request meets again (key, login, plan) is 424 ([`CURSOR_LOGIN`]); a model or workspace the user must
 /// change is 400; a chat held by another agent is 409; Cursor's server or process failing is
 /// 502.
 pub(crate) fn run_failure_status(failure: &RunFailure) -> StatusRow {
@@ -448,7 +464,7 @@ pub(crate) fn run_failure_status(failure: &RunFailure) -> StatusRow {
         RunFailure::UsageLimit { .. } | RunFailure::Capacity { .. } => RATE_LIMITED,
         RunFailure::InvalidApiKey { .. }
         | RunFailure::LoggedOut { .. }
-        | RunFailure::AutoOnly { .. } => FORBIDDEN,
+        | RunFailure::AutoOnly { .. } => CURSOR_LOGIN,
         RunFailure::BadModel { .. } | RunFailure::WorkspaceTrust { .. } => BAD_REQUEST,
         RunFailure::ChatInUse { .. } => CONFLICT,
         RunFailure::ServerRefused { .. }

@@ -77,9 +77,9 @@ pub struct GatewayConfig {
     /// Where Claude's settings and Cursor's config are read for settings admission (the
     /// launcher adds the user's `--settings` values; see `policy::settings`).
     pub policy: crate::policy::PolicyInputs,
-    /// Which program started Claude Code: [`Surface::Wrapper`](crate::policy::Surface) when
-    /// `multi-cursor-claude` runs the gateway, so a mode refusal names the VS Code panel's
-    /// switches; the terminal's otherwise.
+    /// Which program started Claude Code ([`Surface`](crate::policy::Surface)), so a mode note
+    /// or refusal names the switch that exists there: Shift+Tab in the launcher's session,
+    /// `--permission-mode` with `-p`, the VS Code panel's mode menu, the Agent SDK's option.
     pub surface: crate::policy::Surface,
     /// Set by the launcher and the wrapper, which register Claude Code hooks reporting to this
     /// gateway: a session none of them reached is told so in its first answer.

@@ -16,17 +16,45 @@ use crate::cursor::locate::AgentInfo;
 use crate::cursor::locate::LocateError;
 
 /// The cache file in the state folder.
-pub(super) const PROBE_CACHE_FILE: &str = "agent-probe.json";
+use locate::PROBE_CACHE_FILE;
 
 /// Executables remembered at most.
 const PROBE_CACHE_LIMIT: usize = 8;
 
 /// What `--version` and `--help` said of a Cursor CLI ([`crate::exec::AnswerCache`]).
 #[derive(Debug, Clone, Serialize, Deserialize)]
-struct ProbeAnswer {
+pub struct ProbeAnswer {
     /// The first line of `--version`.
-    cli_version: String,
-    supports_auto_review: bool,
+    pub cli_version: String,
+    pub supports_auto_review: bool,
+    /// When it was asked (RFC 3339); absent in caches written before it was noted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probed_at: Option<String>,
+}
+
+/// The probe remembered for the agent at `path` while it is unchanged, for `doctor`.
+pub fn remembered(state_dir: &Path, path: &Path) -> Option<ProbeAnswer> {
+    crate::exec::AnswerCache::<ProbeAnswer>::open(
+        state_dir.join(PROBE_CACHE_FILE),
+        PROBE_CACHE_LIMIT,
+    )
+    .get(path)
+}
+
+/// Remembers `info` as the probe of its executable now (`doctor` after a fresh probe).
+pub fn remember(state_dir: &Path, info: &AgentInfo) {
+    let mut cache = crate::exec::AnswerCache::<ProbeAnswer>::open(
+        state_dir.join(PROBE_CACHE_FILE),
+        PROBE_CACHE_LIMIT,
+    );
+    cache.put(
+        &info.path,
+        ProbeAnswer {
+            cli_version: info.version.clone(),
+            supports_auto_review: info.supports_auto_review,
+            probed_at: Some(crate::state::now_rfc3339()),
+        },
+    );
 }
 
 /// Cursor's agent: the first candidate, answered from the cache when it is the executable
@@ -53,6 +81,7 @@ pub(super) async fn find_agent(state_dir: &Path) -> Result<AgentInfo, LocateErro
         ProbeAnswer {
             cli_version: info.version.clone(),
             supports_auto_review: info.supports_auto_review,
+            probed_at: Some(crate::state::now_rfc3339()),
         },
     );
     Ok(info)

@@ -44,6 +44,9 @@ pub(crate) struct ClaudeStart<'a> {
     /// Adds `--model multi/cursor/default`: Claude Code has no Anthropic login and no model
     /// was chosen.
     pub(crate) auto_model: bool,
+    /// Adds `--model <route>` (before [`ClaudeStart::auto_model`]): the Cursor row chosen last
+    /// in a launched session, when the user named no model (`launch::saved_model`).
+    pub(crate) start_model: Option<&'a str>,
     /// Every other argument, byte for byte.
     pub(crate) rest: &'a [OsString],
     /// Started inside a launched, signed-out session: its placeholder is no credential here,
@@ -91,7 +94,9 @@ impl InProcessGateway {
             command.env(super::plugin::BIN_ENV, helper);
             crate::platform::shell_command::put_helper_on_path(&mut command, helper);
         }
-        if start.auto_model {
+        if let Some(route) = start.start_model {
+            command.arg("--model").arg(route);
+        } else if start.auto_model {
             command.arg("--model").arg(AUTO_ROUTE);
         }
         command.args(start.rest);

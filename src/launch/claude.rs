@@ -21,8 +21,138 @@ use super::LaunchError;
 /// with `behavesAs`), `--agents`, hook payloads and worker requests were measured.
 pub const MIN_VERSION: Version = Version(2, 1, 328);
 
-/// How to install Claude Code, quoted when it is missing or too old.
-pub const INSTALL_HINT: &str = "install or update it with `npm install -g @anthropic-ai/claude-code` (or `claude update`), or set MULTI_CURSOR_CLAUDE to its path";
+/// Claude Code's npm package.
+pub const NPM_PACKAGE: &str = "@anthropic-ai/claude-code";
+
+/// The version a hint installs. Named, because without it npm on Node older than 22 picks
+/// 2.1.197, the last release whose `engines.node` it meets, and that is older than
+/// [`MIN_VERSION`]. With it npm installs the newest with an EBADENGINE warning, and Claude Code
+/// (a native binary) runs on Node 20 (seen with 2.1.337 on Node 20.20).
+pub const INSTALL_VERSION: &str = "latest";
+
+/// Where an npm-installed Claude Code or multi-cursor lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Installed {
+    /// Under the npm prefix `prefix` (`<prefix>/lib/node_modules/<package>`, on Windows
+    /// `<prefix>\node_modules\<package>`).
+    Npm { prefix: PathBuf },
+    /// Not in an npm package (Claude Code's native installer, a copy, a build).
+    Elsewhere,
+}
+
+/// Where the executable at `path` was installed from: the npm prefix when it (links
+/// followed) lies inside `node_modules/<package>` (`package`'s components, such as
+/// `["@anthropic-ai", "claude-code"]`).
+pub fn installed_from(path: &Path, package: &[&str]) -> Installed {
+    let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    if let Some(prefix) = npm_prefix_of(&real, package) {
+        return Installed::Npm { prefix };
+    }
+    // npm's own entry whose target is gone or not a link (Windows' `<prefix>\claude.cmd`, a
+    // broken `<prefix>/bin/claude`): the package folder beside it names the prefix.
+    let package_dir = |prefix: &Path, lib: bool| {
+        let mut dir = if lib {
+            prefix.join("lib")
+        } else {
+            prefix.to_path_buf()
+        };
+        dir.push("node_modules");
+        package.iter().for_each(|name| dir.push(name));
+        dir.is_dir()
+    };
+    let shim_dir = path.parent();
+    let prefix = shim_dir.filter(|dir| package_dir(dir, false)).or_else(|| {
+        shim_dir
+            .and_then(Path::parent)
+            .filter(|dir| package_dir(dir, true))
+    });
+    prefix.map_or(Installed::Elsewhere, |prefix| Installed::Npm {
+        prefix: prefix.to_path_buf(),
+    })
+}
+
+/// The npm prefix of `real` (a path with links resolved), from its first
+/// `node_modules/<package>` components; `None` when it has none. Pure.
+pub fn npm_prefix_of(real: &Path, package: &[&str]) -> Option<PathBuf> {
+    let parts: Vec<std::path::Component<'_>> = real.components().collect();
+    let at = (0..parts.len()).find(|&i| {
+        parts[i].as_os_str() == "node_modules"
+            && package.iter().enumerate().all(|(k, name)| {
+                parts
+                    .get(i + 1 + k)
+                    .is_some_and(|c| c.as_os_str() == OsStr::new(name))
+            })
+    })?;
+    let mut prefix: PathBuf = parts[..at].iter().collect();
+    // `<prefix>/lib/node_modules` on Unix; `<prefix>\node_modules` on Windows.
+    if !cfg!(windows) && prefix.file_name() == Some(OsStr::new("lib")) {
+        prefix.pop();
+    }
+    (!prefix.as_os_str().is_empty()).then_some(prefix)
+}
+
+/// The one command that installs Claude Code [`INSTALL_VERSION`] into the npm prefix
+/// `prefix` (npm's own global prefix when `None`).
+pub fn npm_install_command(prefix: Option<&Path>) -> String {
+    let package = format!("{NPM_PACKAGE}@{INSTALL_VERSION}");
+    match prefix {
+        Some(prefix) => format!(
+            "npm install -g --prefix {} {package}",
+            shell_word(&prefix.to_string_lossy())
+        ),
+        None => format!("npm install -g {package}"),
+    }
+}
+
+/// `text` as one word of the shell the user types in.
+fn shell_word(text: &str) -> String {
+    if cfg!(windows) {
+        if text.contains([' ', '&', '(', ')', '\'']) {
+            return format!("\"{text}\"");
+        }
+        return text.to_string();
+    }
+    crate::platform::shell_command::posix_quote(text)
+}
+
+/// What to run when Claude Code at `found` is too old or unusable, or (`None`) missing: a
+/// command naming the version and the place it goes. An npm-installed one is updated in its
+/// own prefix (`claude update` and a bare `npm install -g` use npm's global prefix, which need
+/// not be where the `claude` on PATH lives); a native install updates itself (`claude install
+/// latest`); a missing one goes into the prefix multi-cursor was installed in (`self_exe`),
+/// where the launcher's PATH finds it beside `multi-cursor`.
+pub fn install_hint(found: Option<&Path>, self_exe: Option<&Path>) -> String {
+    let or_set = format!("or set {CLAUDE_ENV} to the path of Claude Code {MIN_VERSION} or newer");
+    let claude_package = ["@anthropic-ai", "claude-code"];
+    match found {
+        Some(path) => match installed_from(path, &claude_package) {
+            Installed::Npm { prefix } => format!(
+                "update it where it is installed: `{}` (npm warns EBADENGINE on Node older than 22; Claude Code runs anyway), {or_set}",
+                npm_install_command(Some(&prefix))
+            ),
+            Installed::Elsewhere => format!(
+                "update it with `{} install {INSTALL_VERSION}` (its own installer), or install it with npm: `{}`, {or_set}",
+                shell_word(&path.to_string_lossy()),
+                npm_install_command(None)
+            ),
+        },
+        None => {
+            let prefix = self_exe.and_then(|exe| match installed_from(exe, &["multi-cursor"]) {
+                Installed::Npm { prefix } => Some(prefix),
+                Installed::Elsewhere => None,
+            });
+            format!(
+                "install it with `{}`, {or_set}",
+                npm_install_command(prefix.as_deref())
+            )
+        }
+    }
+}
+
+/// [`install_hint`] for this process (multi-cursor's own executable).
+pub fn install_hint_here(found: Option<&Path>) -> String {
+    install_hint(found, std::env::current_exe().ok().as_deref())
+}
 
 /// File in the state folder remembering `claude --version` per executable.
 pub const VERSION_CACHE_FILE: &str = "claude-version.json";
@@ -381,5 +511,116 @@ mod tests {
             find_claude(Some(OsStr::new("/nope/claude")), Some(path_var), None),
             Err(LaunchError::ClaudeMissing { .. })
         ));
+    }
+}
+
+#[cfg(test)]
+mod install_hint_tests {
+    use super::*;
+
+    const CLAUDE: [&str; 2] = ["@anthropic-ai", "claude-code"];
+
+    #[test]
+    fn npm_prefix_is_read_from_the_package_path() {
+        let unix = Path::new(
+            "/home/u/.npm-global/lib/node_modules/@anthropic-ai/claude-code/bin/claude.exe",
+        );
+        assert_eq!(
+            npm_prefix_of(unix, &CLAUDE),
+            Some(PathBuf::from("/home/u/.npm-global"))
+        );
+        // The Node launcher's platform package sits inside multi-cursor's own node_modules.
+        let launcher = Path::new(
+            "/opt/p/lib/node_modules/multi-cursor/node_modules/multi-cursor-linux-x64/bin/multi-cursor",
+        );
+        assert_eq!(
+            npm_prefix_of(launcher, &["multi-cursor"]),
+            Some(PathBuf::from("/opt/p"))
+        );
+        assert_eq!(
+            npm_prefix_of(
+                Path::new("/home/u/.local/share/claude/versions/2.1.337"),
+                &CLAUDE
+            ),
+            None
+        );
+        assert_eq!(
+            npm_prefix_of(
+                Path::new("/usr/lib/node_modules/@anthropic-ai/other/x"),
+                &CLAUDE
+            ),
+            None
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn hints_name_the_version_and_the_prefix_of_the_found_claude() {
+        let tmp = tempfile::tempdir().unwrap();
+        let prefix = tmp.path().join("user prefix");
+        let package = prefix.join("lib/node_modules/@anthropic-ai/claude-code/bin");
+        std::fs::create_dir_all(&package).unwrap();
+        std::fs::write(package.join("claude.exe"), "").unwrap();
+        std::fs::create_dir_all(prefix.join("bin")).unwrap();
+        let link = prefix.join("bin/claude");
+        std::os::unix::fs::symlink(package.join("claude.exe"), &link).unwrap();
+
+        let hint = install_hint(Some(&link), None);
+        let quoted = crate::platform::shell_command::posix_quote(&prefix.to_string_lossy());
+        assert!(
+            hint.contains(&format!(
+                "`npm install -g --prefix {quoted} @anthropic-ai/claude-code@latest`"
+            )),
+            "{hint}"
+        );
+        assert!(!hint.contains("claude update"), "{hint}");
+
+        // Missing: into the prefix multi-cursor was installed in.
+        let own = tmp.path().join("mc/lib/node_modules/multi-cursor/bin");
+        std::fs::create_dir_all(&own).unwrap();
+        std::fs::write(own.join("multi-cursor"), "").unwrap();
+        let hint = install_hint(None, Some(&own.join("multi-cursor")));
+        let mc = tmp.path().join("mc");
+        assert!(
+            hint.contains(&format!(
+                "`npm install -g --prefix {} @anthropic-ai/claude-code@latest`",
+                crate::platform::shell_command::posix_quote(&mc.to_string_lossy())
+            )),
+            "{hint}"
+        );
+
+        // A native install updates itself, to a named version.
+        let native = tmp.path().join("claude");
+        std::fs::write(&native, "").unwrap();
+        let hint = install_hint(Some(&native), None);
+        assert!(
+            hint.contains(&format!("`{} install latest`", native.display())),
+            "{hint}"
+        );
+        // npm's entry with its target gone: the package folder beside it names the prefix.
+        std::fs::remove_file(package.join("claude.exe")).unwrap();
+        let hint = install_hint(Some(&link), None);
+        assert!(
+            hint.contains(&format!(
+                "`npm install -g --prefix {quoted} @anthropic-ai/claude-code@latest`"
+            )),
+            "{hint}"
+        );
+        // Not npm-installed multi-cursor, nothing found: npm's own prefix, still a version.
+        assert!(
+            install_hint(None, Some(&native))
+                .contains("`npm install -g @anthropic-ai/claude-code@latest`")
+        );
+    }
+
+    /// scripts/install brings Claude Code up to the floor the launcher refuses below.
+    #[test]
+    fn scripts_install_uses_the_launchers_floor() {
+        let script = include_str!("../../scripts/install-claude-code");
+        assert!(
+            script.contains(&format!("\nfloor={MIN_VERSION}\n")),
+            "scripts/install-claude-code must say floor={MIN_VERSION}"
+        );
+        assert!(script.contains(&format!("{NPM_PACKAGE}@{INSTALL_VERSION}")));
     }
 }

@@ -31,8 +31,10 @@
 //!    main thread (the one `block_on` polls the wrapper's future on), which lives as long as
 //!    the wrapper and so carries Linux's parent-death signal.
 //!
-//! The gateway runs with [`Surface::Wrapper`](crate::policy::Surface): a Cursor turn refused
-//! for Claude's permission mode names the VS Code panel's mode menu and settings, not Shift+Tab.
+//! The gateway runs with [`Surface::Panel`](crate::policy::Surface), or `Surface::Sdk` when
+//! the Agent SDK started it (`CLAUDE_CODE_ENTRYPOINT` `sdk-…`): a note or refusal about
+//! Claude's permission mode names the panel's mode menu and settings, or the SDK's
+//! `permissionMode`, not Shift+Tab.
 //!
 //! The token is never in any argv: it is in `claude`'s environment, and in the settings file
 //! only when a settings layer sets `ANTHROPIC_BASE_URL`/`ANTHROPIC_CUSTOM_HEADERS` (see
@@ -302,7 +304,9 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
     config.state_dir = state_dir.clone();
     config.anthropic_placeholder = placeholder.clone();
     config.upstream = routing.upstream.clone();
-    config.surface = crate::policy::Surface::Wrapper;
+    config.surface = crate::policy::Surface::of_wrapper(
+        std::env::var(crate::policy::ENTRYPOINT_ENV).ok().as_deref(),
+    );
     config.expects_hooks = true;
     config.policy.flag_settings = flag_settings;
     config
@@ -320,6 +324,7 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
         claude_path: &claude_path,
         agents: &agents,
         auto_model: placeholder.is_some() && !host.has_model && !saves_cursor_route,
+        start_model: None,
         rest: &host.rest,
         inherited_placeholder: login_inputs.inherited_placeholder(),
         token: &token,

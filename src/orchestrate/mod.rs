@@ -113,6 +113,12 @@ pub(crate) async fn run(
     }
     let cleared = admission::admit(context, parsed).await?;
     conversation::validate_for_cursor(&parsed.request)?;
+    // Cursor said "not logged in" and its login has not changed: the same answer, nothing run.
+    if let Some(said) = context.cursor_logged_out() {
+        return Err(Refusal::CatalogUnavailable(CatalogError::LoggedOut {
+            message: said,
+        }));
+    }
     let mut catalog = context
         .catalog(&cleared.agent.path)
         .await

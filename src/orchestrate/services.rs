@@ -75,7 +75,9 @@ pub struct LiveRun {
 /// The services of one gateway (see the module doc).
 pub struct TurnServices {
     config: TurnSettings,
-    agent: tokio::sync::OnceCell<Result<AgentInfo, LocateError>>,
+    /// Cursor's agent as located (and probed) on first need; `None` again once a run showed
+    /// its probe wrong ([`TurnServices::forget_agent`]).
+    agent: tokio::sync::Mutex<Option<Result<AgentInfo, LocateError>>>,
     catalog: tokio::sync::RwLock<Option<Catalog>>,
     /// Unknown model ids the catalog was fetched again for, and when.
     rechecked: Mutex<HashMap<String, Instant>>,
@@ -86,6 +88,15 @@ pub struct TurnServices {
     exchanges: Mutex<HashMap<u64, Arc<Exchange>>>,
     next_run: AtomicU64,
     spend: Arc<SpendBook>,
+    /// Cursor answered "not logged in" ([`TurnServices::cursor_logged_out`]).
+    logged_out: Mutex<Option<LoggedOut>>,
+}
+
+/// Cursor's last "not logged in": its words, and the login it was seen with.
+#[derive(Debug, Clone)]
+struct LoggedOut {
+    said: String,
+    login: u64,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -104,7 +115,7 @@ impl TurnServices {
         TurnServices {
             store: SessionStore::new(&config.state_dir, max_sessions),
             config,
-            agent: tokio::sync::OnceCell::new(),
+            agent: tokio::sync::Mutex::new(None),
             catalog: tokio::sync::RwLock::new(catalog),
             rechecked: Mutex::new(HashMap::new()),
             sessions: Mutex::new(SessionBook::default()),
@@ -112,6 +123,7 @@ impl TurnServices {
             exchanges: Mutex::new(HashMap::new()),
             next_run: AtomicU64::new(1),
             spend: Arc::new(spend),
+            logged_out: Mutex::new(None),
         }
     }
 
@@ -120,15 +132,31 @@ impl TurnServices {
         &self.config
     }
 
-    /// Cursor's agent, located and identified once.
+    /// Cursor's agent, located and identified once (again after [`TurnServices::forget_agent`]).
     pub async fn agent(&self) -> Result<AgentInfo, LocateError> {
-        self.agent
-            .get_or_init(crate::cursor::locate::locate_agent)
-            .await
-            .clone()
+        let mut slot = self.agent.lock().await;
+        if let Some(known) = slot.as_ref() {
+            return known.clone();
+        }
+        let found = crate::cursor::locate::locate_agent().await;
+        *slot = Some(found.clone());
+        found
     }
 
-    /// The catalog, fetched from Cursor (and cached) on first need.
+    /// A run showed the agent's probe wrong (it refused a flag its `--help` was remembered to
+    /// list): the probe is forgotten here, in this process and in the state folder's cache, so
+    /// the next turn and the next launch ask the agent again.
+    pub async fn forget_agent(&self) {
+        let mut slot = self.agent.lock().await;
+        if let Some(Ok(info)) = slot.take() {
+            tracing::warn!(path = %info.path.display(), "Cursor's agent refused a flag its remembered --help listed; probing it again");
+            crate::cursor::locate::forget_probe(&self.config.state_dir, &info.path);
+        }
+    }
+
+    /// The catalog, fetched from Cursor (and cached) on first need. While Cursor's last
+    /// answer was "not logged in" and its login has not changed, that answer again, without
+    /// running Cursor (a request waiting here while another fetched gets it too).
     pub async fn catalog(&self, agent: &Path) -> Result<Catalog, CatalogError> {
         if let Some(catalog) = self.catalog.read().await.as_ref() {
             return Ok(catalog.clone());
@@ -137,9 +165,43 @@ impl TurnServices {
         if let Some(catalog) = slot.as_ref() {
             return Ok(catalog.clone());
         }
-        let catalog = self.fetch_catalog(agent).await?;
+        if let Some(said) = self.cursor_logged_out() {
+            return Err(CatalogError::LoggedOut { message: said });
+        }
+        let catalog = match self.fetch_catalog(agent).await {
+            Ok(catalog) => catalog,
+            Err(error) => {
+                if let CatalogError::LoggedOut { message } = &error {
+                    self.note_logged_out(message);
+                }
+                return Err(error);
+            }
+        };
         *slot = Some(catalog.clone());
         Ok(catalog)
+    }
+
+    /// Cursor's words when its last answer (a run or its model list) was "not logged in" and
+    /// the login it reads has not changed since ([`crate::policy::cursor_login_fingerprint`]):
+    /// the same request would meet the same refusal, so it gets it without running Cursor
+    /// again. `None` once the login changed (a `multi-cursor --cursor-login`, `agent login`).
+    pub fn cursor_logged_out(&self) -> Option<String> {
+        let mut noted = lock(&self.logged_out);
+        let seen = noted.as_ref()?;
+        if crate::policy::cursor_login_fingerprint(&self.config.policy) == seen.login {
+            return Some(seen.said.clone());
+        }
+        *noted = None;
+        None
+    }
+
+    /// Cursor answered "not logged in" (`said`, its words) under the login it reads now.
+    pub fn note_logged_out(&self, said: &str) {
+        let login = crate::policy::cursor_login_fingerprint(&self.config.policy);
+        *lock(&self.logged_out) = Some(LoggedOut {
+            said: said.to_string(),
+            login,
+        });
     }
 
     /// Asks Cursor for its models and caches them for the next launch (a cache that cannot be

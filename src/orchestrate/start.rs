@@ -374,7 +374,14 @@ fn spawn_keeper(
             let outcome = tokio::task::spawn_blocking(move || entry.put_back()).await;
             tracing::info!(%path, ?outcome, "the action allowed once was put back");
         }
-        note_plan(&state_dir, watched.ending(), named_model).await;
+        let ending = watched.ending();
+        if let Some(said) = logged_out_said(ending.as_ref()) {
+            ended.note_logged_out(&said);
+        }
+        if refused_a_probed_flag(ending.as_ref()) {
+            ended.forget_agent().await;
+        }
+        note_plan(&state_dir, ending, named_model).await;
     });
 }
 
@@ -397,6 +404,38 @@ fn follow_spend(mut items: mpsc::Receiver<TurnItem>, tap: RunTap) -> mpsc::Recei
         }
     });
     followed
+}
+
+/// Cursor's words when a turn failed because Cursor is not logged in.
+fn logged_out_said(ending: Option<&Ending>) -> Option<String> {
+    let Some(Ending::Failed {
+        error: ExchangeFailure::Turn(failure),
+        ..
+    }) = ending
+    else {
+        return None;
+    };
+    match failure.error.as_ref() {
+        TurnError::Failed(RunFailure::LoggedOut { said, .. }) => Some(said.clone()),
+        TurnError::Cli(crate::cursor::CliFailure::AuthRequired(said)) => Some(said.clone()),
+        _ => None,
+    }
+}
+
+/// Whether a turn failed because the CLI refused `--auto-review`, which its remembered
+/// `--help` listed (Commander's `unknown option '--auto-review'`): the probe is stale.
+fn refused_a_probed_flag(ending: Option<&Ending>) -> bool {
+    let Some(Ending::Failed {
+        error: ExchangeFailure::Turn(failure),
+        ..
+    }) = ending
+    else {
+        return false;
+    };
+    failure
+        .error
+        .to_string()
+        .contains("unknown option '--auto-review'")
 }
 
 /// What a finished turn says about the account's plan (`cursor::catalog::plan`): an Auto-only

@@ -30,9 +30,7 @@ pub enum ShimError {
         "{shim} is a .cmd shim with no complete Cursor build beside it (no index.js next to node.exe, and no versions\\<build> folder holding both); reinstall the Cursor CLI"
     )]
     NoCursorBuild { shim: PathBuf },
-    #[error(
-        "{shim} is npm's shim, but {exe} is missing; reinstall Claude Code (npm install -g @anthropic-ai/claude-code) or use its native installer"
-    )]
+    #[error("{shim} is npm's shim, but {exe} is missing: Claude Code's install did not finish")]
     NoClaudeExe { shim: PathBuf, exe: PathBuf },
 }
 

@@ -35,6 +35,7 @@ pub use allow_entry::AllowPutBack;
 
 pub use model_put_back::ModelPutBack;
 pub use model_put_back::PutBack;
+pub(crate) use model_put_back::replace_if_unchanged;
 
 /// Largest Cursor config file read.
 const MAX_CONFIG_BYTES: u64 = 4 * 1024 * 1024;
@@ -83,6 +84,42 @@ pub(crate) fn global_path(inputs: &PolicyInputs) -> Option<PathBuf> {
         .home
         .as_ref()
         .map(|h| joined(h, ".cursor/cli-config.json"))
+}
+
+/// A number that changes when Cursor's stored login does: the `authInfo` member of the global
+/// config (where the CLI keeps its credentials since 2026.06), and the size and time of the
+/// older builds' `$XDG_CONFIG_HOME/cursor/auth.json` (`~/.config/cursor/auth.json`). Never the
+/// credentials themselves: only their hash leaves this function. The model fields Cursor
+/// rewrites on every run do not change it. Blocking (two small reads).
+pub fn login_fingerprint(inputs: &PolicyInputs) -> u64 {
+    use std::hash::Hash;
+    use std::hash::Hasher;
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    if let Some(path) = global_path(inputs) {
+        // No file and a file without `authInfo` are the same login: none.
+        let login: Option<String> = match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.is_file() && meta.len() <= MAX_CONFIG_BYTES => {
+                let bytes = std::fs::read(&path).unwrap_or_default();
+                match serde_json::from_slice::<serde_json::Value>(&bytes) {
+                    Ok(value) => value.get("authInfo").map(ToString::to_string),
+                    // Being rewritten, or broken: its bytes stand for the login.
+                    Err(_) => Some(String::from_utf8_lossy(&bytes).into_owned()),
+                }
+            }
+            Ok(meta) => Some(format!("{} {:?}", meta.len(), meta.modified().ok())),
+            Err(_) => None,
+        };
+        login.hash(&mut hasher);
+    }
+    let config_home = inputs
+        .xdg_config_home
+        .clone()
+        .or_else(|| inputs.home.as_ref().map(|h| h.join(".config")));
+    if let Some(dir) = config_home {
+        let meta = std::fs::metadata(joined(&dir, "cursor/auth.json")).ok();
+        meta.map(|m| (m.len(), m.modified().ok())).hash(&mut hasher);
+    }
+    hasher.finish()
 }
 
 /// The file whose default model every `--model` run rewrites: a turn takes a
@@ -370,5 +407,49 @@ mod tests {
         for entry in ["Shell(ls)", "Read(**)", "Write(src/**)", "Mcp(gh:*)"] {
             assert!(!is_catch_all_allow(entry), "{entry}");
         }
+    }
+}
+
+#[cfg(test)]
+mod login_fingerprint_tests {
+    use super::*;
+
+    #[test]
+    fn the_login_changes_it_and_a_runs_model_write_does_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let inputs = PolicyInputs {
+            cursor_config_dir: Some(dir.path().to_path_buf()),
+            xdg_config_home: Some(dir.path().join("xdg")),
+            ..Default::default()
+        };
+        let file = dir.path().join("cli-config.json");
+        let absent = login_fingerprint(&inputs);
+        std::fs::write(&file, r#"{"permissions":{"allow":[]}}"#).unwrap();
+        let logged_out = login_fingerprint(&inputs);
+        assert_eq!(absent, logged_out, "no authInfo either way");
+        std::fs::write(
+            &file,
+            r#"{"permissions":{"allow":[]},"model":{"modelId":"gpt-5"},"hasChangedDefaultModel":true}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            login_fingerprint(&inputs),
+            logged_out,
+            "a run's model write"
+        );
+        std::fs::write(
+            &file,
+            r#"{"permissions":{"allow":[]},"authInfo":{"email":"a@example.com"}}"#,
+        )
+        .unwrap();
+        let logged_in = login_fingerprint(&inputs);
+        assert_ne!(logged_in, logged_out);
+        std::fs::create_dir_all(dir.path().join("xdg/cursor")).unwrap();
+        std::fs::write(dir.path().join("xdg/cursor/auth.json"), "{}").unwrap();
+        assert_ne!(
+            login_fingerprint(&inputs),
+            logged_in,
+            "the older builds' auth.json"
+        );
     }
 }

@@ -21,6 +21,7 @@ pub use admission::SettingsRefusal;
 pub(crate) use admission::admit_request;
 pub use admission::admit_settings;
 pub(crate) use admission::status_text;
+pub use cursor_config::login_fingerprint as cursor_login_fingerprint;
 pub use settings::FlagSettings;
 pub use settings::PolicyInputs;
 
@@ -79,16 +80,36 @@ impl ClaudeMode {
     }
 }
 
+/// Claude Code's variable naming the program that started it (`sdk-ts` from the Agent SDK).
+pub const ENTRYPOINT_ENV: &str = "CLAUDE_CODE_ENTRYPOINT";
+
 /// Which program started the Claude Code a gateway serves, so a mode refusal names the switch
 /// that exists there. Set once per gateway (`GatewayConfig::surface`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Surface {
-    /// The `multi-cursor` launcher (or `serve`) in a terminal: Shift+Tab and `--permission-mode`.
+    /// The `multi-cursor` launcher's interactive session (or `serve`) in a terminal: Shift+Tab.
     #[default]
     Terminal,
-    /// `multi-cursor-claude`, started by the VS Code panel or the Agent SDK: Shift+Tab and the
-    /// launcher's flags mean nothing there; the panel has a mode menu and settings.
-    Wrapper,
+    /// The launcher in print mode (`multi-cursor -p`): no Shift+Tab, only `--permission-mode`.
+    Print,
+    /// `multi-cursor-claude` started by the VS Code panel (or by a program that does not say
+    /// it is the Agent SDK): the panel's mode menu and its settings.
+    Panel,
+    /// `multi-cursor-claude` started by the Agent SDK (`CLAUDE_CODE_ENTRYPOINT` `sdk-…`: the
+    /// TypeScript SDK sets `sdk-ts` unless its caller set one, as read in 0.3.337's `sdk.mjs`):
+    /// its `permissionMode` option.
+    Sdk,
+}
+
+impl Surface {
+    /// The wrapper's surface from the `CLAUDE_CODE_ENTRYPOINT` its starter set: `sdk-ts`,
+    /// `sdk-py`, … are the Agent SDK; anything else (the VS Code extension's own) the panel.
+    pub fn of_wrapper(entrypoint: Option<&str>) -> Surface {
+        match entrypoint {
+            Some(entry) if entry.starts_with("sdk") => Surface::Sdk,
+            _ => Surface::Panel,
+        }
+    }
 }
 
 /// Why Cursor may not run under the session's current settings. Messages name the fix.
@@ -184,11 +205,15 @@ impl ModePlan {
 
 /// How to give Cursor edits from inside Claude Code, in the words of where it runs, as a
 /// sentence.
-fn how_to_allow_edits(surface: Surface) -> &'static str {
+pub(crate) fn how_to_allow_edits(surface: Surface) -> &'static str {
     match surface {
         Surface::Terminal => "Shift+Tab to accept edits lets Cursor edit",
-        Surface::Wrapper => {
+        Surface::Print => "Run with `--permission-mode acceptEdits` to let Cursor edit",
+        Surface::Panel => {
             "Choosing accept edits in the mode menu below the prompt (or `claudeCode.initialPermissionMode`: `acceptEdits`) lets Cursor edit"
+        }
+        Surface::Sdk => {
+            "The SDK's `permissionMode: \"acceptEdits\"` (Python: `permission_mode=\"acceptEdits\"`) lets Cursor edit"
         }
     }
 }
@@ -197,8 +222,12 @@ fn how_to_allow_edits(surface: Surface) -> &'static str {
 pub(crate) fn how_to_read_only(surface: Surface) -> &'static str {
     match surface {
         Surface::Terminal => "Shift+Tab to plan mode to keep Cursor read-only",
-        Surface::Wrapper => {
+        Surface::Print => "run with `--permission-mode plan` to keep Cursor read-only",
+        Surface::Panel => {
             "choose plan mode in the mode menu below the prompt to keep Cursor read-only"
+        }
+        Surface::Sdk => {
+            "set the SDK's `permissionMode: \"plan\"` (Python: `permission_mode=\"plan\"`) to keep Cursor read-only"
         }
     }
 }
@@ -394,15 +423,29 @@ mod tests {
     }
 
     #[test]
+    fn the_wrapper_tells_the_sdk_from_the_panel() {
+        assert_eq!(Surface::of_wrapper(Some("sdk-ts")), Surface::Sdk);
+        assert_eq!(Surface::of_wrapper(Some("sdk-py")), Surface::Sdk);
+        assert_eq!(Surface::of_wrapper(Some("claude-vscode")), Surface::Panel);
+        assert_eq!(Surface::of_wrapper(None), Surface::Panel);
+    }
+
+    #[test]
     fn notes_and_refusals_name_only_reachable_switches() {
         for mode in [None, Some(ClaudeMode::Default), Some(ClaudeMode::DontAsk)] {
-            let panel = ModeFacts {
-                surface: Surface::Wrapper,
-                ..facts()
-            };
-            let note = cursor_mode(mode, &panel).note.unwrap();
+            let on = |surface| ModeFacts { surface, ..facts() };
+            let note = cursor_mode(mode, &on(Surface::Panel)).note.unwrap();
             assert!(!note.contains("Shift+Tab"), "{note}");
             assert!(note.contains("mode menu"), "{note}");
+            let note = cursor_mode(mode, &on(Surface::Print)).note.unwrap();
+            assert!(!note.contains("Shift+Tab"), "{note}");
+            assert!(note.contains("--permission-mode acceptEdits"), "{note}");
+            let note = cursor_mode(mode, &on(Surface::Sdk)).note.unwrap();
+            assert!(
+                !note.contains("Shift+Tab") && !note.contains("mode menu"),
+                "{note}"
+            );
+            assert!(note.contains("permissionMode: \"acceptEdits\""), "{note}");
             let note = cursor_mode(mode, &facts()).note.unwrap();
             assert!(note.contains("Shift+Tab to accept edits"), "{note}");
             for unreachable in ["bypassPermissions", "--permission-mode", "\"default\""] {

@@ -93,14 +93,14 @@ fn action_required_is_a_usage_limit_too() {
 }
 
 #[test]
-fn a_free_plan_asked_for_a_named_model_is_403_naming_auto() {
+fn a_free_plan_asked_for_a_named_model_is_424_naming_auto() {
     // 2026.10.01: "Named models unavailable", also an ActionRequiredError, is no usage limit:
     // the same request fails the same way until the route is Auto.
     let gw = replaying("free-plan-named-model.scenario");
     let (status, kind, message) = failure(&gw, "s-free");
     assert_eq!(
         (status, kind.as_str()),
-        (403, "permission_error"),
+        (424, "permission_error"),
         "{message}"
     );
     assert!(
@@ -133,12 +133,12 @@ fn a_run_that_never_writes_its_first_event_is_ended_and_said_so() {
 }
 
 #[test]
-fn an_invalid_api_key_is_403_naming_cursor_api_key() {
+fn an_invalid_api_key_is_424_naming_cursor_api_key() {
     let gw = replaying("invalid-api-key.scenario");
     let (status, kind, message) = failure(&gw, "s-key");
     assert_eq!(
         (status, kind.as_str()),
-        (403, "permission_error"),
+        (424, "permission_error"),
         "{message}"
     );
     assert!(message.contains("CURSOR_API_KEY"), "{message}");

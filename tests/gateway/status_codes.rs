@@ -217,17 +217,121 @@ fn agent_missing_is_400() {
     );
 }
 
+/// Agent processes other than the identification probes (`--version`, `--help`).
+fn agent_runs(gw: &TestGateway) -> usize {
+    gw.agent_calls()
+        .iter()
+        .filter(|c| {
+            !c["argv"]
+                .as_array()
+                .is_some_and(|a| a.len() == 1 && (a[0] == "--version" || a[0] == "--help"))
+        })
+        .count()
+}
+
+/// A logged-out Cursor is a 424 (Claude Code shows it without its `/login` advice and does not
+/// re-send it), its message naming the fix first; the message ran Cursor once, and the same
+/// request sent again gets the same answer without running Cursor until the login changes.
 #[test]
-fn cursor_logged_out_is_403() {
+fn cursor_logged_out_is_424_and_not_run_again_until_the_login_changes() {
+    let marker = tempfile::tempdir().unwrap();
+    let marker = marker.path().join("logged-in");
     let mut options = bypass();
     options
         .env
         .push(("FAKE_AGENT_LOGGED_OUT".into(), "1".into()));
+    options.env.push((
+        "FAKE_AGENT_LOGIN_MARKER".into(),
+        marker.to_string_lossy().into_owned(),
+    ));
     let gw = TestGateway::start(options);
-    let message = error(messages(&gw, "multi/cursor/composer-2.5", true), 403);
-    assert!(message.contains("login"), "{message}");
-    let message = error(messages(&gw, "multi/cursor/composer-2.5", false), 403);
-    assert!(message.contains("login"), "{message}");
+    let model = "multi/cursor/composer-2.5";
+    let message = error(messages(&gw, model, true), 424);
+    assert!(
+        message.starts_with(
+            "multi-cursor: Cursor is not logged in: run `multi-cursor --cursor-login` in a terminal or /multi-cursor:login in Claude Code"
+        ),
+        "{message}"
+    );
+    assert!(message.contains("Authentication required"), "{message}");
+    assert_eq!(agent_runs(&gw), 1, "{:?}", gw.agent_calls());
+
+    // Sent again, streamed or not: the same answer, nothing run.
+    assert_eq!(error(messages(&gw, model, true), 424), message);
+    error(messages(&gw, model, false), 424);
+    assert_eq!(agent_runs(&gw), 1, "{:?}", gw.agent_calls());
+
+    // The login changes (`agent login` stores credentials in cli-config.json's authInfo).
+    let login = std::process::Command::new(multi_cursor_test_support::fake_agent::fake_agent())
+        .arg("login")
+        .env("HOME", gw.home())
+        .env("FAKE_AGENT_LOGIN_MARKER", &marker)
+        .env_remove("CURSOR_CONFIG_DIR")
+        .env_remove("FAKE_AGENT_LOG")
+        .output()
+        .unwrap();
+    assert!(login.status.success(), "{login:?}");
+    let config = std::fs::read_to_string(gw.home().join(".cursor/cli-config.json")).unwrap();
+    assert!(config.contains("authInfo"), "{config}");
+    let answer = messages(&gw, model, false);
+    assert_eq!(answer.status().as_u16(), 200, "{:?}", gw.agent_calls());
+    assert!(answer.text().unwrap().contains("fake agent reply"));
+    let argv: Vec<String> = gw
+        .agent_calls()
+        .iter()
+        .map(|c| c["argv"].to_string())
+        .collect();
+    assert!(agent_runs(&gw) > 1 && gw.turns().len() == 1, "{argv:#?}");
+}
+
+/// Logged out after the catalog was fetched: the turn itself meets the refusal; sent again,
+/// nothing runs.
+#[test]
+fn a_turn_that_finds_cursor_logged_out_is_not_run_again() {
+    let marker = tempfile::tempdir().unwrap();
+    let marker = marker.path().join("logged-in");
+    std::fs::write(&marker, "").unwrap();
+    let mut options = bypass();
+    options
+        .env
+        .push(("FAKE_AGENT_LOGGED_OUT".into(), "1".into()));
+    options.env.push((
+        "FAKE_AGENT_LOGIN_MARKER".into(),
+        marker.to_string_lossy().into_owned(),
+    ));
+    let gw = TestGateway::start(options);
+    let model = "multi/cursor/composer-2.5";
+    assert_eq!(messages(&gw, model, false).status().as_u16(), 200);
+    let logout = std::process::Command::new(multi_cursor_test_support::fake_agent::fake_agent())
+        .arg("logout")
+        .env("HOME", gw.home())
+        .env("FAKE_AGENT_LOGIN_MARKER", &marker)
+        .env_remove("CURSOR_CONFIG_DIR")
+        .env_remove("FAKE_AGENT_LOG")
+        .output()
+        .unwrap();
+    assert!(logout.status.success(), "{logout:?}");
+    let again = gw.post(
+        "/v1/messages",
+        &cursor_request(model, "and now something else", true),
+    );
+    let message = error(again, 424);
+    assert!(
+        message.starts_with(
+            "multi-cursor: Cursor is not logged in: run `multi-cursor --cursor-login`"
+        ),
+        "{message}"
+    );
+    assert_eq!(gw.turns().len(), 2, "{:?}", gw.agent_calls());
+    let runs = agent_runs(&gw);
+    let resent = gw.post(
+        "/v1/messages",
+        &cursor_request(model, "and now something else", true),
+    );
+    // The same words, less the run's own "nothing ran" (nothing was run for it).
+    let resent = error(resent, 424);
+    assert!(message.starts_with(&resent), "{resent}\n{message}");
+    assert_eq!(agent_runs(&gw), runs, "{:?}", gw.agent_calls());
 }
 
 #[test]

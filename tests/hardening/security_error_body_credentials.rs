@@ -1,6 +1,6 @@
 //! No credential in any error the gateway answers with. With a Cursor API key and Anthropic
 //! credentials in its environment, `multi-cursor serve` is driven into every error it has —
-//! 401 (no token, wrong token), 403 (`Origin`, foreign `Host`, Cursor logged out), 404, 413,
+//! 401 (no token, wrong token), 403 (`Origin`, foreign `Host`), 424 (Cursor logged out), 404, 413,
 //! 400 (malformed JSON, unknown model, no permission mode, a model the CLI refuses), 429 (a
 //! rate-limited run), 502 (a run that crashed after acting, an unreachable upstream for a Claude
 //! request carrying an API key and a bearer token) — and no answer, head or body, holds the
@@ -219,7 +219,7 @@ fn error_answers_hold_no_credential() {
         eprintln!("{what}: {}", answer.status);
     }
     let statuses: BTreeSet<u16> = answers.iter().map(|(_, a)| a.status).collect();
-    for expected in [400, 401, 403, 404, 413, 429, 502] {
+    for expected in [400, 401, 403, 404, 413, 424, 429, 502] {
         assert!(
             statuses.contains(&expected),
             "no {expected} among {:?}",

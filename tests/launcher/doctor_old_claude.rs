@@ -1,5 +1,6 @@
 //! `multi-cursor doctor` with a Claude Code older than 2.1.328 (the version our facts were
-//! measured on) fails that check with how to update; a missing one names how to install it.
+//! measured on) fails that check with how to update it where it lives, naming the version; a
+//! missing one names how to install it.
 
 use multi_cursor_test_support::doctor;
 
@@ -14,10 +15,35 @@ fn old_or_missing_claude_code_fails() {
     assert!(claude.starts_with("[FAIL]"), "{claude}");
     assert!(claude.contains("2.1.99"), "{claude}");
     assert!(claude.contains("older than 2.1.328"), "{claude}");
+    // Not an npm install: its own installer, to a named version.
     assert!(
-        output.fix("Claude Code").contains("claude update"),
+        output
+            .fix("Claude Code")
+            .contains(&format!("`{} install latest`", old.display())),
         "{output:?}"
     );
+
+    // npm-installed (2.1.197 is what npm picks on Node 20 without a version): updated in the
+    // prefix it lives in, never through npm's own global prefix or `claude update`.
+    let check = doctor::Doctor::new();
+    let prefix = check.dir.path().join("npm-prefix");
+    let package = prefix.join("lib/node_modules/@anthropic-ai/claude-code/bin");
+    std::fs::create_dir_all(&package).unwrap();
+    doctor::script(&package.join("claude.exe"), "echo '2.1.197 (Claude Code)'");
+    std::fs::create_dir_all(prefix.join("bin")).unwrap();
+    let link = prefix.join("bin/claude");
+    std::os::unix::fs::symlink(package.join("claude.exe"), &link).unwrap();
+    let (output, _dir) = check.env("MULTI_CURSOR_CLAUDE", &link).run();
+    assert_eq!(output.code, Some(1), "{output:?}");
+    let fix = output.fix("Claude Code");
+    assert!(
+        fix.contains(&format!(
+            "`npm install -g --prefix {} @anthropic-ai/claude-code@latest`",
+            prefix.display()
+        )),
+        "{output:?}"
+    );
+    assert!(!fix.contains("claude update"), "{fix}");
 
     let check = doctor::Doctor::new();
     let (output, _dir) = check.env("MULTI_CURSOR_CLAUDE", "no-such-claude").run();
@@ -25,13 +51,13 @@ fn old_or_missing_claude_code_fails() {
     assert!(
         output
             .line("Claude Code")
-            .contains("was not found (looked for MULTI_CURSOR_CLAUDE=no-such-claude)"),
+            .contains("not found (looked for MULTI_CURSOR_CLAUDE=no-such-claude)"),
         "{output:?}"
     );
     assert!(
         output
             .fix("Claude Code")
-            .contains("npm install -g @anthropic-ai/claude-code"),
+            .contains("npm install -g @anthropic-ai/claude-code@latest"),
         "{output:?}"
     );
 }

@@ -1,6 +1,7 @@
 //! Through the launcher, a Cursor model in Claude's manual mode (`default`: what `-p` runs in
 //! without `--permission-mode`) answers read-only: the answer's first line says so and names
-//! Shift+Tab to accept edits, and Cursor runs with `--mode ask`.
+//! `--permission-mode acceptEdits` (Shift+Tab does not exist with `-p`), and Cursor runs with
+//! `--mode ask`.
 
 use multi_cursor_test_support::launcher;
 
@@ -18,7 +19,7 @@ fn manual_mode_answers_read_only() {
     assert_eq!(output.status, Some(0), "{output:?}");
     assert!(
         output.stdout.starts_with(
-            "[Cursor] Cursor answered read-only: in manual mode it cannot ask you before acting. Shift+Tab to accept edits lets Cursor edit."
+            "[Cursor] Cursor answered read-only: in manual mode it cannot ask you before acting. Run with `--permission-mode acceptEdits` to let Cursor edit."
         ),
         "{output:?}"
     );

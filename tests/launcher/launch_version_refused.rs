@@ -23,7 +23,7 @@ fn an_old_claude_is_refused_naming_the_minimum() {
     assert!(
         output
             .stderr
-            .contains("npm install -g @anthropic-ai/claude-code")
+            .contains("npm install -g @anthropic-ai/claude-code@latest")
     );
     assert!(launch.claude_argv().is_none(), "claude must not start");
 }
@@ -39,7 +39,7 @@ fn a_missing_claude_names_the_install_command() {
         output.stderr.contains("Claude Code was not found")
             && output
                 .stderr
-                .contains("npm install -g @anthropic-ai/claude-code"),
+                .contains("npm install -g @anthropic-ai/claude-code@latest"),
         "{}",
         output.stderr
     );

@@ -20,6 +20,7 @@ mod doctor_mcp;
 mod doctor_no_agent;
 // The agent found on PATH is a symlink (file symlinks need Developer Mode on Windows).
 #[cfg(unix)]
+mod doctor_agent_probe;
 mod doctor_not_cursor_agent;
 mod doctor_old_claude;
 mod doctor_session_lock;
@@ -34,6 +35,7 @@ mod dialogs_tui;
 #[cfg(unix)]
 mod first_contact_tui;
 mod interrupt_hook;
+mod launch_agent_probe_refresh;
 mod launch_agents_clash;
 mod launch_auto_only_plan;
 mod launch_claude_env;
@@ -89,6 +91,9 @@ mod sigkill_leaves_nothing;
 // Relative directory symlinks (Windows needs Developer Mode or an administrator).
 #[cfg(unix)]
 mod skills_links;
+// The real Claude Code's TUI under tmux.
+#[cfg(unix)]
+mod saved_model_tui;
 mod statusline_budget;
 mod statusline_command;
 mod statusline_settings;

@@ -1,7 +1,8 @@
 //! A turn that fails after Cursor may have acted (output, then a crash without a result) is
 //! not run again: an identical retry gets the same failure, and the next new message tells
 //! Cursor the previous turn was interrupted. A turn that failed before anything ran (Cursor
-//! logged out) is forgotten, so its retry runs.
+//! logged out) is forgotten by the record; its retry is answered the same without running
+//! Cursor while Cursor's login is unchanged (`gateway::status_codes` logs in and sees it run).
 
 use multi_cursor_test_support::gateway;
 use multi_cursor_test_support::scenario;
@@ -84,10 +85,14 @@ fn a_failure_before_anything_ran_is_forgotten() {
     let gw = TestGateway::start(GatewayOptions::replaying(&scenario_path));
     let request = cursor_request("multi/cursor/composer-2.5", "hello", false);
     let (status, body) = gw.ask("s-auth", &request);
-    assert_eq!(status, 403, "{body}");
+    assert_eq!(status, 424, "{body}");
     let (status, _) = gw.ask("s-auth", &request);
-    assert_eq!(status, 403);
-    assert_eq!(gw.turns().len(), 2, "nothing ran, so the retry starts over");
+    assert_eq!(status, 424);
+    assert_eq!(
+        gw.turns().len(),
+        1,
+        "the login has not changed: the retry is answered without running Cursor"
+    );
     let record = gw.record("s-auth", "main");
     assert_eq!(record["interrupted"], false);
     assert!(record["pendingRun"].is_null());

@@ -120,7 +120,7 @@ pub enum CatalogError {
     /// [`fetch_catalog`]: Cursor answered that nobody is signed in. `message` is the CLI's own
     /// words.
     #[error(
-        "Cursor is not logged in (the agent CLI said: {message}); run `multi-cursor --cursor-login` (or set CURSOR_API_KEY) and try again"
+        "Cursor is not logged in: run `multi-cursor --cursor-login` in a terminal or /multi-cursor:login in Claude Code (or set CURSOR_API_KEY), then try again (Cursor said: “{message}”)"
     )]
     LoggedOut { message: String },
 

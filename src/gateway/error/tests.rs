@@ -74,7 +74,7 @@ fn every_run_failure_case_has_its_status() {
                 said: said(),
                 reached,
             },
-            403,
+            424,
             ErrorType::Permission,
         ),
         (
@@ -82,7 +82,7 @@ fn every_run_failure_case_has_its_status() {
                 said: said(),
                 reached,
             },
-            403,
+            424,
             ErrorType::Permission,
         ),
         (
@@ -90,7 +90,7 @@ fn every_run_failure_case_has_its_status() {
                 said: said(),
                 reached,
             },
-            403,
+            424,
             ErrorType::Permission,
         ),
         (

@@ -278,8 +278,10 @@ fn input_value(value: &Value) -> Option<CstInputValue> {
 }
 
 /// Writes `edited` over `path` by temp file, fsync and rename (same permissions), unless the
-/// file no longer reads `expected` just before the rename. `Ok(false)`: it changed.
-pub(super) fn replace_if_unchanged(
+/// file no longer reads `expected` just before the rename. `Ok(false)`: it changed. Also how
+/// the launcher puts the model back into Claude Code's settings (`launch::saved_model`) and an
+/// allow entry is written and put back (`super::allow_entry`).
+pub(crate) fn replace_if_unchanged(
     path: &Path,
     expected: &str,
     edited: &str,

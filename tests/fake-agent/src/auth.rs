@@ -2,7 +2,9 @@
 //!
 //! Logged in unless `FAKE_AGENT_LOGGED_OUT=1`; even then an API key or auth token (environment
 //! or flag) counts as logged in, like the real CLI, and so does an existing
-//! `FAKE_AGENT_LOGIN_MARKER` file (which `login` creates and `logout` removes).
+//! `FAKE_AGENT_LOGIN_MARKER` file (which `login` creates and `logout` removes). Like the real
+//! CLI, `login` also stores its credentials in `cli-config.json`'s `authInfo` (where the
+//! config may be written: see `cli_config`), and `logout` removes them.
 
 use std::fs;
 use std::fs::OpenOptions;
@@ -164,6 +166,7 @@ pub fn login(invocation: &Invocation) -> Result<i32, Error> {
             .open(&marker)
             .map_err(|error| Error::io("creating", &marker, &error))?;
     }
+    crate::cli_config::store_login(Some(&email()))?;
     println!("✓ Logged in as {}", email());
     Ok(0)
 }
@@ -178,6 +181,7 @@ pub fn logout(invocation: &Invocation) -> Result<i32, Error> {
             Err(error) => return Err(Error::io("removing", &marker, &error)),
         }
     }
+    crate::cli_config::store_login(None)?;
     println!("Logged out successfully");
     Ok(0)
 }

@@ -64,3 +64,40 @@ pub fn remember_model(model: &str) -> Result<(), Error> {
         .map_err(|error| Error::io("writing", &temporary, &error))?;
     std::fs::rename(&temporary, &path).map_err(|error| Error::io("renaming", &temporary, &error))
 }
+
+/// Stores a login as the real CLI does (its credentials in `authInfo`, 2026.06), or removes it
+/// (`None`, `logout`); everything else kept. Nothing when the config dir may not be written.
+pub fn store_login(email: Option<&str>) -> Result<(), Error> {
+    let Some(dir) = config_dir() else {
+        return Ok(());
+    };
+    let path = dir.join(FILE);
+    let mut document = match std::fs::read_to_string(&path) {
+        Ok(text) => match serde_json::from_str::<Value>(&text) {
+            Ok(Value::Object(document)) => document,
+            _ => return Ok(()),
+        },
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Map::new(),
+        Err(error) => return Err(Error::io("reading", &path, &error)),
+    };
+    match email {
+        Some(email) => {
+            let mut info = Map::new();
+            info.insert("email".into(), Value::String(email.to_owned()));
+            info.insert("accessToken".into(), Value::String(crate::ids::uuid()));
+            document.insert("authInfo".into(), Value::Object(info));
+        }
+        None => {
+            if document.remove("authInfo").is_none() {
+                return Ok(());
+            }
+        }
+    }
+    let text = serde_json::to_string_pretty(&Value::Object(document))
+        .map_err(|error| Error::new(format!("encoding {FILE}: {error}")))?;
+    std::fs::create_dir_all(&dir).map_err(|error| Error::io("creating", &dir, &error))?;
+    let temporary = dir.join(format!(".{FILE}.{}.tmp", std::process::id()));
+    std::fs::write(&temporary, text + "\n")
+        .map_err(|error| Error::io("writing", &temporary, &error))?;
+    std::fs::rename(&temporary, &path).map_err(|error| Error::io("renaming", &temporary, &error))
+}

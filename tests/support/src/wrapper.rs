@@ -80,15 +80,27 @@ pub struct Wrapped {
 }
 
 impl Wrapped {
-    /// Starts `multi-cursor-claude <real claude> <args…>` for `launch`.
+    /// Starts `multi-cursor-claude <real claude> <args…>` for `launch`, as the VS Code panel.
     pub fn start(launch: &Launch, args: &[OsString]) -> Wrapped {
-        Wrapped::start_on(launch, &claude_binary(), args)
+        Wrapped::start_with(launch, &claude_binary(), args, "claude-vscode")
     }
 
     /// [`Wrapped::start`] with the given Claude Code (one of `claude::builds`).
     pub fn start_on(launch: &Launch, claude: &Path, args: &[OsString]) -> Wrapped {
+        Wrapped::start_with(launch, claude, args, "claude-vscode")
+    }
+
+    /// [`Wrapped::start`] with `CLAUDE_CODE_ENTRYPOINT` set to `entrypoint` (`sdk-ts`: what
+    /// the TypeScript Agent SDK sets when its caller did not).
+    pub fn start_from(launch: &Launch, args: &[OsString], entrypoint: &str) -> Wrapped {
+        Wrapped::start_with(launch, &claude_binary(), args, entrypoint)
+    }
+
+    /// `multi-cursor-claude <claude> <args…>` with `CLAUDE_CODE_ENTRYPOINT` set to `entrypoint`.
+    fn start_with(launch: &Launch, claude: &Path, args: &[OsString], entrypoint: &str) -> Wrapped {
         let mut command = command(launch, &wrapper_bin());
         command
+            .env("CLAUDE_CODE_ENTRYPOINT", entrypoint)
             .arg(claude)
             .args(args)
             .stdin(Stdio::piped())
