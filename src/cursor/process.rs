@@ -16,7 +16,7 @@
 //!
 //! - [`identity`]: start times, command lines and the marker check, from
 //!   [`crate::platform`] (`/proc`, `proc_pidinfo` and `sysctl`, `GetProcessTimes`);
-//! - [`parse`]: the pure parsers of what those platforms return;
+//! - [`crate::platform::parse`]: the pure parsers of what those platforms return;
 //! - [`watchdog`]: what ends the group if this process dies (SIGKILL included) while the run
 //!   goes on: a helper process on Unix, a kill-on-close Job Object on Windows.
 

@@ -370,7 +370,7 @@ fn describe(err: &reqwest::Error) -> String {
 }
 
 /// `url` as it may be shown (the status route): unchanged, unless it carries user-info, which
-/// is removed ([`redact`]).
+/// is removed (`redact`).
 pub fn without_user_info(url: &str) -> String {
     let has_user_info = match reqwest::Url::parse(url) {
         Ok(parsed) => !parsed.username().is_empty() || parsed.password().is_some(),
