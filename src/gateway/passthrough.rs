@@ -47,6 +47,8 @@
 
 use std::time::Duration;
 
+use crate::env::DEFAULT_UPSTREAM;
+
 use axum::body::Body;
 use axum::http::HeaderMap;
 use axum::http::header;
@@ -58,9 +60,6 @@ use futures_util::StreamExt;
 
 use super::error::ApiError;
 use thiserror::Error;
-
-/// Where requests go when neither `MULTI_CURSOR_UPSTREAM` nor `ANTHROPIC_BASE_URL` says otherwise.
-pub const DEFAULT_UPSTREAM: &str = "https://api.anthropic.com";
 
 /// Our token header; it never leaves the gateway.
 const TOKEN_HEADER: &str = "x-multi-cursor-token";
