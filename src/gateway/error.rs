@@ -458,6 +458,16 @@ pub(crate) fn run_failure_status(failure: &RunFailure) -> StatusRow {
     }
 }
 
+/// The status of each case of a run that ended without a `result`, by the case's name: the
+/// status column of `docs/cursor-failures.md` is generated from it.
+#[cfg(test)]
+pub(crate) fn run_failure_statuses() -> Vec<(&'static str, StatusRow)> {
+    RunFailure::one_of_each()
+        .iter()
+        .map(|failure| (failure.case(), run_failure_status(failure)))
+        .collect()
+}
+
 /// A run that ended without a `result`, answered with [`run_failure_status`]; `message` is its
 /// `Display`, possibly framed by the caller.
 fn run_failure(failure: &RunFailure, message: String) -> ApiError {
