@@ -33,7 +33,7 @@ fn config_dir() -> Option<PathBuf> {
 }
 
 /// Records `model` as the chosen model.
-pub fn remember_model(model: &str) -> Result<(), Error> {
+pub(crate) fn remember_model(model: &str) -> Result<(), Error> {
     if config::turned_off(config::PERSIST_MODEL) {
         return Ok(());
     }

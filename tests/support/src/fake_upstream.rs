@@ -238,7 +238,7 @@ impl ScriptedResponse {
     {
         events
             .into_iter()
-            .fold(Self::sse_head(), |resp, event| resp.chunk(event))
+            .fold(Self::sse_head(), ScriptedResponse::chunk)
     }
 
     /// Like [`ScriptedResponse::sse`] with `delay` between consecutive events.
@@ -334,7 +334,7 @@ struct Shared {
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The running fake upstream. Dropping it stops the server (open connections are cut).
