@@ -310,20 +310,24 @@ impl TestGateway {
         request.send().expect("request")
     }
 
+    /// `GET /multi-cursor/status` with the token, as JSON (`Null` when the answer is not JSON).
+    pub fn status(&self) -> serde_json::Value {
+        let response = self
+            .client()
+            .get(format!("{}/multi-cursor/status", self.url))
+            .header("x-multi-cursor-token", &self.token)
+            .send()
+            .expect("status request");
+        serde_json::from_str(&response.text().unwrap_or_default()).unwrap_or_default()
+    }
+
     /// Waits until the gateway runs no Cursor turn (`/multi-cursor/status` lists no run; the
     /// ledger line and the record are written as a run ends, around the answer's last bytes).
     /// Gives up after 20 s: a run that never ends fails the test.
     pub fn wait_idle(&self) {
         let deadline = std::time::Instant::now() + Duration::from_secs(20);
         loop {
-            let response = self
-                .client()
-                .get(format!("{}/multi-cursor/status", self.url))
-                .header("x-multi-cursor-token", &self.token)
-                .send()
-                .expect("status request");
-            let status: serde_json::Value =
-                serde_json::from_str(&response.text().unwrap_or_default()).unwrap_or_default();
+            let status = self.status();
             if status["runs"].as_array().is_some_and(Vec::is_empty) {
                 return;
             }
