@@ -11,6 +11,7 @@
 use std::path::Path;
 use std::path::PathBuf;
 
+pub mod bench;
 pub mod claude;
 pub mod commit_fault;
 pub mod crash;
