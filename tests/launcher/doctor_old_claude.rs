@@ -7,7 +7,7 @@ use multi_cursor_test_support::doctor;
 fn old_or_missing_claude_code_fails() {
     let check = doctor::Doctor::new();
     let old = check.dir.path().join("claude");
-    doctor::script(&old, "echo '2.1.99 (Claude Code)'");
+    multi_cursor_test_support::write_script(&old, "echo '2.1.99 (Claude Code)'");
     let (output, _dir) = check.env("MULTI_CURSOR_CLAUDE", &old).run();
     assert_eq!(output.code, Some(1), "{output:?}");
     let claude = output.line("Claude Code");
