@@ -392,7 +392,8 @@ impl RunFailure {
 
     /// The case's name, as the first column of `docs/cursor-failures.md`'s table of cases
     /// spells it: the page's status column is generated for each name from the gateway's
-    /// mapping (a new case needs a row there and an entry in `one_of_each`).
+    /// mapping, its recovery column from [`RunFailure::recovery`] (a new case needs a row there
+    /// and an entry in `one_of_each`).
     pub fn case(&self) -> &'static str {
         match self {
             RunFailure::Killed { .. } => "killed from outside",

@@ -7,6 +7,8 @@ use std::fs;
 
 use super::root;
 use crate::cursor::child_env;
+use crate::cursor::failure::Recovery;
+use crate::cursor::failure::RunFailure;
 use crate::env::Audience;
 use crate::env::reference_table;
 
@@ -54,11 +56,13 @@ fn sections() -> Vec<(&'static str, &'static str, String)> {
 /// The page of Cursor's failures and its table of cases, whose status column is generated.
 const CURSOR_FAILURES: &str = "docs/cursor-failures.md";
 const CURSOR_FAILURE_CASES: &str = "cursor-failure-cases";
-/// The generated column of that table.
+/// The generated columns of that table.
 const STATUS_COLUMN: &str = "status, `error.type`";
+const RECOVERY_COLUMN: &str = "turn's recovery";
 
 /// The table of cases as the page has it, with its status column written from the gateway's
-/// mapping (`gateway::error::run_failure_status`), one row per case the code knows.
+/// mapping (`gateway::error::run_failure_status`) and its recovery column from
+/// `RunFailure::recovery`, one row per case the code knows.
 fn cursor_failure_cases() -> String {
     let page = fs::read_to_string(root().join(CURSOR_FAILURES)).unwrap();
     let Some(table) = section(&page, CURSOR_FAILURE_CASES) else {
@@ -73,7 +77,19 @@ fn cursor_failure_cases() -> String {
             )
         })
         .collect();
-    match with_column(table, STATUS_COLUMN, &statuses) {
+    let recoveries: Vec<(&str, String)> = RunFailure::one_of_each()
+        .iter()
+        .map(|failure| {
+            let recovery = match failure.recovery() {
+                Recovery::None => "—".to_owned(),
+                recovery => format!("`{recovery:?}`"),
+            };
+            (failure.case(), recovery)
+        })
+        .collect();
+    let written = with_column(table, STATUS_COLUMN, &statuses)
+        .and_then(|table| with_column(&table, RECOVERY_COLUMN, &recoveries));
+    match written {
         Ok(table) => table,
         Err(error) => panic!("{CURSOR_FAILURES}: {error}"),
     }
