@@ -29,12 +29,10 @@ use multi_cursor::spend::ledger::RunOutcome;
 use multi_cursor::spend::ledger::RunPlace;
 use multi_cursor::spend::ledger::RunTokens;
 use multi_cursor::spend::ledger::TokenSource;
-use support::BenchGateway;
-use support::binary;
-use support::ms;
-use support::percentile;
-
-mod support;
+use multi_cursor_test_support::bench::BenchGateway;
+use multi_cursor_test_support::bench::binary;
+use multi_cursor_test_support::bench::ms;
+use multi_cursor_test_support::bench::percentile;
 
 const MODEL: &str = "multi/cursor/composer-2.5";
 const LINES: usize = 100_000;

@@ -20,13 +20,11 @@ use std::sync::Mutex;
 use std::time::Duration;
 use std::time::Instant;
 
-use support::BenchGateway;
-use support::binary;
-use support::ms;
-use support::percentile;
-use support::status_kb;
-
-mod support;
+use multi_cursor_test_support::bench::BenchGateway;
+use multi_cursor_test_support::bench::binary;
+use multi_cursor_test_support::bench::ms;
+use multi_cursor_test_support::bench::percentile;
+use multi_cursor_test_support::bench::status_kb;
 
 const MODEL: &str = "multi/cursor/composer-2.5";
 const UPSTREAM_JSON: &str = r#"{"id":"msg_load","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"ok"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":12,"output_tokens":1}}"#;

@@ -21,10 +21,8 @@ use bytes::Bytes;
 use multi_cursor::gateway::passthrough::Upstream;
 use multi_cursor::gateway::passthrough::forward;
 
-use support::ms;
-use support::percentile;
-
-mod support;
+use multi_cursor_test_support::bench::ms;
+use multi_cursor_test_support::bench::percentile;
 
 const WARM_UP: usize = 200;
 const DEFAULT_N: usize = 2000;

@@ -22,9 +22,7 @@ use std::time::Instant;
 use multi_cursor::cursor::events::ToolCall;
 use multi_cursor::rules::Rulebook;
 
-use support::ms;
-
-mod support;
+use multi_cursor_test_support::bench::ms;
 
 const RUNS: usize = 15;
 

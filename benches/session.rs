@@ -24,10 +24,8 @@ use multi_cursor::session::store::Claim;
 use multi_cursor::session::store::SessionStore;
 use serde_json::json;
 
-use support::ms;
-use support::percentile;
-
-mod support;
+use multi_cursor_test_support::bench::ms;
+use multi_cursor_test_support::bench::percentile;
 
 const DEFAULT_N: usize = 500;
 

@@ -30,13 +30,11 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 use std::time::Instant;
 
-use support::BenchGateway;
-use support::binary;
-use support::ms;
-use support::percentile;
-use support::status_kb;
-
-mod support;
+use multi_cursor_test_support::bench::BenchGateway;
+use multi_cursor_test_support::bench::binary;
+use multi_cursor_test_support::bench::ms;
+use multi_cursor_test_support::bench::percentile;
+use multi_cursor_test_support::bench::status_kb;
 
 const WARM_UP: usize = 5;
 const DEFAULT_N: usize = 50;

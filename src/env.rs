@@ -3,6 +3,8 @@
 //! of `docs/environment.md` is generated from [`VARIABLES`] (a test fails when the committed
 //! page differs; `UPDATE_GENERATED_DOCS=1 cargo test --lib generated` rewrites it).
 
+use std::time::Duration;
+
 /// Cursor's agent executable.
 pub const AGENT_ENV: &str = "MULTI_CURSOR_AGENT";
 /// Claude Code's executable.
@@ -54,6 +56,22 @@ pub const TEST_CLAUDE_LATEST_ENV: &str = "MULTI_CURSOR_TEST_CLAUDE_LATEST";
 /// The Agent SDK package the wrapper's SDK test drives.
 pub const TEST_AGENT_SDK_ENV: &str = "MULTI_CURSOR_TEST_AGENT_SDK";
 
+// What applies when a variable is unset, where that is a value: the code reads these, and the
+// reference table prints them, so the page cannot drift from the code.
+
+/// [`FIRST_EVENT_ENV`] unset: a real run's `system/init` comes within seconds.
+pub const DEFAULT_FIRST_EVENT: Duration = Duration::from_secs(90);
+/// [`MAX_SESSIONS_ENV`] unset: identities (and so Cursor processes) one gateway keeps open.
+pub const DEFAULT_MAX_SESSIONS: usize = 32;
+/// [`LOOP_LIMIT_ENV`] unset: the start of the same task that is refused, the third.
+pub const DEFAULT_LOOP_LIMIT: u64 = 3;
+/// [`MAX_TURNS_PER_MINUTE_ENV`] unset: turns a minute one gateway starts before refusing.
+pub const DEFAULT_TURNS_PER_MINUTE: u64 = 60;
+/// [`UPSTREAM_ENV`] and `ANTHROPIC_BASE_URL` unset: where requests for Claude models go.
+pub const DEFAULT_UPSTREAM: &str = "https://api.anthropic.com";
+/// [`LOG_ENV`] unset: warnings and errors only.
+pub const DEFAULT_LOG_FILTER: &str = "warn";
+
 /// Who a variable is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Audience {
@@ -71,11 +89,37 @@ pub struct Variable {
     pub name: &'static str,
     pub audience: Audience,
     pub meaning: &'static str,
-    /// What applies when it is unset (empty when nothing does).
-    pub default: &'static str,
+    /// What applies when it is unset.
+    pub default: Unset,
 }
 
-const fn user(name: &'static str, meaning: &'static str, default: &'static str) -> Variable {
+/// What applies when a variable is unset, as the reference table shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unset {
+    /// Nothing (a variable multi-cursor sets itself).
+    Nothing,
+    /// What applies, in words (a value the code holds goes in [`Unset::Number`] or
+    /// [`Unset::Value`] instead).
+    Words(&'static str),
+    /// A number from the code's constant.
+    Number(u64),
+    /// Words around a value from the code's constant: the value, as a code span, replaces the
+    /// `{}` in the words.
+    Value(&'static str, &'static str),
+}
+
+impl std::fmt::Display for Unset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unset::Nothing => Ok(()),
+            Unset::Words(words) => f.write_str(words),
+            Unset::Number(number) => write!(f, "{number}"),
+            Unset::Value(words, value) => f.write_str(&words.replace("{}", &format!("`{value}`"))),
+        }
+    }
+}
+
+const fn user(name: &'static str, meaning: &'static str, default: Unset) -> Variable {
     Variable {
         name,
         audience: Audience::User,
@@ -89,11 +133,11 @@ const fn ours(name: &'static str, meaning: &'static str) -> Variable {
         name,
         audience: Audience::Ours,
         meaning,
-        default: "",
+        default: Unset::Nothing,
     }
 }
 
-const fn development(name: &'static str, meaning: &'static str, default: &'static str) -> Variable {
+const fn development(name: &'static str, meaning: &'static str, default: Unset) -> Variable {
     Variable {
         name,
         audience: Audience::Development,
@@ -107,87 +151,93 @@ pub const VARIABLES: &[Variable] = &[
     user(
         AGENT_ENV,
         "Cursor agent executable",
-        "`cursor-agent`, then `agent` on PATH, then `~/.local/bin/cursor-agent`, `~/.local/bin/agent` (on Windows `.exe` or `.cmd`, and `%LOCALAPPDATA%\\cursor-agent` instead of `~/.local/bin`); an `agent` that is not Cursor's (Grok Build installs one) is skipped for the next",
+        Unset::Words(
+            "`cursor-agent`, then `agent` on PATH, then `~/.local/bin/cursor-agent`, `~/.local/bin/agent` (on Windows `.exe` or `.cmd`, and `%LOCALAPPDATA%\\cursor-agent` instead of `~/.local/bin`); an `agent` that is not Cursor's (Grok Build installs one) is skipped for the next",
+        ),
     ),
     user(
         CLAUDE_ENV,
         "Claude Code executable",
-        "`claude` on PATH, then `~/.local/bin/claude`, `~/.claude/local/claude` (on Windows `claude.exe`, `~` being `%USERPROFILE%`)",
+        Unset::Words(
+            "`claude` on PATH, then `~/.local/bin/claude`, `~/.claude/local/claude` (on Windows `claude.exe`, `~` being `%USERPROFILE%`)",
+        ),
     ),
     user(
         UPSTREAM_ENV,
         "where non-Cursor models go (the launcher also sets it for Claude Code, so a `multi-cursor` started inside the session does not forward to this gateway)",
-        "`ANTHROPIC_BASE_URL` if set, else `https://api.anthropic.com`",
+        Unset::Value("`ANTHROPIC_BASE_URL` if set, else {}", DEFAULT_UPSTREAM),
     ),
     user(
         STATE_DIR_ENV,
         "records, locks, catalog cache, the run ledger (0700; a symlink or a folder owned by another user is refused)",
-        "the platform state folder for `multi-cursor`",
+        Unset::Words("the platform state folder for `multi-cursor`"),
     ),
     user(
         EXTRA_MODELS_ENV,
         "comma-separated Cursor ids added to the picker",
-        "none",
+        Unset::Words("none"),
     ),
     user(
         PICKER_ENV,
         "`all`: every route the account can run is a `/model` row, in the order and with the labels `--cursor-models` shows (Claude Code 2.1.334+ searches a list past 25 rows, 2.1.335+ completes with Tab); `short`: the default list",
-        "`short`: Auto, Grok 4.7, Composer 2.5 and `MULTI_CURSOR_EXTRA_MODELS`",
+        Unset::Words("`short`: Auto, Grok 4.7, Composer 2.5 and `MULTI_CURSOR_EXTRA_MODELS`"),
     ),
     user(
         APPROVE_MCPS_ENV,
         "`1` lets Cursor use its configured MCP servers",
-        "unset",
+        Unset::Words("unset"),
     ),
     user(
         FIRST_EVENT_ENV,
         "seconds a Cursor run may take to write its first event before it is ended as one that never started (a CLI waiting on a dialog nobody can answer)",
-        "90",
+        Unset::Number(DEFAULT_FIRST_EVENT.as_secs()),
     ),
     user(
         MAX_SESSIONS_ENV,
         "Cursor sessions (so Cursor processes) one gateway keeps open",
-        "32",
+        Unset::Number(DEFAULT_MAX_SESSIONS as u64),
     ),
     user(
         BUDGET_TURNS_ENV,
         "Cursor turns one gateway (one launched session, its workers included) may start; the next is refused with 429 ([spend.md](spend.md#budgets))",
-        "no limit",
+        Unset::Words("no limit"),
     ),
     user(
         BUDGET_TOKENS_ENV,
         "input + output tokens one gateway's Cursor runs may use before the next turn is refused",
-        "no limit",
+        Unset::Words("no limit"),
     ),
     user(
         BUDGET_DAILY_TOKENS_ENV,
         "input + output tokens all your gateways may use since local midnight (summed from the ledger)",
-        "no limit",
+        Unset::Words("no limit"),
     ),
     user(
         LOOP_LIMIT_ENV,
         "the start of a new Cursor worker with the same first message, within ten minutes in one Claude session, that is refused; `0` turns this guard off",
-        "3",
+        Unset::Number(DEFAULT_LOOP_LIMIT),
     ),
     user(
         MAX_TURNS_PER_MINUTE_ENV,
         "Cursor turns one gateway starts in a minute before refusing; `0` turns this guard off",
-        "60",
+        Unset::Number(DEFAULT_TURNS_PER_MINUTE),
     ),
     user(
         STATUSLINE_ENV,
         "`0`: the launcher installs no Cursor status line, and a running `statusline` prints only your own line ([statusline.md](statusline.md))",
-        "installed",
+        Unset::Words("installed"),
     ),
     user(
         LOG_ENV,
         "log filter for stderr (`debug`, `multi_cursor=trace`, …)",
-        "`warn`",
+        Unset::Value("{}", DEFAULT_LOG_FILTER),
     ),
     user(
         PLUGIN_ENV,
         "`off` (or `0`, `false`, `no`): the launcher starts Claude Code without its own plugin (`--plugin-dir`), so an installed copy applies as in a plain session ([launching.md](launching.md#the-claude-code-plugin))",
-        "loaded: the `plugin/` folder beside the executable's `bin/`, else the copy compiled in, written once into the state folder",
+        Unset::Words(
+            "loaded: the `plugin/` folder beside the executable's `bin/`, else the copy compiled in, written once into the state folder",
+        ),
     ),
     ours(
         GATEWAY_URL_ENV,
@@ -208,27 +258,29 @@ pub const VARIABLES: &[Variable] = &[
     development(
         TEST_CLAUDE_ENV,
         "the Claude Code executable the end-to-end tests drive; the tests that drive Claude Code fail with this fix when it is unset",
-        "`scripts/test` sets `.tools/claude/node_modules/.bin/claude` (2.1.328)",
+        Unset::Words("`scripts/test` sets `.tools/claude/node_modules/.bin/claude` (2.1.328)"),
     ),
     development(
         TEST_CLAUDE_LATEST_ENV,
         "the newest Claude Code, for the version-sensitive tests (strict validate, `claude doctor`, the TUI first contact, the launcher and wrapper end to end, the `Interrupt` hook); those tests fail with this fix when it is unset",
-        "`scripts/test` sets the `claude` of `.tools/claude-latest`: the build in the newest Agent SDK platform package (2.1.337 in 0.3.337)",
+        Unset::Words(
+            "`scripts/test` sets the `claude` of `.tools/claude-latest`: the build in the newest Agent SDK platform package (2.1.337 in 0.3.337)",
+        ),
     ),
     development(
         TEST_AGENT_SDK_ENV,
         "the Agent SDK package the wrapper's SDK test drives",
-        "`scripts/test` sets `.tools/agent-sdk/…` (0.3.337) when node is there",
+        Unset::Words("`scripts/test` sets `.tools/agent-sdk/…` (0.3.337) when node is there"),
     ),
     development(
         "MULTI_CURSOR_FUZZ_SECONDS",
         "seconds per fuzz target in `scripts/fuzz`",
-        "30; the release workflow uses 120",
+        Unset::Words("30; the release workflow uses 120"),
     ),
     development(
         "MULTI_CURSOR_FUZZ_SANITIZER",
         "`none` or `address` (needs a nightly toolchain) for `scripts/fuzz`",
-        "`none`",
+        Unset::Words("`none`"),
     ),
 ];
 

@@ -46,7 +46,9 @@ fn main() -> ExitCode {
 /// Logs go to stderr, filtered by `MULTI_CURSOR_LOG` (e.g. `debug`); warnings by default.
 fn init_tracing() {
     let filter = tracing_subscriber::EnvFilter::try_from_env(multi_cursor::env::LOG_ENV)
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+        .unwrap_or_else(|_| {
+            tracing_subscriber::EnvFilter::new(multi_cursor::env::DEFAULT_LOG_FILTER)
+        });
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

@@ -1,8 +1,9 @@
 //! Limits on the repository's own shape, kept by a test so they hold from now on: a few
 //! integration-test harnesses, no oversized `src/` file, short README and ARCHITECTURE, no
 //! `#[path]` includes in tests, every `src/…`/`tests/…` path the docs name exists, and no file
-//! pointing at documents outside the repository; the layering of `src/` in [`layering`];
-//! statements in the docs that the tests contradict in [`doc_claims`].
+//! pointing at documents outside the repository, one set of lints for every crate of the
+//! workspace; the layering of `src/` in [`layering`]; statements in the docs that the tests
+//! contradict in [`doc_claims`].
 
 mod doc_claims;
 mod generated;
@@ -289,4 +290,48 @@ fn release_workflow_builds_every_platform_and_publishes_after_the_tests() {
             "scripts/dist builds {platform}"
         );
     }
+}
+
+/// The members of the workspace, from the root `Cargo.toml`'s `members = [...]` line.
+fn workspace_members(manifest: &str) -> Vec<String> {
+    let Some(line) = manifest
+        .lines()
+        .find(|l| l.trim_start().starts_with("members = ["))
+    else {
+        return Vec::new();
+    };
+    line.split('"')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Every crate of the workspace holds the product's rules: its manifest says
+/// `[lints] workspace = true` and has no lint table of its own; the rules are
+/// `[workspace.lints]` of the root manifest.
+#[test]
+fn every_crate_holds_the_workspace_lints() {
+    let root_manifest = fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    assert!(root_manifest.contains("\n[workspace.lints.clippy]\n"));
+    let members = workspace_members(&root_manifest);
+    assert!(
+        members.len() >= 4 && members.iter().any(|m| m == "tests/fuzz-checks"),
+        "{members:?}"
+    );
+    let mut offenders = Vec::new();
+    for member in &members {
+        let manifest = fs::read_to_string(root().join(member).join("Cargo.toml")).unwrap();
+        let inherits = manifest.contains("\n[lints]\nworkspace = true\n");
+        let own_table = manifest.lines().any(|line| {
+            line.starts_with("[lints.") || line.starts_with("[target.") && line.contains(".lints")
+        });
+        if !inherits || own_table {
+            offenders.push(member.clone());
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "give these crates `[lints] workspace = true` and no lint table of their own: {offenders:?}"
+    );
 }

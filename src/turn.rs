@@ -73,7 +73,7 @@ pub struct TurnInput {
     pub fresh_prompt: Option<String>,
     /// The model id as Claude Code sent it, echoed in `message_start`.
     pub requested_model: String,
-    /// Notices streamed before Cursor's own text (e.g. "[Cursor] Outer history changed; …").
+    /// Notices streamed before Cursor's own text (e.g. "\[Cursor\] Outer history changed; …").
     pub notices: Vec<String>,
     /// Supervision limits.
     pub limits: RunLimits,

@@ -82,7 +82,7 @@ pub fn is_denied(name: &OsStr) -> bool {
 }
 
 /// True when the variable `name=value` must not reach an agent child: [`is_denied`] by name,
-/// or an [`URL_PREFIX`] name whose value is a URL (holds [`URL_MARK`]).
+/// or an `ANTHROPIC_*` name whose value is a URL (holds `://`).
 pub fn is_denied_variable(name: &OsStr, value: &OsStr) -> bool {
     is_denied(name)
         || name

@@ -110,7 +110,7 @@ pub struct ToolCall {
 }
 
 impl ToolCall {
-    /// The file paths the call names in its arguments (see [`paths_in_args`]).
+    /// The file paths the call names in its arguments (see `paths_in_args`).
     pub fn paths(&self) -> Vec<PathBuf> {
         paths_in_args(&self.args)
     }

@@ -389,6 +389,87 @@ impl RunFailure {
             | RunFailure::Other { reached, .. } => *reached,
         }
     }
+
+    /// The case's name, as the first column of `docs/cursor-failures.md`'s table of cases
+    /// spells it: the page's status column is generated for each name from the gateway's
+    /// mapping, its recovery column from [`RunFailure::recovery`] (a new case needs a row there
+    /// and an entry in `one_of_each`).
+    pub fn case(&self) -> &'static str {
+        match self {
+            RunFailure::Killed { .. } => "killed from outside",
+            RunFailure::WorkspaceTrust { .. } => "workspace trust gate",
+            RunFailure::InvalidApiKey { .. } => "invalid `CURSOR_API_KEY`",
+            RunFailure::LoggedOut { .. } => "logged out",
+            RunFailure::BadModel { .. } => "model refused",
+            RunFailure::AutoOnly { .. } => "plan runs only Auto",
+            RunFailure::UsageLimit { .. } => "usage or spend limit",
+            RunFailure::Capacity { .. } => "temporary capacity",
+            RunFailure::ChatInUse { .. } => "chat held by a lingering agent",
+            RunFailure::ResumeRefused { .. } => "resume refused",
+            RunFailure::ServerRefused { .. } => "server refusal after reconnects",
+            RunFailure::Other { .. } => "anything else",
+        }
+    }
+
+    /// One failure of each case, in the order of `docs/cursor-failures.md`'s table.
+    #[cfg(test)]
+    pub(crate) fn one_of_each() -> Vec<RunFailure> {
+        let said = String::new();
+        let reached = Reached::NotStarted;
+        vec![
+            RunFailure::Killed {
+                exit: Exit::Signal(15),
+                reached,
+            },
+            RunFailure::WorkspaceTrust {
+                said: said.clone(),
+                reached,
+            },
+            RunFailure::InvalidApiKey {
+                said: said.clone(),
+                reached,
+            },
+            RunFailure::LoggedOut {
+                said: said.clone(),
+                reached,
+            },
+            RunFailure::BadModel {
+                said: said.clone(),
+                reached,
+            },
+            RunFailure::AutoOnly {
+                said: said.clone(),
+                reached,
+            },
+            RunFailure::UsageLimit {
+                said: said.clone(),
+                reached,
+            },
+            RunFailure::Capacity {
+                said: said.clone(),
+                reached,
+            },
+            RunFailure::ChatInUse {
+                chat_id: None,
+                said: said.clone(),
+                reached,
+            },
+            RunFailure::ResumeRefused {
+                chat_id: None,
+                said: said.clone(),
+                reached,
+            },
+            RunFailure::ServerRefused {
+                reason: said.clone(),
+                reached,
+            },
+            RunFailure::Other {
+                exit: Exit::Code(1),
+                last_lines: said,
+                reached,
+            },
+        ]
+    }
 }
 
 /// A recognised case: the wordings that reveal it (lower-case, matched anywhere in a line) and

@@ -16,10 +16,11 @@
 //!
 //! - [`identity`]: start times, command lines and the marker check, from
 //!   [`crate::platform`] (`/proc`, `proc_pidinfo` and `sysctl`, `GetProcessTimes`);
-//! - [`parse`]: the pure parsers of what those platforms return;
+//! - [`crate::platform::parse`]: the pure parsers of what those platforms return;
 //! - [`watchdog`]: what ends the group if this process dies (SIGKILL included) while the run
 //!   goes on: a helper process on Unix, a kill-on-close Job Object on Windows.
 
+use crate::env::DEFAULT_FIRST_EVENT;
 use crate::env::FIRST_EVENT_ENV;
 use crate::env::RUN_MARKER_ENV;
 use std::path::Path;
@@ -98,10 +99,6 @@ impl Default for RunLimits {
         }
     }
 }
-
-/// [`RunLimits::first_event`] unless [`FIRST_EVENT_ENV`] says otherwise: a real run's
-/// `system/init` comes within seconds.
-pub const DEFAULT_FIRST_EVENT: Duration = Duration::from_secs(90);
 
 impl RunLimits {
     /// The defaults, with [`FIRST_EVENT_ENV`] applied; an unreadable value is refused with

@@ -120,8 +120,8 @@ fn system_texts(request: &MessagesRequest) -> Vec<&str> {
 const REMINDER: &str = "<system-reminder>";
 
 /// The plan file the newest plan-mode text names: the first absolute path ending in `.md`
-/// after [`PLAN_MODE_TEXT`] ("… create your plan at <path> using the Write tool", or "A plan
-/// file already exists at <path>"), with no `..` in it.
+/// after [`PLAN_MODE_TEXT`] ("… create your plan at `<path>` using the Write tool", or "A plan
+/// file already exists at `<path>`"), with no `..` in it.
 pub fn plan_file(texts: &[&str]) -> Option<PathBuf> {
     let text = texts.iter().rev().find(|t| t.contains(PLAN_MODE_TEXT))?;
     let after = &text[text.find(PLAN_MODE_TEXT)?..];

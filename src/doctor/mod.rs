@@ -3,13 +3,13 @@
 //!
 //! The checks, in order: Claude Code present and at least
 //! [`MIN_VERSION`](crate::launch::claude::MIN_VERSION), the version our facts about it were
-//! measured on ([`claude`]); Cursor's agent CLI present, really Cursor's, and its version;
+//! measured on (`claude.rs`); Cursor's agent CLI present, really Cursor's, and its version;
 //! logged in to Cursor; the model catalog reachable; no MCP configuration that would stall
-//! Cursor's print mode ([`cursor`]); the state folder private (0700), writable, and no session
-//! record locked by a running gateway ([`locks`]); no Cursor route saved as the model of plain
-//! `claude` ([`claude`]); multi-cursor's hooks and status line in force ([`parts`]); and each code editor's Claude Code settings in order for
-//! `multi-cursor-claude`, the VS Code panel's door ([`editors`]). With `--live`, a real `claude -p` round trip
-//! through a private gateway (`multi-cursor serve`) against Cursor ([`live`]).
+//! Cursor's print mode (`cursor.rs`); the state folder private (0700), writable, and no session
+//! record locked by a running gateway (`locks.rs`); no Cursor route saved as the model of plain
+//! `claude` (`claude.rs`); multi-cursor's hooks and status line in force (`parts.rs`); and each code editor's Claude Code settings in order for
+//! `multi-cursor-claude`, the VS Code panel's door (`editors.rs`). With `--live`, a real `claude -p` round trip
+//! through a private gateway (`multi-cursor serve`) against Cursor (`live.rs`).
 
 mod attribution;
 mod claude;

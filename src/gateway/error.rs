@@ -366,7 +366,7 @@ impl From<&CatalogError> for ApiError {
 
 impl From<&ExchangeFailure> for ApiError {
     /// A failed exchange, as every request joined to it is answered: a failed turn as
-    /// [`turn_failure`] says; 502 for a turn a stopped gateway left unfinished or whose reports
+    /// `turn_failure` says; 502 for a turn a stopped gateway left unfinished or whose reports
     /// stopped; 500 when multi-cursor could not write the record (before the prompt, or of
     /// the answer).
     fn from(failure: &ExchangeFailure) -> Self {
@@ -384,7 +384,7 @@ impl From<&ExchangeFailure> for ApiError {
 }
 
 impl From<&TurnError> for ApiError {
-    /// A failed turn with its own message ([`turn_failure`]).
+    /// A failed turn with its own message (`turn_failure`).
     fn from(error: &TurnError) -> Self {
         turn_failure(error, error.to_string())
     }
@@ -392,7 +392,7 @@ impl From<&TurnError> for ApiError {
 
 /// A failed turn: the CLI's own class where it has one (424 logged out, 429 rate limited,
 /// 400 for a bad model, an untrusted workspace or a missing agent); a run that ended without
-/// a `result` with its [`RunFailure::status`] (429 for a usage limit or a capacity shortage,
+/// a `result` with its [`run_failure_status`] (429 for a usage limit or a capacity shortage,
 /// 424 for a refused API key, 409 for a chat held by another agent, …); else 502. `message`
 /// is the error's `Display`, possibly followed by what Cursor ran before it stopped.
 fn turn_failure(error: &TurnError, message: String) -> ApiError {
@@ -472,6 +472,16 @@ pub(crate) fn run_failure_status(failure: &RunFailure) -> StatusRow {
         | RunFailure::Killed { .. }
         | RunFailure::Other { .. } => BAD_GATEWAY,
     }
+}
+
+/// The status of each case of a run that ended without a `result`, by the case's name: the
+/// status column of `docs/cursor-failures.md` is generated from it.
+#[cfg(test)]
+pub(crate) fn run_failure_statuses() -> Vec<(&'static str, StatusRow)> {
+    RunFailure::one_of_each()
+        .iter()
+        .map(|failure| (failure.case(), run_failure_status(failure)))
+        .collect()
 }
 
 /// A run that ended without a `result`, answered with [`run_failure_status`]; `message` is its

@@ -47,6 +47,8 @@
 
 use std::time::Duration;
 
+use crate::env::DEFAULT_UPSTREAM;
+
 use axum::body::Body;
 use axum::http::HeaderMap;
 use axum::http::header;
@@ -58,9 +60,6 @@ use futures_util::StreamExt;
 
 use super::error::ApiError;
 use thiserror::Error;
-
-/// Where requests go when neither `MULTI_CURSOR_UPSTREAM` nor `ANTHROPIC_BASE_URL` says otherwise.
-pub const DEFAULT_UPSTREAM: &str = "https://api.anthropic.com";
 
 /// Our token header; it never leaves the gateway.
 const TOKEN_HEADER: &str = "x-multi-cursor-token";
@@ -370,7 +369,7 @@ fn describe(err: &reqwest::Error) -> String {
 }
 
 /// `url` as it may be shown (the status route): unchanged, unless it carries user-info, which
-/// is removed ([`redact`]).
+/// is removed (`redact`).
 pub fn without_user_info(url: &str) -> String {
     let has_user_info = match reqwest::Url::parse(url) {
         Ok(parsed) => !parsed.username().is_empty() || parsed.password().is_some(),

@@ -53,7 +53,7 @@ pub const AUTHENTICATED_IDLE: Duration = Duration::from_secs(300);
 const RESERVED_DESCRIPTORS: u64 = 128;
 
 /// Most connections served at once for a descriptor limit of `nofile`: half of what is left
-/// after [`RESERVED_DESCRIPTORS`] (each turn also needs pipes), at least 16, at most 4,096.
+/// after `RESERVED_DESCRIPTORS` (128; each turn also needs pipes), at least 16, at most 4,096.
 pub fn connection_cap(nofile: u64) -> usize {
     let half = nofile.saturating_sub(RESERVED_DESCRIPTORS) / 2;
     usize::try_from(half.clamp(16, 4096)).unwrap_or(4096)

@@ -21,7 +21,7 @@ use locate::PROBE_CACHE_FILE;
 /// Executables remembered at most.
 const PROBE_CACHE_LIMIT: usize = 8;
 
-/// What `--version` and `--help` said of a Cursor CLI ([`crate::exec::AnswerCache`]).
+/// What `--version` and `--help` said of a Cursor CLI (`crate::exec::AnswerCache`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ProbeAnswer {
     /// The first line of `--version`.

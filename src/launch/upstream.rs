@@ -31,8 +31,8 @@ use serde_json::Map;
 use serde_json::Value;
 use thiserror::Error;
 
+use crate::env::DEFAULT_UPSTREAM;
 use crate::gateway::guard::TOKEN_HEADER;
-use crate::gateway::passthrough::DEFAULT_UPSTREAM;
 use crate::policy::FlagSettings;
 use crate::policy::settings::Layer;
 use crate::policy::settings::PolicyInputs;

@@ -1,19 +1,19 @@
 //! One way down for a Cursor request: the typed [`CursorRequest`] is carried from admission to
 //! a running turn below the HTTP layer, and comes back as a [`Reply`] to answer from or a
-//! [`Refusal`] saying why nothing runs.
+//! `Refusal` saying why nothing runs.
 //!
 //! The steps, each in its own file and in this order (a request refused by an earlier step
 //! never reaches a later one, so the same request always gets the same refusal):
 //!
-//! 1. [`admission`]: Cursor's agent, the session's permission mode and the Cursor flags it
+//! 1. `admission.rs`: Cursor's agent, the session's permission mode and the Cursor flags it
 //!    becomes, the MCP opt-in, Claude's settings binding Cursor; then what Cursor cannot
 //!    honour in the request itself (a forced tool choice, stop sequences, documents, …).
-//! 2. [`routing`]: the model (the catalog, checked with Cursor again for an unknown id) and a
+//! 2. `routing.rs`: the model (the catalog, checked with Cursor again for an unknown id) and a
 //!    worker's `model:` line.
-//! 3. [`prompt`]: the rulebook's preamble and the interruption notice in front of the prompt.
-//! 4. [`start`]: the session opened under its lock, a run left by a stopped gateway ended, the
+//! 3. `prompt.rs`: the rulebook's preamble and the interruption notice in front of the prompt.
+//! 4. `start.rs`: the session opened under its lock, a run left by a stopped gateway ended, the
 //!    request joined to an identical one or replayed, its answer to a dialog of Claude Code's
-//!    the session waits on read ([`dialog`]: answered there, or the words the chat resumes
+//!    the session waits on read (`dialog.rs`: answered there, or the words the chat resumes
 //!    with), else the turn started and kept.
 //!
 //! What the orchestrator needs from whoever serves the request (the agent, the catalog cache,

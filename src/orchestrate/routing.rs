@@ -18,7 +18,7 @@ use crate::session::cursor_request::CursorRequest;
 
 /// The main session's route, resolved before its session is opened, so an unknown id (and the
 /// catalog recheck it may cause) never holds the session's lock. `None` for a worker, whose
-/// route can still change with its `model:` line ([`worker_route`]).
+/// route can still change with its `model:` line ([`turn_route`]).
 pub(super) async fn main_route(
     context: &Arc<TurnServices>,
     parsed: &CursorRequest,

@@ -17,7 +17,7 @@
 //! - **shutdown events** ([`Shutdowns`]): SIGTERM, SIGHUP and SIGINT on Unix; Ctrl-C, console
 //!   close, shutdown and logoff on Windows;
 //! - **links** for skills ([`link_dir`], [`remove_link`]);
-//! - **commands Claude Code runs through a shell** ([`shell_command`]): the status line's;
+//! - **commands Claude Code runs through a shell** ([`mod@shell_command`]): the status line's;
 //! - **places** ([`places`]): the home folder and where the installers put Cursor's CLI and
 //!   Claude Code, named in each system's words;
 //! - **paths** ([`paths`]): joins in the system's separators, and Windows' verbatim

@@ -578,7 +578,7 @@ pub fn admit_settings(
     Ok(admitted)
 }
 
-/// [`admit`] on tokio's blocking pool (it reads files, `~/.claude.json` possibly large), for
+/// [`admit_settings`] on tokio's blocking pool (it reads files, `~/.claude.json` possibly large), for
 /// the gateway's request handler.
 pub(crate) async fn admit_request(
     inputs: &PolicyInputs,

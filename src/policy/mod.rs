@@ -2,9 +2,9 @@
 //! ARCHITECTURE.md "Policy parity").
 //!
 //! Cursor's print mode cannot ask the user anything, so every Claude mode becomes the Cursor
-//! run that does no more than the mode allows ([`cursor_mode`]: manual answers read-only with a
+//! run that does no more than the mode allows (`cursor_mode`: manual answers read-only with a
 //! note, accept edits runs Cursor's allowlist, auto its auto review, plan `--mode plan`, bypass
-//! `--force`), refused when Cursor's own configuration would widen it ([`check_not_widened`]).
+//! `--force`), refused when Cursor's own configuration would widen it (`check_not_widened`).
 //!
 //! Claude's permission settings are admitted per request by [`admission::admit_settings`]: read from
 //! every source Claude Code reads ([`settings`]), each rule translated to Cursor's tokens

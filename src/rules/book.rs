@@ -173,7 +173,7 @@ impl Rulebook {
     /// A watcher for one Claude turn: feed it Cursor's events as they arrive; it reports stream
     /// rules whose condition matched (each at most once per chat: `already` is the chat's
     /// `firedRules`; at most
-    /// [`MAX_INTERRUPTS_PER_TURN`](super::stream_rules::MAX_INTERRUPTS_PER_TURN) interrupts per
+    /// `MAX_INTERRUPTS_PER_TURN` interrupts per
     /// turn). Constant memory per stream, constant work per byte.
     pub fn stream_watch(&self, already: &BTreeSet<String>) -> StreamWatch<'_> {
         StreamWatch::new(&self.rules, &self.stream, already)

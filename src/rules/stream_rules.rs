@@ -349,7 +349,7 @@ impl<'a> StreamWatch<'a> {
         }
     }
 
-    /// Changes the per-turn interrupt cap (default [`MAX_INTERRUPTS_PER_TURN`]).
+    /// Changes the per-turn interrupt cap (default `MAX_INTERRUPTS_PER_TURN`).
     pub fn with_max_interrupts(mut self, max: usize) -> StreamWatch<'a> {
         self.max_interrupts = max;
         self

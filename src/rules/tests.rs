@@ -58,7 +58,7 @@ impl Tree {
         let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/fixtures/rules")
             .join(name);
-        copy_dir(&source, &tree.root());
+        multi_cursor_test_support::copy_dir(&source, &tree.root());
         tree
     }
 
@@ -94,19 +94,6 @@ fn native(base: &Path, rel: &str) -> PathBuf {
     rel.split('/')
         .filter(|part| !part.is_empty())
         .fold(base.to_path_buf(), |path, part| path.join(part))
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 /// Names of the active rules, in precedence order.

@@ -72,7 +72,7 @@ pub struct PendingRun {
 pub struct Replay {
     /// Exchange key.
     pub key: String,
-    /// The events in order, stored as `[event name, data]` pairs ([`replay_events`]).
+    /// The events in order, stored as `[event name, data]` pairs (`replay_events`).
     #[serde(with = "replay_events")]
     pub events: Vec<StreamEvent>,
 }

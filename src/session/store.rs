@@ -4,6 +4,7 @@
 //! can continue from. A record (or lock) that is a symlink, not a regular file of this user,
 //! or over [`MAX_RECORD_BYTES`] is refused with its path before anything is read.
 
+use crate::env::DEFAULT_MAX_SESSIONS;
 use crate::env::MAX_SESSIONS_ENV;
 use std::collections::HashMap;
 use std::collections::VecDeque;
@@ -31,8 +32,6 @@ use crate::rules::FiredRule;
 use crate::rules::TurnRules;
 use crate::turn::TurnItem;
 
-/// Default number of identities (and so Cursor processes) one gateway keeps open.
-pub const DEFAULT_CAPACITY: usize = 32;
 /// Largest session record read (64 MiB); a larger one is refused with its path and size
 /// before it is read into memory.
 pub const MAX_RECORD_BYTES: u64 = super::record::MAX_RECORD_BYTES;
@@ -109,7 +108,7 @@ impl SessionStore {
             .ok()
             .and_then(|v| v.trim().parse().ok())
             .filter(|n: &usize| *n > 0)
-            .unwrap_or(DEFAULT_CAPACITY)
+            .unwrap_or(DEFAULT_MAX_SESSIONS)
     }
 
     /// The folder holding the records.

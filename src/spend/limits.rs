@@ -11,6 +11,8 @@
 use crate::env::BUDGET_DAILY_TOKENS_ENV;
 use crate::env::BUDGET_TOKENS_ENV;
 use crate::env::BUDGET_TURNS_ENV;
+use crate::env::DEFAULT_LOOP_LIMIT;
+use crate::env::DEFAULT_TURNS_PER_MINUTE;
 use crate::env::LOOP_LIMIT_ENV;
 use crate::env::MAX_TURNS_PER_MINUTE_ENV;
 use std::time::Duration;
@@ -20,12 +22,8 @@ use thiserror::Error;
 use super::Budget;
 use super::BudgetUse;
 
-/// The start of the same task that is refused by default: the third.
-pub const DEFAULT_LOOP_LIMIT: u64 = 3;
 /// The window the loop guard counts starts in.
 pub const LOOP_WINDOW: Duration = Duration::from_secs(10 * 60);
-/// Turns a minute one gateway starts by default before refusing.
-pub const DEFAULT_TURNS_PER_MINUTE: u64 = 60;
 /// The rate guard's window.
 pub const RATE_WINDOW: Duration = Duration::from_secs(60);
 

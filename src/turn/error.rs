@@ -59,7 +59,7 @@ pub enum TurnError {
 pub struct TurnFailure {
     /// Why the turn failed (its case decides the HTTP status in the gateway).
     pub error: Arc<TurnError>,
-    /// What Cursor ran before it stopped ([`TurnDisplay::summary_sentence`]).
+    /// What Cursor ran before it stopped ([`TurnDisplay::summary_sentence`](crate::display::TurnDisplay::summary_sentence)).
     pub summary: Option<String>,
 }
 

@@ -1,12 +1,12 @@
 //! A logged-out agent gives CatalogError::LoggedOut with Cursor's words and the fix; other
 //! failures carry the exit code and bounded stderr.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::path::PathBuf;
 
 use multi_cursor::cursor::catalog::CatalogError;
 use multi_cursor::cursor::catalog::fetch_catalog;
+use multi_cursor_test_support::write_script;
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -14,32 +14,20 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Writes an executable shell script; all are written before any runs (avoids ETXTBSY).
-fn script(dir: &Path, name: &str, body: &str) -> std::io::Result<PathBuf> {
-    let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/sh\n{body}\n"))?;
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))?;
-    Ok(path)
-}
-
 #[tokio::test]
 async fn failures_are_told_apart() {
     let dir = tempfile::tempdir().unwrap();
-    let logged_out = script(
-        dir.path(),
-        "agent-logged-out",
+    let logged_out = write_script(
+        &dir.path().join("agent-logged-out"),
         &format!(
             "cat '{}' >&2\nexit 1",
             fixture("logged-out-stderr.txt").display()
         ),
-    )
-    .unwrap();
-    let broken = script(
-        dir.path(),
-        "agent-broken",
+    );
+    let broken = write_script(
+        &dir.path().join("agent-broken"),
         "printf '\\033[31mboom: something broke\\033[0m\\n' >&2\nhead -c 20000 /dev/zero | tr '\\0' x >&2\nexit 3",
-    )
-    .unwrap();
+    );
 
     let error = fetch_catalog(&logged_out).await.unwrap_err();
     let CatalogError::LoggedOut { message } = &error else {

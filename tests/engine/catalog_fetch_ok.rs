@@ -1,6 +1,5 @@
 //! fetch_catalog runs `<agent> --list-models` and parses what it prints.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::path::PathBuf;
 
@@ -8,6 +7,7 @@ use multi_cursor::cursor::catalog::CatalogError;
 use multi_cursor::cursor::catalog::ListModels;
 use multi_cursor::cursor::catalog::fetch_catalog;
 use multi_cursor::cursor::catalog::parse_list_models;
+use multi_cursor_test_support::write_script;
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -15,41 +15,26 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Writes an executable shell script; every script is written before any is run, so no
-/// concurrently forked child holds a script open for writing (ETXTBSY).
-fn script(dir: &Path, name: &str, body: &str) -> std::io::Result<PathBuf> {
-    let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/sh\n{body}\n"))?;
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))?;
-    Ok(path)
-}
-
 #[tokio::test]
 async fn fetch_parses_the_agent_output() {
     let dir = tempfile::tempdir().unwrap();
     let args = dir.path().join("args");
-    let listing = script(
-        dir.path(),
-        "agent",
+    let listing = write_script(
+        &dir.path().join("agent"),
         &format!(
             "echo \"$@\" > '{}'\ncat '{}'",
             args.display(),
             fixture("ansi.txt").display()
         ),
-    )
-    .unwrap();
-    let empty = script(
-        dir.path(),
-        "agent-empty",
+    );
+    let empty = write_script(
+        &dir.path().join("agent-empty"),
         &format!("cat '{}'", fixture("empty.txt").display()),
-    )
-    .unwrap();
-    let garbage = script(
-        dir.path(),
-        "agent-garbage",
+    );
+    let garbage = write_script(
+        &dir.path().join("agent-garbage"),
         "echo 'Something else entirely'",
-    )
-    .unwrap();
+    );
 
     let catalog = fetch_catalog(&listing).await.unwrap();
     let ListModels::Models(expected) =

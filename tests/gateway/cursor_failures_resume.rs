@@ -40,7 +40,7 @@ fn a_chat_in_use_falls_back_to_a_fresh_chat_once() {
         answer.contains("Hello from the fake Cursor agent."),
         "{answer}"
     );
-    wait_idle(&gw);
+    gw.wait_idle();
 
     let second = serde_json::json!({
         "model": "multi/cursor/composer-2.5", "max_tokens": 1000, "stream": true,
@@ -65,21 +65,4 @@ fn a_chat_in_use_falls_back_to_a_fresh_chat_once() {
     let fresh_prompt = turns[2]["stdin"].as_str().unwrap();
     assert!(fresh_prompt.contains("First question"), "{fresh_prompt}");
     assert!(fresh_prompt.contains("Second question"), "{fresh_prompt}");
-}
-
-fn wait_idle(gw: &TestGateway) {
-    for _ in 0..500 {
-        let response = gw
-            .client()
-            .get(format!("{}/multi-cursor/status", gw.url))
-            .header("x-multi-cursor-token", &gw.token)
-            .send()
-            .unwrap();
-        let status: serde_json::Value = serde_json::from_str(&response.text().unwrap()).unwrap();
-        if status["runs"].as_array().is_some_and(Vec::is_empty) {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    panic!("the first run never ended");
 }

@@ -6,28 +6,10 @@ use multi_cursor_test_support::fake_upstream;
 
 use std::net::SocketAddr;
 
-use axum::Router;
-use axum::extract::Request;
 use fake_upstream::FakeUpstream;
 use fake_upstream::ScriptedResponse;
+use fake_upstream::passthrough_gateway;
 use fake_upstream::raw;
-use fake_upstream::serve_on_loopback;
-use multi_cursor::gateway::passthrough::Upstream;
-use multi_cursor::gateway::passthrough::forward;
-
-/// A minimal router that forwards everything, as the real gateway does for non-Cursor models.
-async fn gateway(base: &str) -> SocketAddr {
-    let upstream = Upstream::new(base).expect("upstream");
-    let app = Router::new().fallback(move |request: Request| {
-        let upstream = upstream.clone();
-        async move {
-            let (parts, body) = request.into_parts();
-            let body = axum::body::to_bytes(body, 8 << 20).await.expect("body");
-            forward(&upstream, parts, body).await
-        }
-    });
-    serve_on_loopback(app).await
-}
 
 async fn exchange(addr: SocketAddr, request: Vec<u8>) -> raw::RawResponse {
     tokio::task::spawn_blocking(move || raw::exchange(addr, &request))
@@ -102,7 +84,7 @@ fn request_head(path: &str, end_to_end: &[(&str, &[u8])], framing: &str) -> Vec<
 async fn request_reaches_upstream_byte_for_byte() {
     let fake = FakeUpstream::start();
     fake.push(ScriptedResponse::message("claude-sonnet-4-5", "ok"));
-    let gw = gateway(&fake.url()).await;
+    let gw = passthrough_gateway(&fake.url()).await;
 
     let mut body =
         br#"{"model":"claude-sonnet-4-5","messages":[{"role":"user","content":"h\u00e9llo"}]}  "#
@@ -160,7 +142,7 @@ async fn request_reaches_upstream_byte_for_byte() {
 async fn chunked_request_body_is_reframed_with_a_length() {
     let fake = FakeUpstream::start();
     fake.push(ScriptedResponse::message("claude-sonnet-4-5", "ok"));
-    let gw = gateway(&fake.url()).await;
+    let gw = passthrough_gateway(&fake.url()).await;
 
     let parts: [&[u8]; 3] = [
         b"{\"model\":",
@@ -199,7 +181,7 @@ async fn chunked_request_body_is_reframed_with_a_length() {
 async fn base_prefix_method_and_query_are_kept() {
     let fake = FakeUpstream::start();
     fake.respond_with(|_| ScriptedResponse::json(200, &serde_json::json!({"input_tokens": 7})));
-    let gw = gateway(&format!("{}/anthropic/", fake.url())).await;
+    let gw = passthrough_gateway(&format!("{}/anthropic/", fake.url())).await;
 
     let resp = exchange(
         gw,
@@ -272,7 +254,7 @@ async fn response_comes_back_byte_for_byte() {
         .header("keep-alive", "timeout=5");
     let body = all_bytes();
     fake.push(scripted.chunk(body.clone()));
-    let gw = gateway(&fake.url()).await;
+    let gw = passthrough_gateway(&fake.url()).await;
 
     let resp = simple_post(gw).await;
     assert_eq!(resp.status, 201);
@@ -344,7 +326,7 @@ async fn error_statuses_pass_through_unchanged() {
         }
         fake.push(scripted.chunk(body.clone()));
     }
-    let gw = gateway(&fake.url()).await;
+    let gw = passthrough_gateway(&fake.url()).await;
 
     for (status, headers, body) in &cases {
         let resp = simple_post(gw).await;

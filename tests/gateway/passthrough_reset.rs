@@ -4,33 +4,15 @@
 
 use multi_cursor_test_support::fake_upstream;
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
-use axum::Router;
-use axum::extract::Request;
 use fake_upstream::FakeUpstream;
 use fake_upstream::ScriptedResponse;
 use fake_upstream::anthropic;
+use fake_upstream::passthrough_gateway;
 use fake_upstream::raw;
-use fake_upstream::serve_on_loopback;
-use multi_cursor::gateway::passthrough::Upstream;
-use multi_cursor::gateway::passthrough::forward;
 
 const MODEL: &str = "claude-sonnet-4-5";
-
-async fn gateway(base: &str) -> SocketAddr {
-    let upstream = Upstream::new(base).expect("upstream");
-    let app = Router::new().fallback(move |request: Request| {
-        let upstream = upstream.clone();
-        async move {
-            let (parts, body) = request.into_parts();
-            let body = axum::body::to_bytes(body, 8 << 20).await.expect("body");
-            forward(&upstream, parts, body).await
-        }
-    });
-    serve_on_loopback(app).await
-}
 
 const REQUEST: &[u8] = b"POST /v1/messages?beta=true HTTP/1.1\r\nHost: g\r\n\
     x-multi-cursor-token: t\r\nx-api-key: sk-ant-test\r\nContent-Type: application/json\r\n\
@@ -53,7 +35,7 @@ async fn sse_reset_leaves_the_chunked_body_unfinished() {
     let fake = FakeUpstream::start();
     let (scripted, sent) = broken_stream();
     fake.push(scripted);
-    let gw = gateway(&fake.url()).await;
+    let gw = passthrough_gateway(&fake.url()).await;
 
     let resp = tokio::task::spawn_blocking(move || raw::exchange(gw, REQUEST))
         .await
@@ -78,7 +60,7 @@ async fn sse_reset_is_an_error_for_an_http_client() {
     let fake = FakeUpstream::start();
     let (scripted, sent) = broken_stream();
     fake.push(scripted);
-    let gw = gateway(&fake.url()).await;
+    let gw = passthrough_gateway(&fake.url()).await;
 
     let mut resp = reqwest::Client::new()
         .post(format!("http://{gw}/v1/messages?beta=true"))
@@ -114,7 +96,7 @@ async fn reset_under_content_length_delivers_fewer_bytes_than_announced() {
             .delay(Duration::from_millis(50))
             .reset(),
     );
-    let gw = gateway(&fake.url()).await;
+    let gw = passthrough_gateway(&fake.url()).await;
 
     let resp = tokio::task::spawn_blocking(move || raw::exchange(gw, REQUEST))
         .await

@@ -7,30 +7,13 @@ use std::net::SocketAddr;
 use std::time::Duration;
 use std::time::Instant;
 
-use axum::Router;
-use axum::extract::Request;
 use fake_upstream::FakeUpstream;
 use fake_upstream::Gate;
 use fake_upstream::ScriptedResponse;
 use fake_upstream::anthropic;
-use fake_upstream::serve_on_loopback;
-use multi_cursor::gateway::passthrough::Upstream;
-use multi_cursor::gateway::passthrough::forward;
+use fake_upstream::passthrough_gateway;
 
 const MODEL: &str = "claude-sonnet-4-5";
-
-async fn gateway(base: &str) -> SocketAddr {
-    let upstream = Upstream::new(base).expect("upstream");
-    let app = Router::new().fallback(move |request: Request| {
-        let upstream = upstream.clone();
-        async move {
-            let (parts, body) = request.into_parts();
-            let body = axum::body::to_bytes(body, 8 << 20).await.expect("body");
-            forward(&upstream, parts, body).await
-        }
-    });
-    serve_on_loopback(app).await
-}
 
 /// Sends a streaming request; the response head must come back at once (a gateway that
 /// collected the body first would hold it back).
@@ -64,7 +47,7 @@ async fn each_event_arrives_before_the_next_is_sent() {
     }
     let fake = FakeUpstream::start();
     fake.push(scripted);
-    let gw = gateway(&fake.url()).await;
+    let gw = passthrough_gateway(&fake.url()).await;
 
     let mut resp = post_stream(gw).await;
     assert_eq!(resp.status(), 200);
@@ -114,7 +97,7 @@ async fn a_paced_tool_use_stream_arrives_paced() {
     );
     let fake = FakeUpstream::start();
     fake.push(ScriptedResponse::sse_with_delay(events.clone(), GAP));
-    let gw = gateway(&fake.url()).await;
+    let gw = passthrough_gateway(&fake.url()).await;
 
     let start = Instant::now();
     let mut resp = post_stream(gw).await;

@@ -6,24 +6,7 @@ use multi_cursor_test_support::fake_upstream;
 
 use std::net::SocketAddr;
 
-use axum::Router;
-use axum::extract::Request;
-use fake_upstream::serve_on_loopback;
-use multi_cursor::gateway::passthrough::Upstream;
-use multi_cursor::gateway::passthrough::forward;
-
-async fn gateway(base: &str) -> SocketAddr {
-    let upstream = Upstream::new(base).expect("upstream");
-    let app = Router::new().fallback(move |request: Request| {
-        let upstream = upstream.clone();
-        async move {
-            let (parts, body) = request.into_parts();
-            let body = axum::body::to_bytes(body, 8 << 20).await.expect("body");
-            forward(&upstream, parts, body).await
-        }
-    });
-    serve_on_loopback(app).await
-}
+use fake_upstream::passthrough_gateway;
 
 /// A loopback port nothing listens on.
 fn closed_port() -> u16 {
@@ -76,7 +59,7 @@ async fn expect_502(resp: reqwest::Response) -> String {
 async fn refused_connection_is_a_502_naming_the_upstream() {
     let port = closed_port();
     let base = format!("http://127.0.0.1:{port}");
-    let gw = gateway(&base).await;
+    let gw = passthrough_gateway(&base).await;
     let message = expect_502(post(gw).await).await;
     let prefix = format!("multi-cursor: the Anthropic upstream {base} could not be reached: ");
     assert!(message.starts_with(&prefix), "{message}");
@@ -94,7 +77,7 @@ async fn refused_connection_is_a_502_naming_the_upstream() {
 #[tokio::test(flavor = "multi_thread")]
 async fn user_info_in_the_base_is_not_shown() {
     let port = closed_port();
-    let gw = gateway(&format!("http://user:hunter2@127.0.0.1:{port}/prefix")).await;
+    let gw = passthrough_gateway(&format!("http://user:hunter2@127.0.0.1:{port}/prefix")).await;
     let message = expect_502(post(gw).await).await;
     assert!(!message.contains("hunter2"), "{message}");
     assert!(
@@ -119,7 +102,7 @@ async fn connection_closed_before_an_answer_is_a_502() {
             drop(socket);
         }
     });
-    let gw = gateway(&format!("http://{addr}")).await;
+    let gw = passthrough_gateway(&format!("http://{addr}")).await;
     let message = expect_502(post(gw).await).await;
     assert!(
         message.starts_with(&format!(

@@ -37,7 +37,7 @@ fn second_turn_resumes_the_chat() {
         ]
     });
     // The chat is recorded when the run ends, just after the answer; wait until no run is live.
-    wait_idle(&gw);
+    gw.wait_idle();
     let response = gw.post_with("/v1/messages", &second, &session);
     assert_eq!(response.status(), 200);
     assert_eq!(
@@ -49,21 +49,4 @@ fn second_turn_resumes_the_chat() {
     assert_eq!(resumed_chat(&turns[1]).as_deref(), Some(CHAT));
     assert_eq!(resumed_chat(&turns[0]), None);
     assert_eq!(turns[1]["stdin"], "Second question about pears");
-}
-
-fn wait_idle(gw: &TestGateway) {
-    for _ in 0..500 {
-        let response = gw
-            .client()
-            .get(format!("{}/multi-cursor/status", gw.url))
-            .header("x-multi-cursor-token", &gw.token)
-            .send()
-            .unwrap();
-        let status: serde_json::Value = serde_json::from_str(&response.text().unwrap()).unwrap();
-        if status["runs"].as_array().is_some_and(Vec::is_empty) {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    panic!("the first run never ended");
 }

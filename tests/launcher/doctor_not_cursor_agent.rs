@@ -51,7 +51,7 @@ fn link_fake_agent(to: &std::path::Path) {
 #[test]
 fn another_vendors_agent_is_skipped_for_cursors() {
     let (agent, bin) = agent_line(|check, bin| {
-        doctor::script(
+        multi_cursor_test_support::write_script(
             &bin.join("agent"),
             "case \"$1\" in --version) echo 1.4.0 ;; *) echo 'Grok Build by xAI'; echo 'Usage: agent [prompt]' ;; esac",
         );
@@ -72,7 +72,7 @@ fn another_vendors_agent_is_skipped_for_cursors() {
     // `cursor-agent` on PATH comes before both.
     let (agent, _) = agent_line(|_, bin| {
         link_fake_agent(&bin.join("cursor-agent"));
-        doctor::script(&bin.join("agent"), "echo 'Grok Build by xAI'");
+        multi_cursor_test_support::write_script(&bin.join("agent"), "echo 'Grok Build by xAI'");
     });
     assert!(agent.contains("bin/cursor-agent"), "{agent}");
 }

@@ -8,7 +8,7 @@ use multi_cursor_test_support::doctor;
 fn old_or_missing_claude_code_fails() {
     let check = doctor::Doctor::new();
     let old = check.dir.path().join("claude");
-    doctor::script(&old, "echo '2.1.99 (Claude Code)'");
+    multi_cursor_test_support::write_script(&old, "echo '2.1.99 (Claude Code)'");
     let (output, _dir) = check.env("MULTI_CURSOR_CLAUDE", &old).run();
     assert_eq!(output.code, Some(1), "{output:?}");
     let claude = output.line("Claude Code");
@@ -29,7 +29,10 @@ fn old_or_missing_claude_code_fails() {
     let prefix = check.dir.path().join("npm-prefix");
     let package = prefix.join("lib/node_modules/@anthropic-ai/claude-code/bin");
     std::fs::create_dir_all(&package).unwrap();
-    doctor::script(&package.join("claude.exe"), "echo '2.1.197 (Claude Code)'");
+    multi_cursor_test_support::write_script(
+        &package.join("claude.exe"),
+        "echo '2.1.197 (Claude Code)'",
+    );
     std::fs::create_dir_all(prefix.join("bin")).unwrap();
     let link = prefix.join("bin/claude");
     std::os::unix::fs::symlink(package.join("claude.exe"), &link).unwrap();

@@ -22,19 +22,6 @@ case \"$1\" in\n\
   signal) kill -TERM $$ ;;\n\
 esac\n";
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 fn node_platform() -> String {
     let out = Command::new("node")
         .args(["-p", "process.platform + '-' + process.arch"])
@@ -50,7 +37,7 @@ fn run(launcher: &Path, args: &[&str]) -> Output {
 /// The launcher package copied into `modules/multi-cursor`; returns its folder.
 fn launcher_package(modules: &Path) -> std::path::PathBuf {
     let package = modules.join("multi-cursor");
-    copy_dir(
+    multi_cursor_test_support::copy_dir(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("npm/multi-cursor"),
         &package,
     );
@@ -79,7 +66,7 @@ fn node_launcher_runs_the_platform_binary_and_postinstall_links_it() {
     let dir = tempfile::tempdir().unwrap();
     let modules = dir.path().join("node_modules");
     let package = modules.join("multi-cursor");
-    copy_dir(
+    multi_cursor_test_support::copy_dir(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("npm/multi-cursor"),
         &package,
     );
@@ -129,7 +116,7 @@ fn node_launcher_runs_the_platform_binary_and_postinstall_links_it() {
     // Without the platform package: the platform and the other ways in, exit 127.
     std::fs::remove_dir_all(&platform_package).unwrap();
     let fresh = dir.path().join("fresh");
-    copy_dir(
+    multi_cursor_test_support::copy_dir(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("npm/multi-cursor"),
         &fresh,
     );

@@ -33,30 +33,7 @@ fn cursor_turn(gw: &TestGateway, session: &str, prompt: &str) {
         &cursor_request("multi/cursor/composer-2.5", prompt, false),
     );
     assert_eq!(status, 200, "{body}");
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
-    loop {
-        let status = status_json(gw);
-        if status["runs"].as_array().is_some_and(Vec::is_empty) {
-            return;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "still running: {status}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// `GET /multi-cursor/status` as JSON.
-fn status_json(gw: &TestGateway) -> serde_json::Value {
-    gw.client()
-        .get(format!("{}/multi-cursor/status", gw.url))
-        .header("x-multi-cursor-token", &gw.token)
-        .send()
-        .unwrap()
-        .text()
-        .map(|text| serde_json::from_str(&text).unwrap())
-        .unwrap()
+    gw.wait_idle();
 }
 
 /// Runs `multi-cursor statusline` as Claude Code does (its status-line JSON on stdin, the
@@ -122,7 +99,7 @@ fn the_turn_budget_ends_the_line_until_it_is_reached() {
 fn the_daily_budget_says_today() {
     let gw = gateway(&[("MULTI_CURSOR_BUDGET_DAILY_TOKENS", "1000000")]);
     cursor_turn(&gw, SESSION, "count today's tokens");
-    let status = status_json(&gw);
+    let status = gw.status();
     let budget = &status["spend"]["budgets"][0];
     assert_eq!(
         budget["variable"], "MULTI_CURSOR_BUDGET_DAILY_TOKENS",

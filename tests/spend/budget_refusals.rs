@@ -9,7 +9,6 @@ use multi_cursor_test_support::gateway::TestGateway;
 use super::common::ask;
 use super::common::get;
 use super::common::request;
-use super::common::wait_idle;
 
 #[test]
 fn the_turn_budget_refuses_the_next_turn_only() {
@@ -20,7 +19,7 @@ fn the_turn_budget_refuses_the_next_turn_only() {
     });
     let first = request("the only paid turn");
     assert_eq!(ask(&gw, "budget", None, &first).0, 200);
-    wait_idle(&gw);
+    gw.wait_idle();
     let (status, retry, body) = ask(&gw, "budget", None, &request("one more"));
     assert_eq!(status, 429, "{body}");
     assert_eq!(retry.as_deref(), Some("false"));
@@ -52,7 +51,7 @@ fn the_token_budget_counts_what_runs_used() {
         ..Default::default()
     });
     assert_eq!(ask(&gw, "tokens", None, &request("first")).0, 200);
-    wait_idle(&gw);
+    gw.wait_idle();
     let (status, _, body) = ask(&gw, "tokens", None, &request("second"));
     assert_eq!(status, 429, "{body}");
     let message = body["error"]["message"].as_str().unwrap();

@@ -75,20 +75,3 @@ pub(crate) fn get(gw: &TestGateway, path: &str) -> (u16, serde_json::Value) {
     let text = response.text().unwrap();
     (status, serde_json::from_str(&text).unwrap_or_default())
 }
-
-/// Waits until the gateway runs no Cursor turn (the ledger line and the record are written as
-/// the run ends, around the answer's last bytes).
-pub(crate) fn wait_idle(gw: &TestGateway) {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    loop {
-        let (_, status) = get(gw, "/multi-cursor/status");
-        if status["runs"].as_array().is_some_and(Vec::is_empty) {
-            return;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "still running: {status}"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-}

@@ -11,7 +11,6 @@ use multi_cursor_test_support::stream_lines as lines;
 use super::common::MODEL;
 use super::common::ask;
 use super::common::request;
-use super::common::wait_idle;
 
 /// A compaction request of the conversation "Do the task" / `answer`.
 fn compaction(answer: &str) -> serde_json::Value {
@@ -44,10 +43,10 @@ fn gateway(env: &[(&str, &str)]) -> (tempfile::TempDir, TestGateway) {
 fn past_the_turn_budget_a_session_compacts_once() {
     let (_scenarios, gw) = gateway(&[("MULTI_CURSOR_BUDGET_TURNS", "1")]);
     assert_eq!(ask(&gw, "paid", None, &request("Do the task")).0, 200);
-    wait_idle(&gw);
+    gw.wait_idle();
     let (status, _, body) = ask(&gw, "paid", None, &compaction("Done."));
     assert_eq!(status, 200, "the session's own compaction: {body}");
-    wait_idle(&gw);
+    gw.wait_idle();
     let (status, _, body) = ask(&gw, "paid", None, &compaction("Done."));
     assert_eq!(status, 429, "the same history a second time: {body}");
     assert!(
@@ -73,7 +72,7 @@ fn past_the_turn_budget_a_session_compacts_once() {
 fn the_rate_guard_holds_a_compaction() {
     let (_scenarios, gw) = gateway(&[("MULTI_CURSOR_MAX_TURNS_PER_MINUTE", "1")]);
     assert_eq!(ask(&gw, "rate", None, &request("Do the task")).0, 200);
-    wait_idle(&gw);
+    gw.wait_idle();
     let (status, _, body) = ask(&gw, "rate", None, &compaction("Done."));
     assert_eq!(status, 429, "{body}");
     assert!(

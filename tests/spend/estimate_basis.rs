@@ -9,7 +9,6 @@ use serde_json::json;
 use super::common::MODEL;
 use super::common::ask;
 use super::common::ledger;
-use super::common::wait_idle;
 
 /// A run that reports no tokens.
 const NO_USAGE: &str = r#"{"type":"system","subtype":"init","apiKeySource":"login","cwd":"{{workspace_json}}","session_id":"{{chat_id}}","model":"Composer 2.5","permissionMode":"default"}
@@ -37,7 +36,7 @@ fn a_resumed_chats_estimate_counts_its_newest_turn() {
     let body = json!({"model": MODEL, "max_tokens": 100, "stream": false, "messages": messages});
     let (status, _, answer) = ask(&gw, "s", None, &body);
     assert_eq!(status, 200, "{answer}");
-    wait_idle(&gw);
+    gw.wait_idle();
     let first = &ledger(&gw)[0];
     assert_eq!(first["token_source"], "estimate", "{first}");
     assert_eq!(first["estimated_from"], "new_chat", "{first}");
@@ -50,7 +49,7 @@ fn a_resumed_chats_estimate_counts_its_newest_turn() {
     let body = json!({"model": MODEL, "max_tokens": 100, "stream": false, "messages": messages});
     let (status, _, answer) = ask(&gw, "s", None, &body);
     assert_eq!(status, 200, "{answer}");
-    wait_idle(&gw);
+    gw.wait_idle();
     let lines = ledger(&gw);
     let second = &lines[1];
     assert_eq!(second["estimated_from"], "newest_turn", "{second}");

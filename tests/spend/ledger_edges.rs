@@ -8,7 +8,6 @@ use multi_cursor_test_support::gateway::TestGateway;
 
 use super::common::ask;
 use super::common::request;
-use super::common::wait_idle;
 
 fn month_file(state: &std::path::Path) -> std::path::PathBuf {
     let month = jiff::ZonedDateTime::now().strftime("%Y-%m").to_string();
@@ -42,7 +41,7 @@ fn a_cut_last_line_does_not_swallow_the_next_run() {
         ..Default::default()
     });
     assert_eq!(ask(&gw, "cut", None, &request("after the cut")).0, 200);
-    wait_idle(&gw);
+    gw.wait_idle();
     let report = usage_json(&state);
     assert_eq!(report["totals"]["runs"], 1, "{report:#}");
     assert_eq!(report["totals"]["damaged_lines"], 1, "{report:#}");

@@ -7,7 +7,6 @@ use multi_cursor_test_support::gateway::TestGateway;
 use super::common::ask;
 use super::common::ledger;
 use super::common::request;
-use super::common::wait_idle;
 
 #[test]
 fn a_turn_and_its_replay_are_lines() {
@@ -18,7 +17,7 @@ fn a_turn_and_its_replay_are_lines() {
     let body = request("SECRET-PROMPT-TEXT please");
     let (status, _, answer) = ask(&gw, "ledger-session", None, &body);
     assert_eq!(status, 200, "{answer}");
-    wait_idle(&gw);
+    gw.wait_idle();
     let lines = ledger(&gw);
     assert_eq!(lines.len(), 1, "{lines:?}");
     let line = &lines[0];

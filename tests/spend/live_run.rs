@@ -8,7 +8,6 @@ use multi_cursor_test_support::stream_lines as lines;
 use super::common::ask;
 use super::common::get;
 use super::common::request;
-use super::common::wait_idle;
 
 #[test]
 fn a_running_turn_is_live_with_its_last_action() {
@@ -54,7 +53,7 @@ fn a_running_turn_is_live_with_its_last_action() {
         "{live}"
     );
     assert_eq!(asking.join().unwrap(), 200);
-    wait_idle(&gw);
+    gw.wait_idle();
     let (_, spend) = get(&gw, "/multi-cursor/spend/live-session");
     assert!(spend.get("live").is_none(), "{spend}");
     assert_eq!(spend["runs"], 1);

@@ -7,7 +7,6 @@ use multi_cursor_test_support::gateway::TestGateway;
 
 use super::common::ask;
 use super::common::request;
-use super::common::wait_idle;
 
 #[test]
 fn the_same_task_is_refused_the_third_time() {
@@ -18,7 +17,7 @@ fn the_same_task_is_refused_the_third_time() {
     let task = request("Fix the flaky test in src/lib.rs");
     for worker in ["w1", "w2"] {
         assert_eq!(ask(&gw, "looping", Some(worker), &task).0, 200);
-        wait_idle(&gw);
+        gw.wait_idle();
     }
     // Continuing w1's conversation is not a new worker.
     let more = serde_json::json!({
@@ -30,9 +29,9 @@ fn the_same_task_is_refused_the_third_time() {
         ]
     });
     assert_eq!(ask(&gw, "looping", Some("w1"), &more).0, 200);
-    wait_idle(&gw);
+    gw.wait_idle();
     assert_eq!(ask(&gw, "elsewhere", Some("w9"), &task).0, 200);
-    wait_idle(&gw);
+    gw.wait_idle();
     let turns = gw.turns().len();
     let (status, retry, body) = ask(&gw, "looping", Some("w3"), &task);
     assert_eq!(status, 429, "{body}");
@@ -53,6 +52,6 @@ fn the_guard_can_be_turned_off() {
     let task = request("Same task");
     for worker in ["a", "b", "c"] {
         assert_eq!(ask(&gw, "off", Some(worker), &task).0, 200);
-        wait_idle(&gw);
+        gw.wait_idle();
     }
 }

@@ -6,7 +6,6 @@ use multi_cursor_test_support::gateway::TestGateway;
 
 use super::common::ask;
 use super::common::request;
-use super::common::wait_idle;
 
 #[test]
 fn too_many_turns_a_minute_are_refused() {
@@ -17,7 +16,7 @@ fn too_many_turns_a_minute_are_refused() {
     });
     for (session, text) in [("r1", "one"), ("r2", "two")] {
         assert_eq!(ask(&gw, session, None, &request(text)).0, 200);
-        wait_idle(&gw);
+        gw.wait_idle();
     }
     let (status, retry, body) = ask(&gw, "r3", None, &request("three"));
     assert_eq!(status, 429, "{body}");

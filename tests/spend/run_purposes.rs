@@ -10,7 +10,6 @@ use super::common::MODEL;
 use super::common::ask;
 use super::common::ledger;
 use super::common::request;
-use super::common::wait_idle;
 
 const CHAT: &str = "7a3f1c2e-0000-4000-8000-00000000c4a7";
 
@@ -52,7 +51,7 @@ fn a_fallback_is_a_second_line_of_the_turn() {
         ask(&gw, "purposes", None, &request("First question")).0,
         200
     );
-    wait_idle(&gw);
+    gw.wait_idle();
     let second = serde_json::json!({
         "model": MODEL, "max_tokens": 1000, "stream": false,
         "messages": [
@@ -63,7 +62,7 @@ fn a_fallback_is_a_second_line_of_the_turn() {
     });
     let (status, _, body) = ask(&gw, "purposes", None, &second);
     assert_eq!(status, 200, "{body}");
-    wait_idle(&gw);
+    gw.wait_idle();
     let lines = ledger(&gw);
     let kinds: Vec<_> = lines
         .iter()

@@ -7,7 +7,6 @@ use multi_cursor_test_support::gateway::TestGateway;
 use super::common::ask;
 use super::common::get;
 use super::common::request;
-use super::common::wait_idle;
 
 #[test]
 fn the_route_answers_a_sessions_spend() {
@@ -24,12 +23,12 @@ fn the_route_answers_a_sessions_spend() {
     );
     let body = request("count my spend");
     assert_eq!(ask(&gw, "spent", None, &body).0, 200);
-    wait_idle(&gw);
+    gw.wait_idle();
     assert_eq!(
         ask(&gw, "spent", Some("worker-1"), &request("a worker's task")).0,
         200
     );
-    wait_idle(&gw);
+    gw.wait_idle();
     assert_eq!(ask(&gw, "spent", None, &body).0, 200, "a replay");
     let (status, spend) = get(&gw, "/multi-cursor/spend/spent");
     assert_eq!(status, 200);

@@ -5,7 +5,6 @@ use multi_cursor_test_support::gateway::TestGateway;
 
 use super::common::ask;
 use super::common::request;
-use super::common::wait_idle;
 
 #[test]
 fn status_prints_spend_and_budgets() {
@@ -15,7 +14,7 @@ fn status_prints_spend_and_budgets() {
         ..Default::default()
     });
     assert_eq!(ask(&gw, "st", None, &request("hello")).0, 200);
-    wait_idle(&gw);
+    gw.wait_idle();
     let output = std::process::Command::new(multi_cursor_test_support::multi_cursor_bin())
         .arg("status")
         .env("MULTI_CURSOR_GATEWAY_URL", &gw.url)

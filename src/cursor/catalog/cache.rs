@@ -114,7 +114,7 @@ pub fn store_cache_in(
 }
 
 /// [`store_cache_in`] the state folder (`MULTI_CURSOR_STATE_DIR` or the platform default);
-/// called after a successful [`fetch_catalog`].
+/// called after a successful [`fetch_catalog`](super::fetch_catalog).
 pub fn store_cache(catalog: &Catalog, agent: &Path) -> Result<(), CatalogError> {
     let dir = crate::state::state_dir()?;
     store_cache_in(&dir, catalog, agent)

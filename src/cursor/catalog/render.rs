@@ -9,8 +9,8 @@ use super::PickerSize;
 use super::Route;
 
 /// `--cursor-models --json` as a value: exactly an array of
-/// `{"model","label","cursorModel","picker"}`, one per route, in [`Catalog::routes_with_picker`]
-/// order. Unknown extra ids are not in it (see [`Picker::unavailable`]).
+/// `{"model","label","cursorModel","picker"}`, one per route, in `Catalog::routes_with_picker`
+/// order. Unknown extra ids are not in it (see [`Picker::unavailable`](super::Picker::unavailable)).
 pub fn routes_json(catalog: &Catalog, extra: &[String], size: PickerSize) -> Value {
     Value::Array(
         catalog

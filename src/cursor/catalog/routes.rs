@@ -33,7 +33,7 @@ const PRESET_SUFFIXES: &[(&str, &str, &str)] = &[
     ("-thinking", "thinking", "true"),
 ];
 
-/// One route Claude Code can ask for. Serialised (by [`routes_json_text`]) as
+/// One route Claude Code can ask for. Serialised (by [`routes_json_text`](super::routes_json_text)) as
 /// `{"model","label","cursorModel","picker"}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -45,7 +45,7 @@ pub struct Route {
     /// The id passed to `agent --model`.
     pub cursor_model: String,
     /// Whether the route is a `/model` picker row. Only [`Catalog::picker`] and
-    /// [`Catalog::routes_with_picker`] set it; elsewhere (e.g. in [`Resolved`]) it is `false`.
+    /// `Catalog::routes_with_picker` set it; elsewhere (e.g. in [`Resolved`]) it is `false`.
     pub picker: bool,
 }
 

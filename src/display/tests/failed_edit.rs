@@ -1,8 +1,8 @@
 //! A failed edit is shown with Cursor's error and listed under `Not completed`; only the edit
 //! that succeeded is listed under `Changed`, with its line counts on its row.
 
-use super::support as display;
-use super::support::lines;
+use multi_cursor_test_support::display;
+use multi_cursor_test_support::stream_lines as lines;
 
 use serde_json::json;
 use std::path::Path;

@@ -1,8 +1,8 @@
 //! A long silence (no visible text, thinking included) shows a periodic progress line saying
 //! how long the turn has run and what it is doing; visible text resets the silence.
 
-use super::support as display;
-use super::support::lines;
+use super::support;
+use multi_cursor_test_support::stream_lines as lines;
 
 use crate::display::LONG_ACTION;
 use crate::display::PROGRESS_EVERY;
@@ -13,7 +13,7 @@ use std::time::Instant;
 
 #[test]
 fn silence_shows_a_progress_line() {
-    let events = display::events(&[
+    let events = support::events(&[
         lines::delta("Looking."),
         lines::thinking("considering the options"),
         lines::started("s1", "shellToolCall", json!({"command": "make check"})),
@@ -46,7 +46,7 @@ fn silence_shows_a_progress_line() {
 
 #[test]
 fn visible_text_resets_the_silence() {
-    let events = display::events(&[lines::delta("a"), lines::delta("b")]);
+    let events = support::events(&[lines::delta("a"), lines::delta("b")]);
     let t0 = Instant::now();
     let mut display = Display::new("/w", t0);
     display.event(&events[0], t0);

@@ -1,8 +1,8 @@
 //! A shell call Cursor's permissions refused: its row says so (with the reason when Cursor
 //! gave one), it is listed under `Not completed`, and the run still finishes normally.
 
-use super::support as display;
-use super::support::lines;
+use multi_cursor_test_support::display;
+use multi_cursor_test_support::stream_lines as lines;
 
 use serde_json::json;
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! Cursor's thinking is never shown: not as text, not in rows, not in the summary.
 
-use super::support as display;
-use super::support::lines;
+use multi_cursor_test_support::display;
+use multi_cursor_test_support::stream_lines as lines;
 
 use std::path::Path;
 

@@ -1,8 +1,8 @@
 //! Actions that started but never reported an outcome before the run ended are counted under
 //! `Unconfirmed`, never as done or changed.
 
-use super::support as display;
-use super::support::lines;
+use multi_cursor_test_support::display;
+use multi_cursor_test_support::stream_lines as lines;
 
 use serde_json::json;
 use std::path::Path;

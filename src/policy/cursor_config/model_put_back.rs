@@ -89,7 +89,7 @@ pub struct ModelPutBack {
 
 impl ModelPutBack {
     /// Notes the model fields of the config at `path` (Cursor's global `cli-config.json`, see
-    /// [`super::global_path`]) before a run with `--model=<model>`. Blocking (one small read).
+    /// `cursor_config::global_path`) before a run with `--model=<model>`. Blocking (one small read).
     pub fn begin(path: &Path, model: &str) -> ModelPutBack {
         let mut windows = WINDOWS.lock().unwrap_or_else(PoisonError::into_inner);
         let window = windows.entry(path.to_path_buf()).or_insert_with(|| Window {

@@ -72,7 +72,7 @@ pub enum Continuation {
     /// Cursor's recorded answer was found; the prompt holds everything after it.
     Continue(Prompt),
     /// The recorded answer is no longer in the history: the prompt holds the newest user turn
-    /// only, and the caller streams [`OUTER_HISTORY_NOTICE`] to Claude.
+    /// only, and the caller streams [`OUTER_HISTORY_NOTICE`](super::OUTER_HISTORY_NOTICE) to Claude.
     HistoryChanged(Prompt),
 }
 
@@ -93,7 +93,7 @@ impl Continuation {
 }
 
 /// The prompt of a Cursor chat's first turn: the conversation before the newest user turn as a
-/// bounded transcript (`limit` bytes, usually [`DEFAULT_TRANSCRIPT_LIMIT`]), then the newest
+/// bounded transcript (`limit` bytes, usually [`DEFAULT_TRANSCRIPT_LIMIT`](super::DEFAULT_TRANSCRIPT_LIMIT)), then the newest
 /// user turn; just the turn when nothing came before. Base64 images of the newest turn are
 /// written (0600) into `images_dir` (created 0700 when missing).
 pub fn first_turn_prompt(

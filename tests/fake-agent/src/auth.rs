@@ -20,14 +20,14 @@ use crate::invocation_log;
 use crate::wait::Wait;
 
 /// The real CLI's authentication error, printed on stderr.
-pub const AUTH_ERROR: &str = "Error: Authentication required. Run 'agent login', pass --api-key/--auth-token, or set CURSOR_API_KEY/CURSOR_AUTH_TOKEN.";
+pub(crate) const AUTH_ERROR: &str = "Error: Authentication required. Run 'agent login', pass --api-key/--auth-token, or set CURSOR_API_KEY/CURSOR_AUTH_TOKEN.";
 
 /// The account e-mail used when `FAKE_AGENT_EMAIL` is unset.
 const DEFAULT_EMAIL: &str = "fake@example.com";
 
 /// Where the credentials of a run come from, as `system/init.apiKeySource` reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KeySource {
+pub(crate) enum KeySource {
     /// `CURSOR_API_KEY` / `CURSOR_AUTH_TOKEN`.
     Env,
     /// `--api-key` / `--auth-token`.
@@ -38,7 +38,7 @@ pub enum KeySource {
 
 impl KeySource {
     /// The `apiKeySource` string.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Self::Env => "env",
             Self::Flag => "flag",
@@ -48,7 +48,7 @@ impl KeySource {
 }
 
 /// Where the credentials come from, or `None` when logged out.
-pub fn key_source(invocation: &Invocation) -> Option<KeySource> {
+pub(crate) fn key_source(invocation: &Invocation) -> Option<KeySource> {
     if invocation.credential_flag() {
         return Some(KeySource::Flag);
     }
@@ -62,7 +62,7 @@ pub fn key_source(invocation: &Invocation) -> Option<KeySource> {
 }
 
 /// Whether the run has any credentials.
-pub fn logged_in(invocation: &Invocation) -> bool {
+pub(crate) fn logged_in(invocation: &Invocation) -> bool {
     key_source(invocation).is_some()
 }
 
@@ -73,13 +73,13 @@ fn stored_login() -> bool {
 }
 
 /// Prints the authentication error on stderr and returns the real CLI's exit code for it.
-pub fn fail_auth() -> i32 {
+pub(crate) fn fail_auth() -> i32 {
     eprintln!("{AUTH_ERROR}");
     1
 }
 
 /// The account e-mail (`FAKE_AGENT_EMAIL`, else `fake@example.com`).
-pub fn email() -> String {
+pub(crate) fn email() -> String {
     config::non_empty(config::EMAIL).unwrap_or_else(|| DEFAULT_EMAIL.to_owned())
 }
 
@@ -107,7 +107,7 @@ struct UserInfo {
 }
 
 /// Answers `status` / `whoami` (text, or JSON with `--format json`); exit 1 when logged out.
-pub fn status(invocation: &Invocation) -> Result<i32, Error> {
+pub(crate) fn status(invocation: &Invocation) -> Result<i32, Error> {
     invocation_log::record_simple(invocation, "status")?;
     if let Some(delay) = config::non_empty(config::STATUS_DELAY) {
         Wait::parse(&delay)?.sleep();
@@ -148,7 +148,7 @@ fn status_json(logged_in: bool) -> Result<String, Error> {
 
 /// Answers `login`: prints the browser link like the real CLI with `NO_OPEN_BROWSER`, waits
 /// `FAKE_AGENT_LOGIN_DELAY_MS` for the pretend approval, then creates the login marker.
-pub fn login(invocation: &Invocation) -> Result<i32, Error> {
+pub(crate) fn login(invocation: &Invocation) -> Result<i32, Error> {
     invocation_log::record_simple(invocation, "login")?;
     let url = format!(
         "https://cursor.com/loginDeepControl?challenge={}&uuid={}&mode=login&redirectTarget=cli",
@@ -172,7 +172,7 @@ pub fn login(invocation: &Invocation) -> Result<i32, Error> {
 }
 
 /// Answers `logout`: removes the login marker.
-pub fn logout(invocation: &Invocation) -> Result<i32, Error> {
+pub(crate) fn logout(invocation: &Invocation) -> Result<i32, Error> {
     invocation_log::record_simple(invocation, "logout")?;
     if let Some(marker) = config::path(config::LOGIN_MARKER) {
         match fs::remove_file(&marker) {

@@ -38,7 +38,7 @@ const OTHER_SUBCOMMANDS: &[&str] = &[
 
 /// What an invocation asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Subcommand {
+pub(crate) enum Subcommand {
     /// `--help`, `-h`, `help`.
     Help,
     /// `--version`, `-v`.
@@ -63,7 +63,7 @@ pub enum Subcommand {
 
 /// One parsed command line.
 #[derive(Debug, Clone, Default)]
-pub struct Invocation {
+pub(crate) struct Invocation {
     /// The arguments after the program name, exactly as given.
     pub argv: Vec<String>,
     /// Flags in order, normalised to their long names, with their values.
@@ -74,7 +74,7 @@ pub struct Invocation {
 
 impl Invocation {
     /// Parses `argv` (without the program name). Never fails: unknown flags are booleans.
-    pub fn parse(argv: Vec<String>) -> Self {
+    pub(crate) fn parse(argv: Vec<String>) -> Self {
         let mut parsed = Self {
             argv: Vec::new(),
             flags: Vec::new(),
@@ -133,12 +133,12 @@ impl Invocation {
     }
 
     /// Whether the flag (long name, e.g. `--trust`) was given.
-    pub fn has(&self, name: &str) -> bool {
+    pub(crate) fn has(&self, name: &str) -> bool {
         self.flags.iter().any(|(flag, _)| flag == name)
     }
 
     /// The last value given for the flag (long name), if any.
-    pub fn value(&self, name: &str) -> Option<&str> {
+    pub(crate) fn value(&self, name: &str) -> Option<&str> {
         self.flags
             .iter()
             .rev()
@@ -147,7 +147,7 @@ impl Invocation {
     }
 
     /// The positional arguments after the subcommand, if any (a prompt given on the command line).
-    pub fn prompt_words(&self) -> &[String] {
+    pub(crate) fn prompt_words(&self) -> &[String] {
         match self.positionals.first().map(String::as_str) {
             Some("agent") => &self.positionals[1..],
             _ => &self.positionals,
@@ -155,7 +155,7 @@ impl Invocation {
     }
 
     /// What this invocation asks for; flags win over subcommand names, as in the real CLI.
-    pub fn subcommand(&self) -> Subcommand {
+    pub(crate) fn subcommand(&self) -> Subcommand {
         if self.has("--help") {
             return Subcommand::Help;
         }
@@ -179,27 +179,27 @@ impl Invocation {
     }
 
     /// The chat id given to `--resume`, if any (a bare `--resume` gives none).
-    pub fn resume_id(&self) -> Option<&str> {
+    pub(crate) fn resume_id(&self) -> Option<&str> {
         self.value("--resume").filter(|id| !id.is_empty())
     }
 
     /// The `--model` value, or `auto` like the real CLI's default.
-    pub fn model(&self) -> &str {
+    pub(crate) fn model(&self) -> &str {
         self.value("--model").unwrap_or("auto")
     }
 
     /// The `--output-format` value, or `text` like the real CLI's default.
-    pub fn output_format(&self) -> &str {
+    pub(crate) fn output_format(&self) -> &str {
         self.value("--output-format").unwrap_or("text")
     }
 
     /// Whether `--force` or its alias `--yolo` was given.
-    pub fn force(&self) -> bool {
+    pub(crate) fn force(&self) -> bool {
         self.has("--force") || self.has("--yolo")
     }
 
     /// Whether `--api-key` or `--auth-token` was given with a value.
-    pub fn credential_flag(&self) -> bool {
+    pub(crate) fn credential_flag(&self) -> bool {
         ["--api-key", "--auth-token"]
             .iter()
             .any(|flag| self.value(flag).is_some_and(|value| !value.is_empty()))

@@ -33,7 +33,7 @@ fn config_dir() -> Option<PathBuf> {
 }
 
 /// Records `model` as the chosen model.
-pub fn remember_model(model: &str) -> Result<(), Error> {
+pub(crate) fn remember_model(model: &str) -> Result<(), Error> {
     if config::turned_off(config::PERSIST_MODEL) {
         return Ok(());
     }
@@ -67,7 +67,7 @@ pub fn remember_model(model: &str) -> Result<(), Error> {
 
 /// Stores a login as the real CLI does (its credentials in `authInfo`, 2026.06), or removes it
 /// (`None`, `logout`); everything else kept. Nothing when the config dir may not be written.
-pub fn store_login(email: Option<&str>) -> Result<(), Error> {
+pub(crate) fn store_login(email: Option<&str>) -> Result<(), Error> {
     let Some(dir) = config_dir() else {
         return Ok(());
     };

@@ -9,77 +9,77 @@ use std::path::PathBuf;
 use crate::error::Error;
 
 /// File to append one JSON line per invocation to.
-pub const LOG: &str = "FAKE_AGENT_LOG";
+pub(crate) const LOG: &str = "FAKE_AGENT_LOG";
 /// Scenario file (or directory of scenario files, one per invocation) a turn replays.
-pub const SCENARIO: &str = "FAKE_AGENT_SCENARIO";
+pub(crate) const SCENARIO: &str = "FAKE_AGENT_SCENARIO";
 /// Counter file for directory scenarios (default `<FAKE_AGENT_LOG>.count`).
-pub const COUNTER: &str = "FAKE_AGENT_COUNTER";
+pub(crate) const COUNTER: &str = "FAKE_AGENT_COUNTER";
 /// Chat id of a turn that does not resume one (default: a fresh UUID per run).
-pub const CHAT_ID: &str = "FAKE_AGENT_CHAT_ID";
+pub(crate) const CHAT_ID: &str = "FAKE_AGENT_CHAT_ID";
 /// Comma-separated chat ids that `--resume` accepts; setting it turns the unknown-id check on.
-pub const KNOWN_CHATS: &str = "FAKE_AGENT_KNOWN_CHATS";
+pub(crate) const KNOWN_CHATS: &str = "FAKE_AGENT_KNOWN_CHATS";
 /// File of known chat ids, one per line; every turn appends its chat id. Turns the check on.
-pub const CHATS_FILE: &str = "FAKE_AGENT_CHATS_FILE";
+pub(crate) const CHATS_FILE: &str = "FAKE_AGENT_CHATS_FILE";
 /// What an unknown `--resume` id does: `fail` (default) or `new`.
-pub const UNKNOWN_RESUME: &str = "FAKE_AGENT_UNKNOWN_RESUME";
+pub(crate) const UNKNOWN_RESUME: &str = "FAKE_AGENT_UNKNOWN_RESUME";
 /// Assistant text of the default stream (default `fake agent reply`).
-pub const REPLY: &str = "FAKE_AGENT_REPLY";
+pub(crate) const REPLY: &str = "FAKE_AGENT_REPLY";
 /// `--version` output (default `2026.09.18-9a7762b`).
-pub const VERSION: &str = "FAKE_AGENT_VERSION";
+pub(crate) const VERSION: &str = "FAKE_AGENT_VERSION";
 /// File whose bytes are the `--version` output, verbatim.
-pub const VERSION_FILE: &str = "FAKE_AGENT_VERSION_FILE";
+pub(crate) const VERSION_FILE: &str = "FAKE_AGENT_VERSION_FILE";
 /// File whose bytes are the `--help` output, verbatim.
-pub const HELP_FILE: &str = "FAKE_AGENT_HELP_FILE";
+pub(crate) const HELP_FILE: &str = "FAKE_AGENT_HELP_FILE";
 /// File whose bytes are the `--list-models` / `models` output, verbatim.
-pub const MODELS: &str = "FAKE_AGENT_MODELS";
+pub(crate) const MODELS: &str = "FAKE_AGENT_MODELS";
 /// `1`: a turn whose `--model` is not in the listing fails like the real CLI.
-pub const STRICT_MODELS: &str = "FAKE_AGENT_STRICT_MODELS";
+pub(crate) const STRICT_MODELS: &str = "FAKE_AGENT_STRICT_MODELS";
 /// Account e-mail shown by `status` and `login` (default `fake@example.com`).
-pub const EMAIL: &str = "FAKE_AGENT_EMAIL";
+pub(crate) const EMAIL: &str = "FAKE_AGENT_EMAIL";
 /// `1`: no stored login (an API key or the login marker still counts as logged in).
-pub const LOGGED_OUT: &str = "FAKE_AGENT_LOGGED_OUT";
+pub(crate) const LOGGED_OUT: &str = "FAKE_AGENT_LOGGED_OUT";
 /// File that `login` creates and `logout` removes; while it exists the fake is logged in.
-pub const LOGIN_MARKER: &str = "FAKE_AGENT_LOGIN_MARKER";
+pub(crate) const LOGIN_MARKER: &str = "FAKE_AGENT_LOGIN_MARKER";
 /// How long `login` waits for the (pretend) browser approval: milliseconds or `forever`.
-pub const LOGIN_DELAY: &str = "FAKE_AGENT_LOGIN_DELAY_MS";
+pub(crate) const LOGIN_DELAY: &str = "FAKE_AGENT_LOGIN_DELAY_MS";
 /// How long `status` takes to answer: milliseconds or `forever` (default: at once).
-pub const STATUS_DELAY: &str = "FAKE_AGENT_STATUS_DELAY_MS";
+pub(crate) const STATUS_DELAY: &str = "FAKE_AGENT_STATUS_DELAY_MS";
 /// `1`: the workspace is already trusted (a turn needs no `--trust`/`--yolo`/`-f`).
-pub const TRUSTED: &str = "FAKE_AGENT_TRUSTED";
+pub(crate) const TRUSTED: &str = "FAKE_AGENT_TRUSTED";
 /// `legacy`: the trust gate of builds up to 2026.08 (on stdout, exit 0) instead of 2026.09's
 /// (on stderr, exit 1).
-pub const TRUST_GATE: &str = "FAKE_AGENT_TRUST_GATE";
+pub(crate) const TRUST_GATE: &str = "FAKE_AGENT_TRUST_GATE";
 /// Reconnect rounds the default stream reports before its reply (default 0).
-pub const RECONNECTS: &str = "FAKE_AGENT_RECONNECTS";
+pub(crate) const RECONNECTS: &str = "FAKE_AGENT_RECONNECTS";
 /// A URL the default stream fetches before its reply (approved only with `--force`/`--yolo`).
-pub const WEB_FETCH: &str = "FAKE_AGENT_WEB_FETCH";
+pub(crate) const WEB_FETCH: &str = "FAKE_AGENT_WEB_FETCH";
 /// `1`: `--model` is persisted into `cli-config.json`, as the real CLI does on every run. Off
 /// by default while tests assert that nothing writes the global config.
-pub const PERSIST_MODEL: &str = "FAKE_AGENT_PERSIST_MODEL";
+pub(crate) const PERSIST_MODEL: &str = "FAKE_AGENT_PERSIST_MODEL";
 /// Cursor's config folder, as the real CLI reads it (`cli-config.json` lives there).
-pub const CURSOR_CONFIG_DIR: &str = "CURSOR_CONFIG_DIR";
+pub(crate) const CURSOR_CONFIG_DIR: &str = "CURSOR_CONFIG_DIR";
 /// Default pid file of `#!spawn-lingerer` when the directive names none.
-pub const LINGERER_PIDFILE: &str = "FAKE_AGENT_LINGERER_PIDFILE";
+pub(crate) const LINGERER_PIDFILE: &str = "FAKE_AGENT_LINGERER_PIDFILE";
 /// Safety net: the fake (and its lingerers) exit after this many milliseconds whatever they do.
-pub const MAX_LIFETIME: &str = "FAKE_AGENT_MAX_LIFETIME_MS";
+pub(crate) const MAX_LIFETIME: &str = "FAKE_AGENT_MAX_LIFETIME_MS";
 
 /// The API-key variable the real CLI reads.
-pub const CURSOR_API_KEY: &str = "CURSOR_API_KEY";
+pub(crate) const CURSOR_API_KEY: &str = "CURSOR_API_KEY";
 /// The auth-token variable the real CLI reads.
-pub const CURSOR_AUTH_TOKEN: &str = "CURSOR_AUTH_TOKEN";
+pub(crate) const CURSOR_AUTH_TOKEN: &str = "CURSOR_AUTH_TOKEN";
 
 /// The variable's value, or `None` when unset or not valid Unicode.
-pub fn var(name: &str) -> Option<String> {
+pub(crate) fn var(name: &str) -> Option<String> {
     env::var(name).ok()
 }
 
 /// The variable's value when set and non-empty.
-pub fn non_empty(name: &str) -> Option<String> {
+pub(crate) fn non_empty(name: &str) -> Option<String> {
     var(name).filter(|value| !value.is_empty())
 }
 
 /// The variable as a path when set and non-empty.
-pub fn path(name: &str) -> Option<PathBuf> {
+pub(crate) fn path(name: &str) -> Option<PathBuf> {
     env::var_os(name)
         .filter(|value| !value.is_empty())
         .map(PathBuf::from)
@@ -87,7 +87,7 @@ pub fn path(name: &str) -> Option<PathBuf> {
 
 /// Whether the variable is set to a false value (`0`, `false`, `no`, `off`, any case): for
 /// the behaviours the real CLI has by default, which a test turns off.
-pub fn turned_off(name: &str) -> bool {
+pub(crate) fn turned_off(name: &str) -> bool {
     var(name).is_some_and(|value| {
         matches!(
             value.trim().to_ascii_lowercase().as_str(),
@@ -97,7 +97,7 @@ pub fn turned_off(name: &str) -> bool {
 }
 
 /// Whether the variable is set to a true value (`1`, `true`, `yes`, `on`, any case).
-pub fn flag(name: &str) -> bool {
+pub(crate) fn flag(name: &str) -> bool {
     var(name).is_some_and(|value| {
         matches!(
             value.trim().to_ascii_lowercase().as_str(),
@@ -107,7 +107,7 @@ pub fn flag(name: &str) -> bool {
 }
 
 /// Parses a non-negative integer from the variable, naming it in the error.
-pub fn number(name: &str) -> Result<Option<u64>, Error> {
+pub(crate) fn number(name: &str) -> Result<Option<u64>, Error> {
     match non_empty(name) {
         None => Ok(None),
         Some(text) => text

@@ -88,7 +88,11 @@ struct ResultEvent<'a> {
 }
 
 /// Plays the default stream; returns the exit code (0).
-pub fn play(invocation: &Invocation, context: &Context, started: Instant) -> Result<i32, Error> {
+pub(crate) fn play(
+    invocation: &Invocation,
+    context: &Context,
+    started: Instant,
+) -> Result<i32, Error> {
     let reply = config::var(config::REPLY).unwrap_or_else(|| DEFAULT_REPLY.to_owned());
     let mut out = Emitter::new()?;
     match invocation.output_format() {

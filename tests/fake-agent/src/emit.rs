@@ -14,7 +14,7 @@ use crate::sys;
 
 /// Fixed-size chunking of everything written while it is on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Chunking {
+pub(crate) struct Chunking {
     /// Bytes per write (at least 1).
     pub size: usize,
     /// Pause after each write.
@@ -23,7 +23,7 @@ pub struct Chunking {
 
 /// Split points for the next output only.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Split {
+pub(crate) struct Split {
     /// Strictly increasing byte offsets into the output (its trailing newline included).
     pub offsets: Vec<usize>,
     /// Pause after each write.
@@ -31,7 +31,7 @@ pub struct Split {
 }
 
 /// The stdout writer of one run.
-pub struct Emitter {
+pub(crate) struct Emitter {
     /// Duplicate of fd 1; `None` once stdout was closed.
     stdout: Option<File>,
     /// Chunking in force, if any.
@@ -44,7 +44,7 @@ pub struct Emitter {
 
 impl Emitter {
     /// A writer on this process's stdout.
-    pub fn new() -> Result<Self, Error> {
+    pub(crate) fn new() -> Result<Self, Error> {
         let stdout = sys::dup_stdout()
             .map_err(|error| Error::new(format!("duplicating stdout: {error}")))?;
         Ok(Self {
@@ -56,19 +56,19 @@ impl Emitter {
     }
 
     /// Turns chunking on (or off with `None`); bytes of an unfinished chunk are written first.
-    pub fn set_chunking(&mut self, chunking: Option<Chunking>) -> Result<(), Error> {
+    pub(crate) fn set_chunking(&mut self, chunking: Option<Chunking>) -> Result<(), Error> {
         self.settle()?;
         self.chunking = chunking;
         Ok(())
     }
 
     /// Splits the next output at the given offsets.
-    pub fn split_next(&mut self, split: Split) {
+    pub(crate) fn split_next(&mut self, split: Split) {
         self.split = Some(split);
     }
 
     /// Writes one output (a line with its newline, or raw text) under the current write mode.
-    pub fn emit(&mut self, bytes: &[u8]) -> Result<(), Error> {
+    pub(crate) fn emit(&mut self, bytes: &[u8]) -> Result<(), Error> {
         if let Some(split) = self.split.take() {
             self.settle()?;
             return self.write_split(bytes, &split);
@@ -80,7 +80,7 @@ impl Emitter {
     }
 
     /// Writes the bytes of an unfinished chunk, so nothing is held back across a pause.
-    pub fn settle(&mut self) -> Result<(), Error> {
+    pub(crate) fn settle(&mut self) -> Result<(), Error> {
         if self.pending.is_empty() {
             return Ok(());
         }
@@ -89,7 +89,7 @@ impl Emitter {
     }
 
     /// Writes any unfinished chunk, then closes stdout (fd 1 and our duplicate).
-    pub fn close(&mut self) -> Result<(), Error> {
+    pub(crate) fn close(&mut self) -> Result<(), Error> {
         self.settle()?;
         self.stdout = None;
         sys::close_stdout().map_err(|error| Error::new(format!("closing stdout: {error}")))

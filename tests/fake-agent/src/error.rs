@@ -7,20 +7,20 @@ use std::path::Path;
 
 /// Exit code of a run that failed because the fake was misused or broke, never one a scenario
 /// chose.
-pub const MISUSE_EXIT_CODE: i32 = 2;
+pub(crate) const MISUSE_EXIT_CODE: i32 = 2;
 
 /// A failure of the fake itself, with a message that names what to fix.
 #[derive(Debug)]
-pub struct Error(String);
+pub(crate) struct Error(String);
 
 impl Error {
     /// An error with the given message.
-    pub fn new(message: impl Into<String>) -> Self {
+    pub(crate) fn new(message: impl Into<String>) -> Self {
         Self(message.into())
     }
 
     /// Wraps an I/O error on `path` with what was being done (`"reading"`, `"writing"`, …).
-    pub fn io(action: &str, path: &Path, source: &io::Error) -> Self {
+    pub(crate) fn io(action: &str, path: &Path, source: &io::Error) -> Self {
         Self(format!("{action} {}: {source}", path.display()))
     }
 }

@@ -30,7 +30,7 @@ fn line(out: &mut Emitter, text: &str) -> Result<(), Error> {
 }
 
 /// `rounds` reconnect rounds, attempts counted from 1.
-pub fn reconnects(out: &mut Emitter, context: &Context, rounds: u64) -> Result<(), Error> {
+pub(crate) fn reconnects(out: &mut Emitter, context: &Context, rounds: u64) -> Result<(), Error> {
     let session = quoted(&context.chat_id);
     for attempt in 1..=rounds {
         let now = ids::now_ms();
@@ -57,7 +57,7 @@ pub fn reconnects(out: &mut Emitter, context: &Context, rounds: u64) -> Result<(
 }
 
 /// One web fetch of `url`, approved or not.
-pub fn web_fetch(
+pub(crate) fn web_fetch(
     out: &mut Emitter,
     context: &Context,
     url: &str,

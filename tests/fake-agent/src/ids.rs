@@ -36,7 +36,7 @@ fn random_bytes() -> [u8; 16] {
 }
 
 /// A version-4 UUID string like the real CLI's chat ids (`xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx`).
-pub fn uuid() -> String {
+pub(crate) fn uuid() -> String {
     let mut bytes = random_bytes();
     bytes[6] = (bytes[6] & 0x0f) | 0x40;
     bytes[8] = (bytes[8] & 0x3f) | 0x80;
@@ -52,7 +52,7 @@ pub fn uuid() -> String {
 }
 
 /// A 43-character base64url string, the shape of a PKCE challenge.
-pub fn challenge() -> String {
+pub(crate) fn challenge() -> String {
     const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     (0..43)
         .map(|_| {
@@ -63,7 +63,7 @@ pub fn challenge() -> String {
 }
 
 /// Milliseconds since the Unix epoch, for `timestamp_ms` fields.
-pub fn now_ms() -> u64 {
+pub(crate) fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|elapsed| u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX))
@@ -72,7 +72,7 @@ pub fn now_ms() -> u64 {
 
 /// Whether `id` has a UUID's shape (8-4-4-4-12 hexadecimal digits), as the 2026 CLI requires of
 /// a `--resume` id.
-pub fn is_uuid(id: &str) -> bool {
+pub(crate) fn is_uuid(id: &str) -> bool {
     let groups: Vec<&str> = id.split('-').collect();
     groups.len() == 5
         && groups

@@ -12,7 +12,7 @@ use crate::invocation_log;
 use crate::turn;
 
 /// The version printed when neither `FAKE_AGENT_VERSION` nor `FAKE_AGENT_VERSION_FILE` is set.
-pub const DEFAULT_VERSION: &str = "2026.09.18-9a7762b";
+pub(crate) const DEFAULT_VERSION: &str = "2026.09.18-9a7762b";
 
 /// The real CLI's `--help` (captured from a real install), plus the later `--add-dir` and
 /// `--auto-review` flags.
@@ -91,7 +91,7 @@ fn file_override(variable: &str) -> Result<Option<Vec<u8>>, Error> {
 }
 
 /// Answers `--help`: `FAKE_AGENT_HELP_FILE` verbatim, else the real CLI's help.
-pub fn help(invocation: &Invocation) -> Result<i32, Error> {
+pub(crate) fn help(invocation: &Invocation) -> Result<i32, Error> {
     invocation_log::record_simple(invocation, "help")?;
     let bytes = file_override(config::HELP_FILE)?.unwrap_or_else(|| HELP.as_bytes().to_vec());
     write_stdout(&bytes)?;
@@ -104,7 +104,7 @@ fn version_string() -> String {
 }
 
 /// Answers `--version`: `FAKE_AGENT_VERSION_FILE` verbatim, else the version and a newline.
-pub fn version(invocation: &Invocation) -> Result<i32, Error> {
+pub(crate) fn version(invocation: &Invocation) -> Result<i32, Error> {
     invocation_log::record_simple(invocation, "version")?;
     let bytes = match file_override(config::VERSION_FILE)? {
         Some(bytes) => bytes,
@@ -115,7 +115,7 @@ pub fn version(invocation: &Invocation) -> Result<i32, Error> {
 }
 
 /// Answers `about` with the real CLI's key/value lines.
-pub fn about(invocation: &Invocation) -> Result<i32, Error> {
+pub(crate) fn about(invocation: &Invocation) -> Result<i32, Error> {
     invocation_log::record_simple(invocation, "about")?;
     if !auth::logged_in(invocation) {
         return Ok(auth::fail_auth());
@@ -142,7 +142,7 @@ fn node_arch() -> &'static str {
 
 /// Answers `create-chat`: prints a new chat id (`FAKE_AGENT_CHAT_ID` or fresh) and remembers it
 /// in `FAKE_AGENT_CHATS_FILE`.
-pub fn create_chat(invocation: &Invocation) -> Result<i32, Error> {
+pub(crate) fn create_chat(invocation: &Invocation) -> Result<i32, Error> {
     invocation_log::record_simple(invocation, "create-chat")?;
     if !auth::logged_in(invocation) {
         return Ok(auth::fail_auth());
@@ -155,7 +155,7 @@ pub fn create_chat(invocation: &Invocation) -> Result<i32, Error> {
 
 /// Acknowledges a real subcommand the fake does not model (`mcp`, `update`, …): exit 0, no
 /// output.
-pub fn other(invocation: &Invocation, name: &str) -> Result<i32, Error> {
+pub(crate) fn other(invocation: &Invocation, name: &str) -> Result<i32, Error> {
     invocation_log::record_simple(invocation, name)?;
     Ok(0)
 }

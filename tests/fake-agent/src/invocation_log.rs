@@ -44,7 +44,7 @@ struct Entry<'a> {
 }
 
 /// What a turn logs beyond the command line.
-pub struct TurnDetails<'a> {
+pub(crate) struct TurnDetails<'a> {
     /// Everything read from stdin.
     pub stdin: &'a str,
     /// The scenario file chosen, if any.
@@ -52,7 +52,7 @@ pub struct TurnDetails<'a> {
 }
 
 /// Logs a non-turn invocation (stdin is not read).
-pub fn record_simple(invocation: &Invocation, kind: &str) -> Result<(), Error> {
+pub(crate) fn record_simple(invocation: &Invocation, kind: &str) -> Result<(), Error> {
     record(
         invocation,
         kind,
@@ -64,7 +64,11 @@ pub fn record_simple(invocation: &Invocation, kind: &str) -> Result<(), Error> {
 }
 
 /// Appends the log line when `FAKE_AGENT_LOG` is set.
-pub fn record(invocation: &Invocation, kind: &str, details: &TurnDetails<'_>) -> Result<(), Error> {
+pub(crate) fn record(
+    invocation: &Invocation,
+    kind: &str,
+    details: &TurnDetails<'_>,
+) -> Result<(), Error> {
     let Some(path) = config::path(config::LOG) else {
         return Ok(());
     };
@@ -105,7 +109,7 @@ fn env_keys() -> Vec<String> {
 }
 
 /// Appends `bytes` to `path` in one write while holding an exclusive lock on the file.
-pub fn append_locked(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+pub(crate) fn append_locked(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     let mut file = OpenOptions::new()
         .create(true)
         .append(true)

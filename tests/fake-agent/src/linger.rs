@@ -18,11 +18,11 @@ use crate::wait::Wait;
 const LINGER_ARG: &str = "__fake-agent-lingerer";
 
 /// How long a lingerer lives when the directive does not say: ten minutes.
-pub const DEFAULT_LINGER: Duration = Duration::from_secs(600);
+pub(crate) const DEFAULT_LINGER: Duration = Duration::from_secs(600);
 
 /// How `#!spawn-lingerer` starts the lingerer.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LingerSpec {
+pub(crate) struct LingerSpec {
     /// File to write the lingerer's pid to.
     pub pidfile: Option<PathBuf>,
     /// How long the lingerer sleeps.
@@ -33,7 +33,7 @@ pub struct LingerSpec {
 
 impl LingerSpec {
     /// Parses `[PIDFILE] [pidfile=PATH] [ms=N|forever] [stdio=inherit|null]`.
-    pub fn parse(args: &str) -> Result<Self, Error> {
+    pub(crate) fn parse(args: &str) -> Result<Self, Error> {
         let mut spec = Self {
             pidfile: config::path(config::LINGERER_PIDFILE),
             wait: Wait::For(DEFAULT_LINGER),
@@ -57,7 +57,7 @@ impl LingerSpec {
     }
 
     /// Starts the lingerer and writes its pid file; the lingerer is not waited for.
-    pub fn spawn(&self) -> Result<u32, Error> {
+    pub(crate) fn spawn(&self) -> Result<u32, Error> {
         let exe = std::env::current_exe()
             .map_err(|error| Error::new(format!("finding our own executable: {error}")))?;
         let wait_arg = match self.wait {
@@ -98,12 +98,12 @@ fn write_pidfile(path: &Path, pid: u32) -> Result<(), Error> {
 }
 
 /// Whether this process was started as a lingerer.
-pub fn is_lingerer(argv: &[String]) -> bool {
+pub(crate) fn is_lingerer(argv: &[String]) -> bool {
     argv.first().is_some_and(|arg| arg == LINGER_ARG)
 }
 
 /// The lingerer's whole life: sleep as told (bounded by `FAKE_AGENT_MAX_LIFETIME_MS`), exit 0.
-pub fn run_lingerer(argv: &[String]) -> i32 {
+pub(crate) fn run_lingerer(argv: &[String]) -> i32 {
     if let Err(error) = wait::start_lifetime_watchdog() {
         eprintln!("fake-agent lingerer: {error}");
         return crate::error::MISUSE_EXIT_CODE;

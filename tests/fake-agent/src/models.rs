@@ -52,7 +52,7 @@ const TIP: &str =
     "\x1b[2mTip: use --model <id> (or /model <id> in interactive mode) to switch.\x1b[0m";
 
 /// The default listing, exactly as the real CLI writes it to a pipe.
-pub fn default_listing() -> String {
+pub(crate) fn default_listing() -> String {
     let mut text = format!("{HEADING}\n\n");
     for model in MODELS {
         text.push_str(&format!(
@@ -77,7 +77,7 @@ fn listing_bytes() -> Result<Vec<u8>, Error> {
 }
 
 /// Answers `--list-models` / `models`: the listing, or the auth error when logged out.
-pub fn list(invocation: &Invocation) -> Result<i32, Error> {
+pub(crate) fn list(invocation: &Invocation) -> Result<i32, Error> {
     invocation_log::record_simple(invocation, "models")?;
     if !auth::logged_in(invocation) {
         return Ok(auth::fail_auth());
@@ -90,7 +90,7 @@ pub fn list(invocation: &Invocation) -> Result<i32, Error> {
 }
 
 /// The ids in this run's listing (ANSI stripped), for `FAKE_AGENT_STRICT_MODELS`.
-pub fn available_ids() -> Result<Vec<String>, Error> {
+pub(crate) fn available_ids() -> Result<Vec<String>, Error> {
     let bytes = listing_bytes()?;
     let text = strip_ansi(&String::from_utf8_lossy(&bytes));
     Ok(text
@@ -101,7 +101,7 @@ pub fn available_ids() -> Result<Vec<String>, Error> {
 }
 
 /// The display name the real CLI reports in `system/init.model` for `id`.
-pub fn display_name(id: &str) -> String {
+pub(crate) fn display_name(id: &str) -> String {
     MODELS
         .iter()
         .find(|model| model.id == id)

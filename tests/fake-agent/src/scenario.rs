@@ -24,7 +24,7 @@ const DIRECTIVE: &[u8] = b"#!";
 
 /// What a huge line carries its filler in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HugeKind {
+pub(crate) enum HugeKind {
     /// One `assistant` event whose text is the filler.
     Assistant,
     /// A `readToolCall` `started` event, then a `completed` one whose file content is the filler.
@@ -33,7 +33,7 @@ pub enum HugeKind {
 
 /// One step of a scenario.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Step {
+pub(crate) enum Step {
     /// Write the bytes and a newline to stdout.
     Line(Vec<u8>),
     /// Write the bytes to stdout, no newline.
@@ -71,13 +71,13 @@ pub enum Step {
 }
 
 /// Reads and parses the scenario file at `path`.
-pub fn load(path: &Path, context: &Context) -> Result<Vec<Step>, Error> {
+pub(crate) fn load(path: &Path, context: &Context) -> Result<Vec<Step>, Error> {
     let bytes = fs::read(path).map_err(|error| Error::io("reading scenario", path, &error))?;
     parse(&bytes, context).map_err(|error| Error::new(format!("{}: {error}", path.display())))
 }
 
 /// Parses scenario text. A final line without a newline is still a line.
-pub fn parse(bytes: &[u8], context: &Context) -> Result<Vec<Step>, Error> {
+pub(crate) fn parse(bytes: &[u8], context: &Context) -> Result<Vec<Step>, Error> {
     let mut lines: Vec<&[u8]> = bytes.split(|byte| *byte == b'\n').collect();
     if lines.last().is_some_and(|last| last.is_empty()) {
         lines.pop();
@@ -248,7 +248,7 @@ enum Flow {
 }
 
 /// Plays `steps`; returns the exit code.
-pub fn play(steps: Vec<Step>, context: &Context) -> Result<i32, Error> {
+pub(crate) fn play(steps: Vec<Step>, context: &Context) -> Result<i32, Error> {
     let mut player = Player {
         out: Emitter::new()?,
         context,

@@ -15,7 +15,7 @@ use crate::config;
 use crate::error::Error;
 
 /// The scenario file this turn replays, or `None` for the default stream.
-pub fn scenario() -> Result<Option<PathBuf>, Error> {
+pub(crate) fn scenario() -> Result<Option<PathBuf>, Error> {
     let Some(path) = config::path(config::SCENARIO) else {
         return Ok(None);
     };

@@ -13,7 +13,7 @@ use crate::error::Error;
 const MAX_BYTES: u64 = 64 * 1024;
 
 /// Applies the sidecar of the running executable, when there is one.
-pub fn apply() -> Result<(), Error> {
+pub(crate) fn apply() -> Result<(), Error> {
     let exe = std::env::current_exe()
         .map_err(|error| Error::new(format!("finding this executable: {error}")))?;
     apply_file(&exe.with_extension("env"))

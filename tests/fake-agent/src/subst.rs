@@ -9,7 +9,7 @@ use crate::ids;
 
 /// What a turn knows about itself, for substitutions and the default stream.
 #[derive(Debug, Clone)]
-pub struct Context {
+pub(crate) struct Context {
     /// The chat id of this turn (the resumed one, or a new one).
     pub chat_id: String,
     /// The prompt (stdin, or the prompt words on the command line).
@@ -49,7 +49,7 @@ impl Context {
     }
 
     /// `line` with every known `{{name}}` replaced.
-    pub fn substitute<'a>(&self, line: &'a [u8]) -> Cow<'a, [u8]> {
+    pub(crate) fn substitute<'a>(&self, line: &'a [u8]) -> Cow<'a, [u8]> {
         if find(line, b"{{").is_none() {
             return Cow::Borrowed(line);
         }
@@ -79,7 +79,7 @@ impl Context {
 }
 
 /// `text` as the inside of a JSON string literal (escaped, without the quotes).
-pub fn json_body(text: &str) -> String {
+pub(crate) fn json_body(text: &str) -> String {
     let quoted = serde_json::Value::String(text.to_owned()).to_string();
     quoted[1..quoted.len() - 1].to_owned()
 }

@@ -21,13 +21,13 @@ mod imp {
 
         unsafe extern "C" {
             /// `sighandler_t signal(int, sighandler_t)`; the handler is passed as an address.
-            pub fn signal(signum: c_int, handler: usize) -> usize;
+            pub(super) fn signal(signum: c_int, handler: usize) -> usize;
             /// `pid_t getpgrp(void)`.
-            pub fn getpgrp() -> c_int;
+            pub(super) fn getpgrp() -> c_int;
             /// `int close(int)`.
-            pub fn close(fd: c_int) -> c_int;
+            pub(super) fn close(fd: c_int) -> c_int;
             /// `int kill(pid_t, int)`.
-            pub fn kill(pid: c_int, sig: c_int) -> c_int;
+            pub(super) fn kill(pid: c_int, sig: c_int) -> c_int;
         }
     }
 
@@ -38,7 +38,7 @@ mod imp {
 
     /// Ignores SIGINT and SIGTERM, so only SIGKILL ends the process. The disposition is inherited by
     /// children spawned afterwards (an ignored signal stays ignored across `exec`).
-    pub fn ignore_interrupts() -> io::Result<()> {
+    pub(crate) fn ignore_interrupts() -> io::Result<()> {
         for signal in [SIGINT, SIGTERM] {
             // SAFETY: installing SIG_IGN runs no handler code; it only changes this process's
             // disposition for the signal, which nothing else in the fake relies on.
@@ -51,13 +51,13 @@ mod imp {
     }
 
     /// This process's process-group id.
-    pub fn process_group() -> i32 {
+    pub(crate) fn process_group() -> i32 {
         // SAFETY: getpgrp takes no arguments, cannot fail and touches no memory of ours.
         unsafe { ffi::getpgrp() }
     }
 
     /// Closes file descriptor 1, so the reader of our stdout sees end-of-file while we live on.
-    pub fn close_stdout() -> io::Result<()> {
+    pub(crate) fn close_stdout() -> io::Result<()> {
         // SAFETY: fd 1 is not owned by any Rust object here (the emitter writes through its own
         // duplicate, which the caller drops first); later writes to fd 1 fail with EBADF, which the
         // fake reports as an error rather than undefined behaviour.
@@ -70,7 +70,7 @@ mod imp {
     }
 
     /// Sends `signal` to this process.
-    pub fn signal_self(signal: c_int) -> io::Result<()> {
+    pub(crate) fn signal_self(signal: c_int) -> io::Result<()> {
         let pid = c_int::try_from(std::process::id())
             .map_err(|_| io::Error::other("process id out of range"))?;
         // SAFETY: kill only sends a signal; it touches no memory of ours.
@@ -83,7 +83,7 @@ mod imp {
     }
 
     /// A duplicate of stdout, written through by the emitter.
-    pub fn dup_stdout() -> io::Result<std::fs::File> {
+    pub(crate) fn dup_stdout() -> io::Result<std::fs::File> {
         use std::os::fd::AsFd;
         Ok(std::fs::File::from(
             std::io::stdout().as_fd().try_clone_to_owned()?,
@@ -165,19 +165,19 @@ mod imp {
     }
 }
 
-pub use imp::close_stdout;
-pub use imp::dup_stdout;
-pub use imp::ignore_interrupts;
-pub use imp::process_group;
-pub use imp::signal_self;
+pub(crate) use imp::close_stdout;
+pub(crate) use imp::dup_stdout;
+pub(crate) use imp::ignore_interrupts;
+pub(crate) use imp::process_group;
+pub(crate) use imp::signal_self;
 
 /// `SIGINT`.
-pub const SIGINT: c_int = 2;
+pub(crate) const SIGINT: c_int = 2;
 /// `SIGTERM`.
-pub const SIGTERM: c_int = 15;
+pub(crate) const SIGTERM: c_int = 15;
 
 /// The number of a signal named `TERM`, `SIGTERM` or given as a number.
-pub fn signal_number(name: &str) -> Option<c_int> {
+pub(crate) fn signal_number(name: &str) -> Option<c_int> {
     let upper = name.trim().to_ascii_uppercase();
     let bare = upper.strip_prefix("SIG").unwrap_or(&upper);
     let number = match bare {

@@ -39,7 +39,7 @@ const TRUST_GATE: [&str; 2] = [
 ];
 
 /// Runs a turn; returns the exit code.
-pub fn run(invocation: &Invocation, started: Instant) -> Result<i32, Error> {
+pub(crate) fn run(invocation: &Invocation, started: Instant) -> Result<i32, Error> {
     let stdin = read_stdin(invocation)?;
     let scenario = select::scenario();
     let details = TurnDetails {
@@ -220,12 +220,12 @@ fn known_chats() -> Result<Option<BTreeSet<String>>, Error> {
 }
 
 /// A new chat id: `FAKE_AGENT_CHAT_ID`, else a fresh UUID.
-pub fn new_chat_id() -> String {
+pub(crate) fn new_chat_id() -> String {
     config::non_empty(config::CHAT_ID).unwrap_or_else(ids::uuid)
 }
 
 /// Adds `chat_id` to `FAKE_AGENT_CHATS_FILE` (when set) unless it is already there.
-pub fn remember_chat(chat_id: &str) -> Result<(), Error> {
+pub(crate) fn remember_chat(chat_id: &str) -> Result<(), Error> {
     let Some(path) = config::path(config::CHATS_FILE) else {
         return Ok(());
     };

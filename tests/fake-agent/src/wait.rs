@@ -7,11 +7,11 @@ use crate::config;
 use crate::error::Error;
 
 /// Exit code when `FAKE_AGENT_MAX_LIFETIME_MS` ends a run (the code `timeout(1)` uses).
-pub const LIFETIME_EXIT_CODE: i32 = 124;
+pub(crate) const LIFETIME_EXIT_CODE: i32 = 124;
 
 /// How long to wait.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Wait {
+pub(crate) enum Wait {
     /// A fixed time.
     For(Duration),
     /// Until the process is killed.
@@ -20,7 +20,7 @@ pub enum Wait {
 
 impl Wait {
     /// Parses `forever`, or a duration (see [`parse_duration`]).
-    pub fn parse(text: &str) -> Result<Self, Error> {
+    pub(crate) fn parse(text: &str) -> Result<Self, Error> {
         if text.trim().eq_ignore_ascii_case("forever") {
             Ok(Self::Forever)
         } else {
@@ -29,7 +29,7 @@ impl Wait {
     }
 
     /// Blocks for the wait.
-    pub fn sleep(self) {
+    pub(crate) fn sleep(self) {
         match self {
             Self::For(duration) => thread::sleep(duration),
             Self::Forever => sleep_forever(),
@@ -38,7 +38,7 @@ impl Wait {
 }
 
 /// Parses `250` or `250ms` (milliseconds) or `2s` (seconds).
-pub fn parse_duration(text: &str) -> Result<Duration, Error> {
+pub(crate) fn parse_duration(text: &str) -> Result<Duration, Error> {
     let text = text.trim();
     let (digits, unit_ms) = if let Some(ms) = text.strip_suffix("ms") {
         (ms, 1)
@@ -56,7 +56,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, Error> {
 }
 
 /// Sleeps until the process is killed.
-pub fn sleep_forever() -> ! {
+pub(crate) fn sleep_forever() -> ! {
     loop {
         thread::sleep(Duration::from_secs(3600));
     }
@@ -64,7 +64,7 @@ pub fn sleep_forever() -> ! {
 
 /// Starts the `FAKE_AGENT_MAX_LIFETIME_MS` watchdog, when set: after that long the process exits
 /// with [`LIFETIME_EXIT_CODE`] whatever it is doing (ignored signals included).
-pub fn start_lifetime_watchdog() -> Result<(), Error> {
+pub(crate) fn start_lifetime_watchdog() -> Result<(), Error> {
     let Some(limit) = config::number(config::MAX_LIFETIME)? else {
         return Ok(());
     };

@@ -3,6 +3,9 @@
 //! `fuzz/regressions/<target>/` (a crash `scripts/fuzz` found, once fixed, goes there, and so do
 //! the minimised corpora of past runs).
 
+// A harness reports a failure by panicking: helpers outside `#[test]` functions unwrap too.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::panic::AssertUnwindSafe;
 use std::path::Path;
 use std::path::PathBuf;

@@ -77,7 +77,7 @@ impl Crashing {
                 .header("content-type", "application/json")
                 .body(body)
                 .send()
-                .and_then(|r| r.text());
+                .and_then(reqwest::blocking::Response::text);
         });
         assert!(scenario::wait_for(10, || gateway
             .record_path(SESSION, "main")

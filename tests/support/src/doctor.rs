@@ -2,7 +2,6 @@
 //! HOME and state folder, the real Claude Code (`MULTI_CURSOR_TEST_CLAUDE`) and the fake agent
 //! as Cursor unless the test says otherwise.
 
-use std::path::Path;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -124,10 +123,4 @@ pub fn claude_binary() -> PathBuf {
         panic!("MULTI_CURSOR_TEST_CLAUDE is not set: run the tests with scripts/test")
     });
     PathBuf::from(path)
-}
-
-/// Writes an executable shell script.
-pub fn script(path: &Path, body: &str) {
-    std::fs::write(path, format!("#!/bin/sh\n{body}\n")).unwrap();
-    crate::make_executable(path);
 }

@@ -37,6 +37,8 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::serve::ListenerExt;
 use bytes::Bytes;
+use multi_cursor::gateway::passthrough::Upstream;
+use multi_cursor::gateway::passthrough::forward;
 use tokio::sync::Notify;
 
 /// One request as the fake upstream received it.
@@ -238,7 +240,7 @@ impl ScriptedResponse {
     {
         events
             .into_iter()
-            .fold(Self::sse_head(), |resp, event| resp.chunk(event))
+            .fold(Self::sse_head(), ScriptedResponse::chunk)
     }
 
     /// Like [`ScriptedResponse::sse`] with `delay` between consecutive events.
@@ -334,7 +336,7 @@ struct Shared {
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The running fake upstream. Dropping it stops the server (open connections are cut).
@@ -494,6 +496,21 @@ pub async fn serve_on_loopback(app: Router) -> SocketAddr {
         let _ = axum::serve(listener, app).await;
     });
     addr
+}
+
+/// A gateway that does nothing but forward to the upstream at `base` (`passthrough::forward`,
+/// bodies up to 8 MiB), served on loopback: the passthrough tests' gateway. Returns its address.
+pub async fn passthrough_gateway(base: &str) -> SocketAddr {
+    let upstream = Upstream::new(base).expect("upstream");
+    let app = Router::new().fallback(move |request: Request| {
+        let upstream = upstream.clone();
+        async move {
+            let (parts, body) = request.into_parts();
+            let body = axum::body::to_bytes(body, 8 << 20).await.expect("body");
+            forward(&upstream, parts, body).await
+        }
+    });
+    serve_on_loopback(app).await
 }
 
 /// Builders for Anthropic Messages API bodies.

@@ -310,6 +310,35 @@ impl TestGateway {
         request.send().expect("request")
     }
 
+    /// `GET /multi-cursor/status` with the token, as JSON (`Null` when the answer is not JSON).
+    pub fn status(&self) -> serde_json::Value {
+        let response = self
+            .client()
+            .get(format!("{}/multi-cursor/status", self.url))
+            .header("x-multi-cursor-token", &self.token)
+            .send()
+            .expect("status request");
+        serde_json::from_str(&response.text().unwrap_or_default()).unwrap_or_default()
+    }
+
+    /// Waits until the gateway runs no Cursor turn (`/multi-cursor/status` lists no run; the
+    /// ledger line and the record are written as a run ends, around the answer's last bytes).
+    /// Gives up after 20 s: a run that never ends fails the test.
+    pub fn wait_idle(&self) {
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            let status = self.status();
+            if status["runs"].as_array().is_some_and(Vec::is_empty) {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "still running: {status}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Sends a hook payload as Claude Code would.
     pub fn hook(&self, payload: serde_json::Value) {
         let response = self.post("/multi-cursor/hook", &payload);

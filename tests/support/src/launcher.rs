@@ -88,7 +88,7 @@ impl Launch {
             .env("ANTHROPIC_API_KEY", TEST_API_KEY)
     }
 
-    /// The launcher with the scripted `claude` stand-in (see [`FAKE_CLAUDE`]), signed in to
+    /// The launcher with the scripted `claude` stand-in (see `FAKE_CLAUDE`), signed in to
     /// Anthropic through `ANTHROPIC_API_KEY`.
     pub fn scripted() -> Launch {
         let launch = Launch::bare();

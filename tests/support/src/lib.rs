@@ -11,6 +11,7 @@
 use std::path::Path;
 use std::path::PathBuf;
 
+pub mod bench;
 pub mod claude;
 pub mod commit_fault;
 pub mod crash;
@@ -64,6 +65,29 @@ pub fn make_executable(path: &Path) {
     }
     #[cfg(not(unix))]
     let _ = path;
+}
+
+/// Writes an executable shell script at `path` and returns the path. Write every script a test
+/// needs before running any, so no concurrently forked child holds one open for writing
+/// (ETXTBSY).
+pub fn write_script(path: &Path, body: &str) -> PathBuf {
+    std::fs::write(path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    make_executable(path);
+    path.to_path_buf()
+}
+
+/// Copies the folder `from` to `to` (created when missing), recursively.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
 }
 
 /// The repository's root (this crate lives in `tests/support/`): where `tests/fixtures/`,

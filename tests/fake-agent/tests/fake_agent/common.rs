@@ -15,11 +15,11 @@ use std::process::Output;
 use std::process::Stdio;
 
 /// The built `fake-agent` binary.
-pub const FAKE_AGENT: &str = env!("CARGO_BIN_EXE_fake-agent");
+pub(crate) const FAKE_AGENT: &str = env!("CARGO_BIN_EXE_fake-agent");
 
 /// A command for the fake with no `FAKE_AGENT_*` or Cursor credentials inherited from the
 /// developer's environment.
-pub fn fake() -> Command {
+pub(crate) fn fake() -> Command {
     let mut command = Command::new(FAKE_AGENT);
     for (key, _) in std::env::vars_os() {
         let key = key.to_string_lossy();
@@ -31,7 +31,7 @@ pub fn fake() -> Command {
 }
 
 /// The argv of a typical turn, as the plugin passes it.
-pub fn turn_args(workspace: &Path) -> Vec<String> {
+pub(crate) fn turn_args(workspace: &Path) -> Vec<String> {
     [
         "-p",
         "--output-format",
@@ -51,7 +51,7 @@ pub fn turn_args(workspace: &Path) -> Vec<String> {
 }
 
 /// Runs `command` with `stdin` written and closed, and waits for it.
-pub fn run_with_stdin(command: &mut Command, stdin: &str) -> Output {
+pub(crate) fn run_with_stdin(command: &mut Command, stdin: &str) -> Output {
     let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -65,11 +65,11 @@ pub fn run_with_stdin(command: &mut Command, stdin: &str) -> Output {
 }
 
 /// A fresh, empty scratch folder for one test, removed when dropped.
-pub struct Scratch(pub PathBuf);
+pub(crate) struct Scratch(pub PathBuf);
 
 impl Scratch {
     /// Creates `<tmp>/fake-agent-<test>-<pid>`.
-    pub fn new(test: &str) -> Self {
+    pub(crate) fn new(test: &str) -> Self {
         let path = std::env::temp_dir().join(format!("fake-agent-{test}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&path);
         std::fs::create_dir_all(&path).expect("create scratch folder");
@@ -77,12 +77,12 @@ impl Scratch {
     }
 
     /// A path inside the folder.
-    pub fn join(&self, name: &str) -> PathBuf {
+    pub(crate) fn join(&self, name: &str) -> PathBuf {
         self.0.join(name)
     }
 
     /// Writes `contents` to `name` inside the folder and returns its path.
-    pub fn write(&self, name: &str, contents: &str) -> PathBuf {
+    pub(crate) fn write(&self, name: &str, contents: &str) -> PathBuf {
         let path = self.join(name);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).expect("create parent folder");
@@ -100,7 +100,7 @@ impl Drop for Scratch {
 
 /// The captured Cursor streams the repository carries (`tests/fixtures/cursor-stream`, copied
 /// verbatim from the shared captures).
-pub fn fixtures_dir() -> PathBuf {
+pub(crate) fn fixtures_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/cursor-stream");
     assert!(
         dir.is_dir(),
@@ -111,14 +111,14 @@ pub fn fixtures_dir() -> PathBuf {
 }
 
 /// A scenario shipped in this crate's `scenarios/` folder.
-pub fn shipped(name: &str) -> PathBuf {
+pub(crate) fn shipped(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("scenarios")
         .join(name)
 }
 
 /// Runs a turn of `scenario` and reads its stdout with small reads, returning each read's bytes.
-pub fn read_in_pieces(scenario: &Path) -> Vec<Vec<u8>> {
+pub(crate) fn read_in_pieces(scenario: &Path) -> Vec<Vec<u8>> {
     let mut child = fake()
         .args(["-p", "--trust"])
         .env("FAKE_AGENT_SCENARIO", scenario)
@@ -141,7 +141,7 @@ pub fn read_in_pieces(scenario: &Path) -> Vec<Vec<u8>> {
 }
 
 /// The JSON lines of the invocation log at `path` (none when it does not exist yet).
-pub fn log_lines(path: &Path) -> Vec<serde_json::Value> {
+pub(crate) fn log_lines(path: &Path) -> Vec<serde_json::Value> {
     std::fs::read_to_string(path)
         .unwrap_or_default()
         .lines()
@@ -150,7 +150,7 @@ pub fn log_lines(path: &Path) -> Vec<serde_json::Value> {
 }
 
 /// The `session_id` of the first (`system/init`) line of a stream.
-pub fn init_session(stdout: &[u8]) -> String {
+pub(crate) fn init_session(stdout: &[u8]) -> String {
     let first = String::from_utf8_lossy(stdout)
         .lines()
         .next()
@@ -164,7 +164,7 @@ pub fn init_session(stdout: &[u8]) -> String {
 }
 
 /// Sends `signal` to `target` (a pid, or `-pgid` for a group) with kill(1).
-pub fn send_signal(signal: &str, target: &str) {
+pub(crate) fn send_signal(signal: &str, target: &str) {
     let status = Command::new("kill")
         .args([format!("-{signal}").as_str(), "--", target])
         .status()

@@ -1,7 +1,6 @@
-//! What the benches share: the release binaries, a running `multi-cursor serve` with the fake
-//! agent as Cursor, percentiles, and readings of `/proc/<pid>/status`.
-
-#![allow(dead_code)]
+//! What the benches (`benches/*.rs`) share: the release binaries, a running `multi-cursor serve`
+//! with the fake agent as Cursor, percentiles, and readings of `/proc/<pid>/status`. Called from
+//! a bench executable, whose path says where the target folder is.
 
 use std::path::Path;
 use std::path::PathBuf;
@@ -12,7 +11,7 @@ use std::time::Duration;
 use std::time::Instant;
 
 /// `target/<profile>/`: a bench executable lives in `target/<profile>/deps/`.
-pub(crate) fn target_dir() -> PathBuf {
+pub fn target_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("bench executable path");
     exe.parent()
         .and_then(Path::parent)
@@ -20,8 +19,17 @@ pub(crate) fn target_dir() -> PathBuf {
         .to_path_buf()
 }
 
+/// `target/tmp/` (Cargo's `CARGO_TARGET_TMPDIR` for benches and tests), created if missing.
+fn bench_tmp_dir() -> PathBuf {
+    let dir = target_dir()
+        .parent()
+        .map_or_else(std::env::temp_dir, |target| target.join("tmp"));
+    std::fs::create_dir_all(&dir).expect("create target/tmp");
+    dir
+}
+
 /// Path of `bin` in the target folder, built with `cargo build --release` if missing.
-pub(crate) fn binary(package: &str, bin: &str) -> PathBuf {
+pub fn binary(package: &str, bin: &str) -> PathBuf {
     let path = target_dir().join(bin);
     if !path.exists() {
         println!(
@@ -43,7 +51,7 @@ pub(crate) fn binary(package: &str, bin: &str) -> PathBuf {
 }
 
 /// The `p` quantile (0..=1) of `sorted`, nearest rank.
-pub(crate) fn percentile(sorted: &[Duration], p: f64) -> Duration {
+pub fn percentile(sorted: &[Duration], p: f64) -> Duration {
     if sorted.is_empty() {
         return Duration::ZERO;
     }
@@ -52,12 +60,12 @@ pub(crate) fn percentile(sorted: &[Duration], p: f64) -> Duration {
 }
 
 /// Milliseconds.
-pub(crate) fn ms(d: Duration) -> f64 {
+pub fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
 /// A `kB` field of `/proc/<pid>/status` (`"VmRSS"`, `"VmHWM"`); 0 when unreadable.
-pub(crate) fn status_kb(pid: u32, field: &str) -> u64 {
+pub fn status_kb(pid: u32, field: &str) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
         .unwrap_or_default()
         .lines()
@@ -69,7 +77,7 @@ pub(crate) fn status_kb(pid: u32, field: &str) -> u64 {
 /// A running `multi-cursor serve --permission-mode bypassPermissions` with the fake agent as
 /// Cursor replaying one scenario, in its own folder (HOME, workspace, state, agent log); killed
 /// on drop.
-pub(crate) struct BenchGateway {
+pub struct BenchGateway {
     pub url: String,
     pub token: String,
     pub pid: u32,
@@ -84,13 +92,8 @@ pub(crate) struct BenchGateway {
 impl BenchGateway {
     /// Starts `gateway` (the release binary) with `agent` replaying `scenario`, passthrough
     /// going to `upstream`, and waits until it is ready.
-    pub(crate) fn start(
-        gateway: &Path,
-        agent: &Path,
-        scenario: &Path,
-        upstream: &str,
-    ) -> BenchGateway {
-        let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("tempdir");
+    pub fn start(gateway: &Path, agent: &Path, scenario: &Path, upstream: &str) -> BenchGateway {
+        let dir = tempfile::tempdir_in(bench_tmp_dir()).expect("tempdir");
         let ready = dir.path().join("ready.json");
         let agent_log = dir.path().join("agent-log.jsonl");
         let home = dir.path().join("home");
