@@ -209,6 +209,7 @@ pub async fn run(options: &DoctorOptions) -> Report {
     report.checks.push(claude::check_saved_model(options));
     report.checks.push(parts::check_hooks(options));
     report.checks.push(parts::check_status_line(options));
+    report.checks.push(parts::check_plugin_fetched(options));
     report.checks.extend(editors::check_editors(options));
     if options.live {
         report.checks.push(match (&claude.path, &agent.info) {

@@ -37,7 +37,7 @@ fn a_missing_agent_fails_with_the_install_command() {
     assert!(
         output
             .stdout
-            .ends_with("3 of 11 checks failed; each fix is under it.\n"),
+            .ends_with("3 of 12 checks failed; each fix is under it.\n"),
         "{output:?}"
     );
 }

@@ -23,6 +23,9 @@ mod doctor_no_agent;
 mod doctor_agent_probe;
 mod doctor_not_cursor_agent;
 mod doctor_old_claude;
+// The real Claude Code installs the plugin (Linux only here).
+#[cfg(unix)]
+mod doctor_plugin_fetched;
 mod doctor_session_lock;
 // Mode bits (0755 vs 0700): Windows files keep their folder's ACL.
 mod dialogs_print;
