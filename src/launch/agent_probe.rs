@@ -32,38 +32,34 @@ pub struct ProbeAnswer {
     pub probed_at: Option<String>,
 }
 
+/// The probes remembered in the state folder.
+fn probe_cache(state_dir: &Path) -> crate::exec::AnswerCache<ProbeAnswer> {
+    crate::exec::AnswerCache::open(state_dir.join(PROBE_CACHE_FILE), PROBE_CACHE_LIMIT)
+}
+
+/// What `info` says, as asked now.
+fn answer_now(info: &AgentInfo) -> ProbeAnswer {
+    ProbeAnswer {
+        cli_version: info.version.clone(),
+        supports_auto_review: info.supports_auto_review,
+        probed_at: Some(crate::state::now_rfc3339()),
+    }
+}
+
 /// The probe remembered for the agent at `path` while it is unchanged, for `doctor`.
 pub fn remembered(state_dir: &Path, path: &Path) -> Option<ProbeAnswer> {
-    crate::exec::AnswerCache::<ProbeAnswer>::open(
-        state_dir.join(PROBE_CACHE_FILE),
-        PROBE_CACHE_LIMIT,
-    )
-    .get(path)
+    probe_cache(state_dir).get(path)
 }
 
 /// Remembers `info` as the probe of its executable now (`doctor` after a fresh probe).
 pub fn remember(state_dir: &Path, info: &AgentInfo) {
-    let mut cache = crate::exec::AnswerCache::<ProbeAnswer>::open(
-        state_dir.join(PROBE_CACHE_FILE),
-        PROBE_CACHE_LIMIT,
-    );
-    cache.put(
-        &info.path,
-        ProbeAnswer {
-            cli_version: info.version.clone(),
-            supports_auto_review: info.supports_auto_review,
-            probed_at: Some(crate::state::now_rfc3339()),
-        },
-    );
+    probe_cache(state_dir).put(&info.path, answer_now(info));
 }
 
 /// Cursor's agent: the first candidate, answered from the cache when it is the executable
 /// remembered as Cursor's; else found and probed ([`locate::locate_agent`]) and remembered.
 pub(super) async fn find_agent(state_dir: &Path) -> Result<AgentInfo, LocateError> {
-    let mut cache = crate::exec::AnswerCache::<ProbeAnswer>::open(
-        state_dir.join(PROBE_CACHE_FILE),
-        PROBE_CACHE_LIMIT,
-    );
+    let mut cache = probe_cache(state_dir);
     let first = locate::find_agent_path()?;
     if let Some(known) = cache.get(&first) {
         let info = AgentInfo {
@@ -76,13 +72,6 @@ pub(super) async fn find_agent(state_dir: &Path) -> Result<AgentInfo, LocateErro
         return Ok(info);
     }
     let info = locate::locate_agent().await?;
-    cache.put(
-        &info.path,
-        ProbeAnswer {
-            cli_version: info.version.clone(),
-            supports_auto_review: info.supports_auto_review,
-            probed_at: Some(crate::state::now_rfc3339()),
-        },
-    );
+    cache.put(&info.path, answer_now(&info));
     Ok(info)
 }

@@ -40,14 +40,8 @@ pub(crate) fn remember_model(model: &str) -> Result<(), Error> {
     let Some(dir) = config_dir() else {
         return Ok(());
     };
-    let path = dir.join(FILE);
-    let mut document = match std::fs::read_to_string(&path) {
-        Ok(text) => match serde_json::from_str::<Value>(&text) {
-            Ok(Value::Object(document)) => document,
-            _ => return Ok(()),
-        },
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Map::new(),
-        Err(error) => return Err(Error::io("reading", &path, &error)),
+    let Some(mut document) = read_document(&dir)? else {
+        return Ok(());
     };
     let mut chosen = match document.remove("model") {
         Some(Value::Object(chosen)) => chosen,
@@ -56,13 +50,7 @@ pub(crate) fn remember_model(model: &str) -> Result<(), Error> {
     chosen.insert("modelId".into(), Value::String(model.to_owned()));
     document.insert("model".into(), Value::Object(chosen));
     document.insert("hasChangedDefaultModel".into(), Value::Bool(true));
-    let text = serde_json::to_string_pretty(&Value::Object(document))
-        .map_err(|error| Error::new(format!("encoding {FILE}: {error}")))?;
-    std::fs::create_dir_all(&dir).map_err(|error| Error::io("creating", &dir, &error))?;
-    let temporary = dir.join(format!(".{FILE}.{}.tmp", std::process::id()));
-    std::fs::write(&temporary, text + "\n")
-        .map_err(|error| Error::io("writing", &temporary, &error))?;
-    std::fs::rename(&temporary, &path).map_err(|error| Error::io("renaming", &temporary, &error))
+    write_document(&dir, document)
 }
 
 /// Stores a login as the real CLI does (its credentials in `authInfo`, 2026.06), or removes it
@@ -71,14 +59,8 @@ pub(crate) fn store_login(email: Option<&str>) -> Result<(), Error> {
     let Some(dir) = config_dir() else {
         return Ok(());
     };
-    let path = dir.join(FILE);
-    let mut document = match std::fs::read_to_string(&path) {
-        Ok(text) => match serde_json::from_str::<Value>(&text) {
-            Ok(Value::Object(document)) => document,
-            _ => return Ok(()),
-        },
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Map::new(),
-        Err(error) => return Err(Error::io("reading", &path, &error)),
+    let Some(mut document) = read_document(&dir)? else {
+        return Ok(());
     };
     match email {
         Some(email) => {
@@ -93,9 +75,29 @@ pub(crate) fn store_login(email: Option<&str>) -> Result<(), Error> {
             }
         }
     }
+    write_document(&dir, document)
+}
+
+/// The config file in `dir` as an object (empty when absent); `None` when it is not a JSON
+/// object (left alone, as the real CLI would back it up rather than edit it).
+fn read_document(dir: &std::path::Path) -> Result<Option<Map<String, Value>>, Error> {
+    let path = dir.join(FILE);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => match serde_json::from_str::<Value>(&text) {
+            Ok(Value::Object(document)) => Ok(Some(document)),
+            _ => Ok(None),
+        },
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(Some(Map::new())),
+        Err(error) => Err(Error::io("reading", &path, &error)),
+    }
+}
+
+/// Writes `document` as the config file in `dir`, through a temporary file renamed over it.
+fn write_document(dir: &std::path::Path, document: Map<String, Value>) -> Result<(), Error> {
+    let path = dir.join(FILE);
     let text = serde_json::to_string_pretty(&Value::Object(document))
         .map_err(|error| Error::new(format!("encoding {FILE}: {error}")))?;
-    std::fs::create_dir_all(&dir).map_err(|error| Error::io("creating", &dir, &error))?;
+    std::fs::create_dir_all(dir).map_err(|error| Error::io("creating", dir, &error))?;
     let temporary = dir.join(format!(".{FILE}.{}.tmp", std::process::id()));
     std::fs::write(&temporary, text + "\n")
         .map_err(|error| Error::io("writing", &temporary, &error))?;
