@@ -54,24 +54,14 @@ pub fn estimate_tokens(req: &MessagesRequest) -> u64 {
 pub fn exchange_body_digest(body: &Value) -> [u8; 32] {
     let mut canonical = String::new();
     match body {
-        Value::Object(map) => {
-            let mut fields: Vec<_> = map.iter().filter(|(k, _)| *k != "stream").collect();
-            fields.sort_by(|a, b| a.0.cmp(b.0));
-            canonical.push('{');
-            for (index, (key, value)) in fields.into_iter().enumerate() {
-                if index > 0 {
-                    canonical.push(',');
-                }
-                let _ = write!(canonical, "{}:", Value::String(key.clone()));
-                match (key.as_str(), value) {
-                    ("messages", Value::Array(messages)) => {
-                        write_history(&mut canonical, messages);
-                    }
-                    _ => write_canonical(&mut canonical, value),
-                }
-            }
-            canonical.push('}');
-        }
+        Value::Object(map) => write_object_with(
+            &mut canonical,
+            map.iter().filter(|(k, _)| *k != "stream"),
+            |out, key, value| match (key, value) {
+                ("messages", Value::Array(messages)) => write_history(out, messages),
+                _ => write_canonical(out, value),
+            },
+        ),
         other => write_canonical(&mut canonical, other),
     }
     Sha256::digest(canonical.as_bytes()).into()
@@ -88,47 +78,25 @@ fn is_thinking(block: &Value) -> bool {
 /// `messages`, canonically, without thinking blocks and without the messages that held only
 /// them (or nothing).
 fn write_history(out: &mut String, messages: &[Value]) {
-    out.push('[');
-    let mut first = true;
-    for message in messages {
-        let blocks = message.get("content").and_then(Value::as_array);
-        if blocks.is_some_and(|blocks| blocks.iter().all(is_thinking)) {
-            continue;
+    let kept = messages.iter().filter(|message| {
+        !message
+            .get("content")
+            .and_then(Value::as_array)
+            .is_some_and(|blocks| blocks.iter().all(is_thinking))
+    });
+    write_array_with(out, kept, |out, message| match message {
+        Value::Object(fields) if fields.get("content").is_some_and(Value::is_array) => {
+            write_object_with(out, fields.iter(), |out, key, value| match (key, value) {
+                ("content", Value::Array(blocks)) => write_array_with(
+                    out,
+                    blocks.iter().filter(|b| !is_thinking(b)),
+                    write_canonical,
+                ),
+                _ => write_canonical(out, value),
+            });
         }
-        if !first {
-            out.push(',');
-        }
-        first = false;
-        match (message, blocks) {
-            (Value::Object(fields), Some(blocks)) => {
-                let mut fields: Vec<_> = fields.iter().collect();
-                fields.sort_by(|a, b| a.0.cmp(b.0));
-                out.push('{');
-                for (index, (key, value)) in fields.into_iter().enumerate() {
-                    if index > 0 {
-                        out.push(',');
-                    }
-                    let _ = write!(out, "{}:", Value::String(key.clone()));
-                    if key == "content" {
-                        out.push('[');
-                        for (index, block) in blocks.iter().filter(|b| !is_thinking(b)).enumerate()
-                        {
-                            if index > 0 {
-                                out.push(',');
-                            }
-                            write_canonical(out, block);
-                        }
-                        out.push(']');
-                    } else {
-                        write_canonical(out, value);
-                    }
-                }
-                out.push('}');
-            }
-            _ => write_canonical(out, message),
-        }
-    }
-    out.push(']');
+        _ => write_canonical(out, message),
+    });
 }
 
 /// [`exchange_body_digest`] of raw body bytes.
@@ -140,24 +108,38 @@ pub fn exchange_body_digest_bytes(body: &[u8]) -> Result<[u8; 32], RequestError>
 
 fn write_canonical(out: &mut String, value: &Value) {
     match value {
-        Value::Object(map) => write_object(out, map.iter()),
-        Value::Array(items) => {
-            out.push('[');
-            for (index, item) in items.iter().enumerate() {
-                if index > 0 {
-                    out.push(',');
-                }
-                write_canonical(out, item);
-            }
-            out.push(']');
-        }
+        Value::Object(map) => write_object_with(out, map.iter(), |out, _, value| {
+            write_canonical(out, value);
+        }),
+        Value::Array(items) => write_array_with(out, items.iter(), write_canonical),
         scalar => {
             let _ = write!(out, "{scalar}");
         }
     }
 }
 
-fn write_object<'a>(out: &mut String, fields: impl Iterator<Item = (&'a String, &'a Value)>) {
+/// `[a,b,…]`, each item written by `write`.
+fn write_array_with<'a>(
+    out: &mut String,
+    items: impl Iterator<Item = &'a Value>,
+    mut write: impl FnMut(&mut String, &'a Value),
+) {
+    out.push('[');
+    for (index, item) in items.enumerate() {
+        if index > 0 {
+            out.push(',');
+        }
+        write(out, item);
+    }
+    out.push(']');
+}
+
+/// `{"key":value,…}` with the keys sorted, each value written by `write` (given its key).
+fn write_object_with<'a>(
+    out: &mut String,
+    fields: impl Iterator<Item = (&'a String, &'a Value)>,
+    mut write: impl FnMut(&mut String, &str, &'a Value),
+) {
     let mut fields: Vec<_> = fields.collect();
     fields.sort_by(|a, b| a.0.cmp(b.0));
     out.push('{');
@@ -166,7 +148,7 @@ fn write_object<'a>(out: &mut String, fields: impl Iterator<Item = (&'a String, 
             out.push(',');
         }
         let _ = write!(out, "{}:", Value::String(key.clone()));
-        write_canonical(out, value);
+        write(out, key, value);
     }
     out.push('}');
 }
