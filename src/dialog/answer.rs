@@ -17,6 +17,7 @@
 use super::pending::PendingDialog;
 use crate::anthropic::request::Content;
 use crate::anthropic::request::ContentBlock;
+use crate::anthropic::request::Message;
 use crate::anthropic::request::MessagesRequest;
 use crate::anthropic::request::Role;
 
@@ -70,16 +71,23 @@ pub enum DialogAnswer {
 /// The user's answer to `pending` in the request's newest user turn; `None` when the turn
 /// carries no result for it (the conversation moved on without it).
 pub fn read(request: &MessagesRequest, pending: &PendingDialog) -> Option<DialogAnswer> {
-    let newest = newest_user_blocks(request);
+    let newest = newest_turn(request);
     let result_of = |id: &str| {
-        newest.iter().find_map(|block| match block {
-            ContentBlock::ToolResult {
-                tool_use_id,
-                content,
-                is_error,
-            } if tool_use_id == id => Some((content.texts().join("\n"), *is_error)),
-            _ => None,
-        })
+        newest
+            .iter()
+            .filter_map(|message| match &message.content {
+                Content::Blocks(blocks) => Some(blocks),
+                Content::Text(_) => None,
+            })
+            .flatten()
+            .find_map(|block| match block {
+                ContentBlock::ToolResult {
+                    tool_use_id,
+                    content,
+                    is_error,
+                } if tool_use_id == id => Some((content.texts().join("\n"), *is_error)),
+                _ => None,
+            })
     };
     let Some((content, is_error)) = result_of(pending.answered_by()) else {
         // The plan file's `Write` result sent again after "Ready to code?" was opened for it
@@ -99,10 +107,9 @@ pub fn read(request: &MessagesRequest, pending: &PendingDialog) -> Option<Dialog
             {
                 let added: Vec<&str> = newest
                     .iter()
-                    .filter_map(|block| match block {
-                        ContentBlock::Text { text } if !text.trim().is_empty() => Some(text.trim()),
-                        _ => None,
-                    })
+                    .flat_map(|message| message.content.texts())
+                    .map(str::trim)
+                    .filter(|text| !text.is_empty())
                     .collect();
                 DialogAnswer::PlanApproved {
                     added: (!added.is_empty()).then(|| added.join("\n")),
@@ -159,8 +166,8 @@ fn written(content: &str, is_error: bool) -> DialogAnswer {
     }
 }
 
-/// The blocks of the user messages after the last assistant message.
-fn newest_user_blocks(request: &MessagesRequest) -> Vec<ContentBlock> {
+/// The user messages after the last assistant message.
+fn newest_turn(request: &MessagesRequest) -> Vec<&Message> {
     let start = request
         .messages
         .iter()
@@ -169,10 +176,6 @@ fn newest_user_blocks(request: &MessagesRequest) -> Vec<ContentBlock> {
     request.messages[start..]
         .iter()
         .filter(|m| m.role == Role::User)
-        .flat_map(|m| match &m.content {
-            Content::Text(text) => vec![ContentBlock::Text { text: text.clone() }],
-            Content::Blocks(blocks) => blocks.clone(),
-        })
         .collect()
 }
 

@@ -69,11 +69,5 @@ pub fn tool_use_id(parts: &[&str]) -> String {
         hash.update(part.as_bytes());
         hash.update([0]);
     }
-    let digest = hash.finalize();
-    let hex: String = digest
-        .iter()
-        .take(12)
-        .map(|byte| format!("{byte:02x}"))
-        .collect();
-    format!("toolu_mc{hex}")
+    format!("toolu_mc{}", hex::encode(&hash.finalize()[..12]))
 }

@@ -19,8 +19,6 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 use super::DialogTool;
-use crate::anthropic::request::Content;
-use crate::anthropic::request::ContentBlock;
 use crate::anthropic::request::MessagesRequest;
 use crate::anthropic::request::Role;
 
@@ -97,23 +95,21 @@ fn tool_names(request: &MessagesRequest) -> Vec<&str> {
 /// Claude Code's context in `messages`, oldest first: every `role:"system"` entry's text and
 /// every user text holding a `<system-reminder>`.
 fn system_texts(request: &MessagesRequest) -> Vec<&str> {
-    let mut texts = Vec::new();
-    for message in &request.messages {
-        let keep = |text: &str| match message.role {
-            Role::System => true,
-            Role::User => text.contains(REMINDER),
-            _ => false,
-        };
-        match &message.content {
-            Content::Text(text) if keep(text) => texts.push(text.as_str()),
-            Content::Text(_) => {}
-            Content::Blocks(blocks) => texts.extend(blocks.iter().filter_map(|b| match b {
-                ContentBlock::Text { text } if keep(text) => Some(text.as_str()),
-                _ => None,
-            })),
-        }
-    }
-    texts
+    request
+        .messages
+        .iter()
+        .flat_map(|message| {
+            message
+                .content
+                .texts()
+                .into_iter()
+                .filter(|text| match message.role {
+                    Role::System => true,
+                    Role::User => text.contains(REMINDER),
+                    _ => false,
+                })
+        })
+        .collect()
 }
 
 /// How Claude Code wraps its context inside a user message.

@@ -204,7 +204,7 @@ pub(super) fn surface(
         main_thread,
         cleared.cursor_mode == CursorMode::Plan,
     );
-    surface.seed = parsed.digest.iter().map(|b| format!("{b:02x}")).collect();
+    surface.seed = hex::encode(parsed.digest);
     // Accept edits is where Claude would have asked before such an action.
     surface.allow_actions = surface.question && cleared.cursor_mode == CursorMode::Allowlist;
     surface
