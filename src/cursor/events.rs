@@ -166,6 +166,23 @@ pub struct RunUsage {
     pub cache_write_tokens: Option<u64>,
 }
 
+/// The host of a URL as Cursor's `WebFetch(<domain>)` rule names it (no scheme, user, port),
+/// lower-case; `None` without one.
+pub(crate) fn url_host(url: &str) -> Option<String> {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let host = authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, host)| host);
+    let host = if host.starts_with('[') {
+        host.split_inclusive(']').next().unwrap_or(host)
+    } else {
+        host.split(':').next().unwrap_or(host)
+    };
+    let host = crate::text::one_line(host).to_ascii_lowercase();
+    (!host.is_empty()).then_some(host)
+}
+
 /// Argument keys (folded: lowercase, no `_`/`-`) that name files in Cursor's tool calls.
 const PATH_KEYS: &[&str] = &[
     "path",

@@ -17,6 +17,7 @@ use serde_json::Value;
 use crate::cursor::events::QueryKind;
 use crate::cursor::events::RunEvent;
 use crate::cursor::events::ToolOutcome;
+use crate::cursor::events::url_host;
 use crate::text::clip_chars;
 use crate::text::one_line;
 
@@ -134,17 +135,11 @@ fn blocked(tool: &str, args: &Value, outcome: &ToolOutcome) -> Option<Blocked> {
     }
 }
 
-/// The host of a URL, lower-case; `None` without one, or when it holds anything a host
-/// cannot (a permission token must not be widened by what a URL smuggles in).
+/// The host of a URL ([`url_host`]), only when it holds nothing a host cannot (a permission
+/// token must not be widened by what a URL smuggles in).
 fn host_of(url: &str) -> Option<String> {
-    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let authority = rest.split(['/', '?', '#']).next()?;
-    let host = authority
-        .rsplit_once('@')
-        .map_or(authority, |(_, host)| host);
-    let host = host.split(':').next()?.to_ascii_lowercase();
     let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '.');
-    (!host.is_empty() && host.chars().all(plain)).then_some(host)
+    url_host(url).filter(|host| host.chars().all(plain))
 }
 
 #[cfg(test)]

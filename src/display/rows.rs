@@ -19,6 +19,7 @@ use super::format_duration;
 use crate::cursor::events::QueryKind;
 use crate::cursor::events::ToolCall;
 use crate::cursor::events::ToolOutcome;
+use crate::cursor::events::url_host;
 use crate::text::clip_chars;
 use crate::text::clip_chars_end;
 use crate::text::one_line;
@@ -100,7 +101,7 @@ fn unapproved(query: &QueryKind, kind: ActionKind, args: &Value) -> State {
     let fetch = *query == QueryKind::WebFetch || kind == ActionKind::WebFetch;
     let search = *query == QueryKind::WebSearch || kind == ActionKind::WebSearch;
     if fetch {
-        let rule = match args.get("url").and_then(Value::as_str).and_then(domain) {
+        let rule = match args.get("url").and_then(Value::as_str).and_then(url_host) {
             Some(domain) => format!("WebFetch({domain})"),
             None => String::from("WebFetch(<domain>)"),
         };
@@ -182,22 +183,6 @@ fn question_text(args: &Value) -> Option<String> {
         questions.join(" ")
     };
     Some(clip_chars(&text, REASON_LIMIT * 2))
-}
-
-/// The host of a URL as Cursor's `WebFetch(<domain>)` rule names it (no scheme, user, port).
-fn domain(url: &str) -> Option<String> {
-    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let authority = rest.split(['/', '?', '#']).next()?;
-    let host = authority
-        .rsplit_once('@')
-        .map_or(authority, |(_, host)| host);
-    let host = if host.starts_with('[') {
-        host.split_inclusive(']').next().unwrap_or(host)
-    } else {
-        host.split(':').next().unwrap_or(host)
-    };
-    let host = one_line(host).to_ascii_lowercase();
-    (!host.is_empty()).then_some(host)
 }
 
 /// The first text of an MCP result's `content`.
@@ -499,15 +484,15 @@ mod tests {
     #[test]
     fn a_fetch_rule_names_the_host() {
         assert_eq!(
-            domain("https://example.com/a?b").as_deref(),
+            url_host("https://example.com/a?b").as_deref(),
             Some("example.com")
         );
         assert_eq!(
-            domain("http://user@Docs.RS:8080/x").as_deref(),
+            url_host("http://user@Docs.RS:8080/x").as_deref(),
             Some("docs.rs")
         );
-        assert_eq!(domain("example.org").as_deref(), Some("example.org"));
-        assert_eq!(domain("https:///x"), None);
+        assert_eq!(url_host("example.org").as_deref(), Some("example.org"));
+        assert_eq!(url_host("https:///x"), None);
     }
 
     #[test]
