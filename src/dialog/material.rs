@@ -25,6 +25,9 @@ use crate::text::one_line;
 /// event carries none).
 const REMEMBERED_CALLS: usize = 64;
 
+/// The tools whose refused calls can be allowed ([`blocked`]).
+const ALLOWABLE_TOOLS: [&str; 2] = ["shell", "webFetch"];
+
 /// Characters of a blocked command as the dialog shows it.
 const WHAT_CHARS: usize = 200;
 
@@ -74,7 +77,12 @@ impl Material {
         if call.args.is_null() {
             return;
         }
-        if matches!(event, RunEvent::ToolStarted { .. }) && self.started.len() < REMEMBERED_CALLS {
+        // Only the calls an allowlist refusal is offered for: an edit's arguments carry whole
+        // files, and every call passes here.
+        if matches!(event, RunEvent::ToolStarted { .. })
+            && ALLOWABLE_TOOLS.contains(&call.tool.as_str())
+            && self.started.len() < REMEMBERED_CALLS
+        {
             self.started.insert(call.call_id.clone(), call.args.clone());
         }
         match call.tool.as_str() {
