@@ -14,7 +14,9 @@
 //! 4. `start.rs`: the session opened under its lock, a run left by a stopped gateway ended, the
 //!    request joined to an identical one or replayed, its answer to a dialog of Claude Code's
 //!    the session waits on read (`dialog.rs`: answered there, or the words the chat resumes
-//!    with), else the turn started and kept.
+//!    with), else the turn started.
+//! 5. `keeper.rs`: one task per running turn takes its items in order: the record, the ledger,
+//!    the exchange, the live run and the notices, the dialog it opens.
 //!
 //! What the orchestrator needs from whoever serves the request (the agent, the catalog cache,
 //! the per-session modes and notices, the session store, the live runs, the spend book) is one
@@ -23,6 +25,7 @@
 
 mod admission;
 mod dialog;
+mod keeper;
 mod prompt;
 mod routing;
 pub mod services;

@@ -1,8 +1,8 @@
-//! Starting and keeping a turn: the request's session is opened under its lock, a run a
-//! stopped gateway left behind is ended, and the request is admitted against the session's
-//! exchanges — joined to an identical one (running, completed and replayed, or failed after
-//! Cursor may have acted), refused while a different one runs, or started. A started turn is
-//! kept by a task of its own that writes the record at each step and feeds the exchange.
+//! Starting a turn: the request's session is opened under its lock, a run a stopped gateway
+//! left behind is ended, and the request is admitted against the session's exchanges — joined
+//! to an identical one (running, completed and replayed, or failed after Cursor may have
+//! acted), refused while a different one runs, or started. A started turn is handed to its
+//! keeper (`keeper.rs`).
 
 use std::sync::Arc;
 
@@ -10,6 +10,7 @@ use super::Refusal;
 use super::Reply;
 use super::admission::Cleared;
 use super::dialog;
+use super::keeper::Keeper;
 use super::prompt;
 use super::prompt::Assembled;
 use super::prompt::Parts;
@@ -19,16 +20,13 @@ use super::services::TurnServices;
 use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::Resolved;
 use crate::cursor::command::TurnSpec;
-use crate::cursor::failure::RunFailure;
 use crate::cursor::process::end_stray_run;
-use crate::policy::cursor_config::AllowEntry;
 use crate::rules::TurnRules;
 use crate::session::conversation;
 use crate::session::cursor_request::CursorRequest;
 use crate::session::cursor_request::TurnPrompts;
 use crate::session::exchange::Ending;
 use crate::session::exchange::Exchange;
-use crate::session::exchange::ExchangeFailure;
 use crate::session::exchange::exchange_key;
 use crate::session::identity::Identity;
 use crate::session::store::Claim;
@@ -40,18 +38,11 @@ use crate::session::store::INTERRUPTED_NOTICE;
 /// too (organisations can push settings from Anthropic's admin console since 2.1.336).
 pub const HOOKS_MISSING_NOTICE: &str = "[Cursor] Claude Code's hooks have not reached multi-cursor in this session, so it cannot see the permission mode you pick: Cursor answers read-only, in the folder multi-cursor was started in. \"disableAllHooks\": true in your Claude settings or your organisation's managed settings turns them off; `multi-cursor doctor` names the file. Remove it there (or ask whoever manages it), then start a new session.";
 use crate::session::store::Session;
-use crate::session::store::TurnPlan;
-use crate::session::store::keep_turn;
-use crate::spend::RunTap;
 use crate::spend::book::TurnAsk;
 use crate::turn;
 use crate::turn::ChatHolder;
-use crate::turn::ITEM_BUFFER;
-use crate::turn::TurnError;
 use crate::turn::TurnHandle;
 use crate::turn::TurnInput;
-use crate::turn::TurnItem;
-use tokio::sync::mpsc;
 
 /// Opens the request's session and joins, refuses or starts its turn. `main_route` is the main
 /// session's model, resolved before the session was opened (`None` for a worker). The steps:
@@ -172,30 +163,25 @@ pub(super) async fn start(
     );
     session.record.policy = Some(policy_text);
     let TurnHandle { items, cancel } = turn::start_reclaiming(input, holder);
-    let items = follow_spend(items, context.spend().tap(place));
+    let spend = context.spend().tap(place);
     let exchange = Exchange::running(key.clone(), cancel);
     session.remember(Arc::clone(&exchange));
     let observer = exchange.observe();
     drop(session);
 
-    let plan = TurnPlan {
+    let keeper = Keeper {
+        services: Arc::clone(context),
+        session: open,
+        exchange,
+        identity,
         key,
         model: resolved.cursor_model,
         interrupted_before,
         rules: turn_rules,
+        session_note,
+        allowed_once,
     };
-    spawn_keeper(
-        context,
-        open,
-        exchange,
-        items,
-        Kept {
-            plan,
-            identity,
-            session_note,
-            allowed_once,
-        },
-    );
+    keeper.spawn(items, spend);
     Ok(Reply::Exchange(observer))
 }
 
@@ -316,157 +302,6 @@ fn turn_input(
         dialogs,
     };
     (input, assembled.turn_rules)
-}
-
-/// What the keeper of a started turn is handed besides its items.
-struct Kept {
-    plan: TurnPlan,
-    identity: Identity,
-    session_note: Option<String>,
-    /// An action allowed for this one turn: its entry is put back when the turn has ended.
-    allowed_once: Option<AllowEntry>,
-}
-
-/// Keeps the started turn in the background: its record written at each step
-/// (`keep_turn`), its live run shown in `status` until it ends, the session's note remembered
-/// once its answer is recorded, what the turn said about the account's plan noted, and an
-/// action allowed for this turn only put back.
-fn spawn_keeper(
-    context: &Arc<TurnServices>,
-    open: Arc<tokio::sync::Mutex<Session>>,
-    exchange: Arc<Exchange>,
-    items: mpsc::Receiver<TurnItem>,
-    kept: Kept,
-) {
-    let Kept {
-        plan,
-        identity,
-        session_note,
-        allowed_once,
-    } = kept;
-    let run_id = context.run_started(&identity, &plan.model, &exchange);
-    let (spawned, noted, ended) = (context.clone(), context.clone(), context.clone());
-    let claude_session = identity.session;
-    let on_recorded = move || {
-        if let Some(note) = session_note {
-            noted.notice_shown(&claude_session, &note);
-        }
-    };
-    let (watched, state_dir, named_model) = (
-        Arc::clone(&exchange),
-        context.settings().state_dir.clone(),
-        plan.model != crate::cursor::catalog::AUTO_ID,
-    );
-    tokio::spawn(async move {
-        keep_turn(
-            open,
-            exchange,
-            items,
-            plan,
-            move |pgid| spawned.run_spawned(run_id, pgid),
-            on_recorded,
-        )
-        .await;
-        // The run has ended here: its record is written and its exchange ended.
-        ended.run_ended(run_id);
-        if let Some(entry) = allowed_once {
-            let path = entry.path().display().to_string();
-            let outcome = tokio::task::spawn_blocking(move || entry.put_back()).await;
-            tracing::info!(%path, ?outcome, "the action allowed once was put back");
-        }
-        let ending = watched.ending();
-        if let Some(said) = logged_out_said(ending.as_ref()) {
-            ended.note_logged_out(&said);
-        }
-        if refused_a_probed_flag(ending.as_ref()) {
-            ended.forget_agent().await;
-        }
-        note_plan(&state_dir, ending, named_model).await;
-    });
-}
-
-/// Hands a turn's items on after the spend book has seen them, in order: each action (the live
-/// run's last action) and each run's end (its ledger line, appended before the next item is
-/// handed on, so before the turn's closing events can reach Claude Code). Ends when the turn
-/// does or the keeper stops listening.
-fn follow_spend(mut items: mpsc::Receiver<TurnItem>, tap: RunTap) -> mpsc::Receiver<TurnItem> {
-    let (forward, followed) = mpsc::channel(ITEM_BUFFER);
-    tokio::spawn(async move {
-        while let Some(item) = items.recv().await {
-            match &item {
-                TurnItem::Action(action) => tap.note_action(action),
-                TurnItem::RunEnded(ended) => tap.run_ended(ended),
-                _ => {}
-            }
-            if forward.send(item).await.is_err() {
-                break;
-            }
-        }
-    });
-    followed
-}
-
-/// Cursor's words when a turn failed because Cursor is not logged in.
-fn logged_out_said(ending: Option<&Ending>) -> Option<String> {
-    let Some(Ending::Failed {
-        error: ExchangeFailure::Turn(failure),
-        ..
-    }) = ending
-    else {
-        return None;
-    };
-    match failure.error.as_ref() {
-        TurnError::Failed(RunFailure::LoggedOut { said, .. }) => Some(said.clone()),
-        TurnError::Cli(crate::cursor::CliFailure::AuthRequired(said)) => Some(said.clone()),
-        _ => None,
-    }
-}
-
-/// Whether a turn failed because the CLI refused `--auto-review`, which its remembered
-/// `--help` listed (Commander's `unknown option '--auto-review'`): the probe is stale.
-fn refused_a_probed_flag(ending: Option<&Ending>) -> bool {
-    let Some(Ending::Failed {
-        error: ExchangeFailure::Turn(failure),
-        ..
-    }) = ending
-    else {
-        return false;
-    };
-    failure
-        .error
-        .to_string()
-        .contains("unknown option '--auto-review'")
-}
-
-/// What a finished turn says about the account's plan (`cursor::catalog::plan`): an Auto-only
-/// refusal is noted, so the next launch offers only Auto; a named model that answered clears
-/// that note. Written on the blocking pool; a failure to write is logged, never the turn's.
-async fn note_plan(state_dir: &std::path::Path, ending: Option<Ending>, named_model: bool) {
-    let auto_only_said = match &ending {
-        Some(Ending::Failed {
-            error: ExchangeFailure::Turn(failure),
-            ..
-        }) => match failure.error.as_ref() {
-            TurnError::Failed(RunFailure::AutoOnly { said, .. }) => Some(said.clone()),
-            _ => None,
-        },
-        _ => None,
-    };
-    let answered_named = named_model && matches!(ending, Some(Ending::Completed));
-    if auto_only_said.is_none() && !answered_named {
-        return;
-    }
-    let dir = state_dir.to_path_buf();
-    let written = tokio::task::spawn_blocking(move || match auto_only_said {
-        Some(said) => {
-            crate::cursor::catalog::plan::note_auto_only(&dir, &said).map_err(|e| e.to_string())
-        }
-        None => crate::cursor::catalog::plan::clear_auto_only(&dir).map_err(|e| e.to_string()),
-    })
-    .await;
-    if let Ok(Err(error)) = written {
-        tracing::warn!(%error, "could not note what the Cursor plan runs");
-    }
 }
 
 /// Ends a turn a stopped gateway left running, whatever this request is, and notes it in the

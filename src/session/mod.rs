@@ -8,8 +8,8 @@
 //! - `record`: the v3 record, the legacy v2 record, validation and migration.
 //! - `lock`: the OS file lock held while a gateway owns an identity.
 //! - `exchange`: one request's answer, shared by identical requests (join, replay, same failure).
-//! - `store`: the identities a gateway has open, admission of a request, and the record kept in
-//!   step with a running turn.
+//! - `store`: the identities a gateway has open, admission of a request, and the record's
+//!   writes.
 
 pub mod conversation;
 pub mod cursor_request;

@@ -1,8 +1,8 @@
 //! The identities a gateway owns: each open one holds its record's OS lock, its record in
-//! memory, and its exchanges. Records are written at each step of a turn (after the spawn,
-//! at the chat id, at the result), so a crash at any point leaves a record the next gateway
-//! can continue from. A record (or lock) that is a symlink, not a regular file of this user,
-//! or over [`MAX_RECORD_BYTES`] is refused with its path before anything is read.
+//! memory, and its exchanges. A running turn's keeper writes the record at each step (after
+//! the spawn, at the chat id, at the result), so a crash at any point leaves a record the next
+//! gateway can continue from. A record (or lock) that is a symlink, not a regular file of this
+//! user, or over [`MAX_RECORD_BYTES`] is refused with its path before anything is read.
 
 use crate::env::DEFAULT_MAX_SESSIONS;
 use crate::env::MAX_SESSIONS_ENV;
@@ -13,7 +13,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use thiserror::Error;
-use tokio::sync::mpsc;
 
 use super::exchange::Ending;
 use super::exchange::Exchange;
@@ -22,15 +21,10 @@ use super::identity::Identity;
 use super::lock::LockError;
 use super::lock::RecordLock;
 use super::record;
-use super::record::Outcome;
 use super::record::PendingRun;
 use super::record::Record;
 use super::record::RecordError;
-use super::record::Replay;
 use crate::dialog::pending::PendingDialog;
-use crate::rules::FiredRule;
-use crate::rules::TurnRules;
-use crate::turn::TurnItem;
 
 /// Largest session record read (64 MiB); a larger one is refused with its path and size
 /// before it is read into memory.
@@ -366,26 +360,9 @@ impl Session {
         }
     }
 
-    fn forget(&mut self, exchange: &Arc<Exchange>) {
+    /// Forgets an exchange (one that failed before anything could run), so a retry runs.
+    pub(crate) fn forget(&mut self, exchange: &Arc<Exchange>) {
         self.exchanges.retain(|e| !Arc::ptr_eq(e, exchange));
-    }
-
-    /// Writes the record off the runtime's threads: a commit waits on fsync (milliseconds),
-    /// which would otherwise stall every other request this gateway serves.
-    /// Records the chat a turn ran in (when it named one) and the chat's rule state once the
-    /// turn's prompt reached Cursor ([`TurnRules::settle`]).
-    fn note_delivered(
-        &mut self,
-        rules: &TurnRules,
-        chat_id: Option<String>,
-        touched: &[PathBuf],
-        fired: &[FiredRule],
-    ) {
-        if chat_id.is_some() {
-            self.record.chat_id = chat_id;
-        }
-        let settled = rules.settle(self.record.chat_id.as_deref(), touched, fired);
-        self.record.set_chat_rules(&settled);
     }
 
     /// Waits on `dialog` from now on (an answer given without a Cursor run opened it), and
@@ -398,7 +375,9 @@ impl Session {
         self.persist().await
     }
 
-    async fn persist(&self) -> Result<(), RecordError> {
+    /// Writes the record off the runtime's threads: a commit waits on fsync (milliseconds),
+    /// which would otherwise stall every other request this gateway serves.
+    pub(crate) async fn persist(&self) -> Result<(), RecordError> {
         // Serialised here; only the bytes go to the blocking pool (the record holds the whole
         // answer and its replay events: no copy of it).
         let bytes = self.record.to_bytes(&self.path)?;
@@ -419,182 +398,6 @@ fn lock_path(record: &Path) -> PathBuf {
     let mut name = record.as_os_str().to_os_string();
     name.push(".lock");
     PathBuf::from(name)
-}
-
-/// What the keeper of a turn's record needs to know about it.
-#[derive(Debug, Clone)]
-pub struct TurnPlan {
-    /// Exchange key.
-    pub key: String,
-    /// Cursor model id.
-    pub model: String,
-    /// Whether the record was interrupted before this turn (restored if nothing runs).
-    pub interrupted_before: bool,
-    /// The rulebook's part in this turn.
-    pub rules: TurnRules,
-}
-
-/// Follows a turn, writing its record at each step and feeding its exchange: the process
-/// group before Cursor gets the prompt, the chat id at `system/init`, and the answer before
-/// the closing events are released. `on_spawn` learns each process group id; `on_recorded`
-/// runs once the answer is recorded, just before its closing events are released.
-///
-/// The spend book sees the items first (`orchestrate::start::follow_spend`): each run's ledger
-/// line is appended when its `TurnItem::RunEnded` passes, before the items after it (the
-/// `Finished` or `Failed`) are handed on, so the line is in the file before the closing events
-/// (or the failure) reach the exchange, and before the turn's last byte goes to Claude Code.
-pub async fn keep_turn(
-    session: Arc<tokio::sync::Mutex<Session>>,
-    exchange: Arc<Exchange>,
-    mut items: mpsc::Receiver<TurnItem>,
-    plan: TurnPlan,
-    on_spawn: impl Fn(i32) + Send + 'static,
-    on_recorded: impl FnOnce() + Send + 'static,
-) {
-    let ending = loop {
-        let Some(item) = items.recv().await else {
-            record_failure(&session, &plan, true, false, None, &[], &[]).await;
-            break Ending::Failed {
-                error: ExchangeFailure::EndedUnexpectedly,
-                acted: true,
-            };
-        };
-        match item {
-            TurnItem::Spawned {
-                pgid,
-                process_start,
-                marker,
-                ack,
-            } => {
-                on_spawn(pgid);
-                let mut s = session.lock().await;
-                let before = s.record.snapshot();
-                s.record.interrupted = true;
-                s.record.pending_run = Some(PendingRun {
-                    key: plan.key.clone(),
-                    model: plan.model.clone(),
-                    pgid,
-                    started_at: crate::state::now_rfc3339(),
-                    process_start,
-                    marker: Some(marker),
-                });
-                let saved = s.persist().await;
-                if let Err(error) = &saved {
-                    tracing::error!(%error, "could not record the turn before starting it");
-                    s.record.roll_back(before);
-                }
-                drop(s);
-                let ok = saved.is_ok();
-                let _ = ack.send(ok);
-                if let Err(error) = saved {
-                    break Ending::Failed {
-                        error: ExchangeFailure::NotStarted(Arc::new(error)),
-                        acted: false,
-                    };
-                }
-            }
-            TurnItem::Chat(chat_id) => {
-                let mut s = session.lock().await;
-                s.record.chat_id = Some(chat_id);
-                if let Err(error) = s.persist().await {
-                    tracing::warn!(%error, "could not record Cursor's chat id yet");
-                }
-            }
-            TurnItem::Event(event) => exchange.push(event),
-            // The spend book's (`orchestrate::start::follow_spend` sees them on the way).
-            TurnItem::RunEnded(_) | TurnItem::Action(_) => {}
-            TurnItem::Finished {
-                closing,
-                chat_id,
-                touched,
-                fired,
-                dialog,
-                ..
-            } => {
-                let mut events = exchange.events();
-                events.extend(closing.iter().cloned());
-                let mut s = session.lock().await;
-                let before = s.record.snapshot();
-                s.note_delivered(&plan.rules, chat_id, &touched, &fired);
-                s.record.response = Some(crate::turn::fold_message(&events));
-                s.record.replay = Some(Replay {
-                    key: plan.key.clone(),
-                    events,
-                });
-                s.record.last_outcome = Some(Outcome::Completed);
-                s.record.dialog = dialog;
-                s.record.interrupted = false;
-                s.record.pending_run = None;
-                match s.persist().await {
-                    Ok(()) => {
-                        drop(s);
-                        on_recorded();
-                        for event in closing {
-                            exchange.push(event);
-                        }
-                        break Ending::Completed;
-                    }
-                    Err(error) => {
-                        s.record.roll_back(before);
-                        s.record.pending_run = None;
-                        tracing::error!(%error, "could not record Cursor's answer");
-                        break Ending::Failed {
-                            error: ExchangeFailure::NotRecorded(Arc::new(error)),
-                            acted: true,
-                        };
-                    }
-                }
-            }
-            TurnItem::Failed {
-                error,
-                acted,
-                cancelled,
-                chat_id,
-                touched,
-                fired,
-            } => {
-                record_failure(&session, &plan, acted, cancelled, chat_id, &touched, &fired).await;
-                break Ending::Failed {
-                    error: ExchangeFailure::Turn(error),
-                    acted,
-                };
-            }
-        }
-    };
-    let forget = matches!(ending, Ending::Failed { acted: false, .. });
-    exchange.end(ending);
-    if forget {
-        session.lock().await.forget(&exchange);
-    }
-}
-
-/// Records how a failed turn left the conversation.
-async fn record_failure(
-    session: &Arc<tokio::sync::Mutex<Session>>,
-    plan: &TurnPlan,
-    acted: bool,
-    cancelled: bool,
-    chat_id: Option<String>,
-    touched: &[PathBuf],
-    fired: &[FiredRule],
-) {
-    let mut s = session.lock().await;
-    s.record.pending_run = None;
-    if acted {
-        // Cursor received the prompt, so the rules it carried were delivered.
-        s.note_delivered(&plan.rules, chat_id, touched, fired);
-        s.record.last_outcome = Some(if cancelled {
-            Outcome::Cancelled
-        } else {
-            Outcome::Failed
-        });
-        s.record.interrupted = !cancelled;
-    } else {
-        s.record.interrupted = plan.interrupted_before;
-    }
-    if let Err(error) = s.persist().await {
-        tracing::error!(%error, "could not record how a Cursor turn ended");
-    }
 }
 
 #[cfg(test)]
