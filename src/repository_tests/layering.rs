@@ -208,3 +208,43 @@ fn the_checks_see_what_they_look_for() {
         Some(vec!["a".to_string(), "b".to_string(), "a".to_string()])
     );
 }
+
+/// What `src/session/store.rs` (and its unit tests) must not say: the session store is a
+/// store (identities, locks, records, exchanges). What a running turn costs is the keeper's
+/// (`orchestrate::keeper`): it neither imports `spend` nor names the ledger.
+fn store_breaches(code: &str) -> Vec<&'static str> {
+    let lower = code.to_lowercase();
+    let mut found = Vec::new();
+    if imports(&without_comments(code)).contains("spend") || lower.contains("spend::") {
+        found.push("imports spend");
+    }
+    if lower.contains("ledger") {
+        found.push("names the ledger");
+    }
+    found
+}
+
+#[test]
+fn the_session_store_knows_nothing_of_spend() {
+    assert_eq!(
+        store_breaches("use crate::spend::RunTap;\n/// The ledger line first."),
+        vec!["imports spend", "names the ledger"]
+    );
+    assert_eq!(store_breaches("use super::super::spend::ledger;").len(), 2);
+    assert!(store_breaches("use super::record::Record;").is_empty());
+    let mut files = Vec::new();
+    files_below(&root().join("src/session/store"), &mut files);
+    files.push(root().join("src/session/store.rs"));
+    let offenders: Vec<String> = files
+        .iter()
+        .filter(|path| path.extension().is_some_and(|ext| ext == "rs"))
+        .filter_map(|path| {
+            let found = store_breaches(&fs::read_to_string(path).unwrap());
+            (!found.is_empty()).then(|| format!("{}: {found:?}", relative(path)))
+        })
+        .collect();
+    assert!(
+        offenders.is_empty(),
+        "the session store is a store; a turn's spend is orchestrate::keeper's: {offenders:#?}"
+    );
+}
