@@ -168,6 +168,9 @@ impl Keeper {
                 }
             }
         };
+        // Nothing after the turn's last item is read (after a spawn that could not be recorded,
+        // the turn's own failure): its sender finds the keeper gone.
+        drop(items);
         // A failure before anything could run is forgotten, so a retry runs.
         let forget = matches!(ending, Ending::Failed { acted: false, .. });
         self.exchange.end(ending.clone());
