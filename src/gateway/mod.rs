@@ -344,7 +344,7 @@ pub async fn bind(listen: SocketAddr) -> anyhow::Result<(TcpListener, String)> {
             "the gateway listens on loopback only; {listen} is not a loopback address (use 127.0.0.1:<port>)"
         );
     }
-    crate::cursor::spawn::raise_descriptor_limit();
+    crate::platform::raise_descriptor_limit();
     let listener = TcpListener::bind(listen)
         .await
         .with_context(|| format!("binding {listen}"))?;
