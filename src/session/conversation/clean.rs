@@ -3,17 +3,17 @@
 
 use serde_json::Value;
 
-use super::Content;
-use super::ContentBlock;
-use super::MediaSource;
-use super::Message;
-use super::MessagesRequest;
 use super::REMINDER_CLOSE;
 use super::REMINDER_OPEN;
-use super::Role;
 use super::TASK_NOTIFICATION;
 use super::TOOL_LINE_LIMIT;
 use super::transcript::piece_line;
+use crate::anthropic::request::Content;
+use crate::anthropic::request::ContentBlock;
+use crate::anthropic::request::MediaSource;
+use crate::anthropic::request::Message;
+use crate::anthropic::request::MessagesRequest;
+use crate::anthropic::request::Role;
 
 /// Removes every complete `<system-reminder>…</system-reminder>` segment from `text` (Claude
 /// Code's context, not the user's words), with the line breaks that follow it; when anything was

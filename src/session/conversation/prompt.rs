@@ -9,14 +9,10 @@ use super::COMPACTED_CONTINUE;
 use super::COMPACTED_NOTE;
 use super::COMPACTED_SUMMARY_PREFIX;
 use super::CONTINUATION_HEADER;
-use super::Content;
 use super::FIRST_TURN_HEADER;
-use super::Message;
-use super::MessagesRequest;
 use super::NEW_REQUEST_HEADER;
 use super::NEWEST_TOOL_LINE_LIMIT;
 use super::RequestError;
-use super::Role;
 use super::classify::take_worker_model_line;
 use super::clean::Piece;
 use super::clean::conversation;
@@ -30,6 +26,10 @@ use super::transcript::piece_line;
 use super::transcript::render_context;
 use super::transcript::transcript_entries;
 use super::validate::require_user_message;
+use crate::anthropic::request::Content;
+use crate::anthropic::request::Message;
+use crate::anthropic::request::MessagesRequest;
+use crate::anthropic::request::Role;
 
 /// What Cursor receives for one turn, in parts so the worker model line can be taken from the
 /// newest turn. [`Prompt::text`] is the exact stdin text.

@@ -2,11 +2,11 @@
 
 use serde_json::Value;
 
-use super::Message;
-use super::Role;
 use super::TOOL_LINE_LIMIT;
 use super::clean::Piece;
 use super::clean::pieces;
+use crate::anthropic::request::Message;
+use crate::anthropic::request::Role;
 use crate::text;
 use crate::text::ELLIPSIS;
 
