@@ -91,7 +91,7 @@ impl InProcessGateway {
             command.arg("--plugin-dir").arg(folder);
         }
         if let Some(helper) = start.helper {
-            command.env(super::plugin::BIN_ENV, helper);
+            command.env(crate::env::BIN_ENV, helper);
             crate::platform::shell_command::put_helper_on_path(&mut command, helper);
         }
         if let Some(route) = start.start_model {

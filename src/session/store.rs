@@ -516,7 +516,7 @@ pub async fn keep_turn(
                 let mut s = session.lock().await;
                 let before = s.record.snapshot();
                 s.note_delivered(&plan.rules, chat_id, &touched, &fired);
-                s.record.response = Some(crate::turn::fold_message(&events));
+                s.record.response = Some(crate::anthropic::events::fold_message(&events));
                 s.record.replay = Some(Replay {
                     key: plan.key.clone(),
                     events,
