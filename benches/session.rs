@@ -148,7 +148,7 @@ fn main() {
             while let Some(event) = observer.next().await {
                 events.push(event.unwrap());
             }
-            multi_cursor::turn::fold_message(&events)
+            multi_cursor::anthropic::events::fold_message(&events)
         });
         replay.push(start.elapsed());
         assert_eq!(answer["stop_reason"], "end_turn");

@@ -21,6 +21,7 @@ use thiserror::Error;
 
 use crate::anthropic::StreamEvent;
 use crate::anthropic::events::answer_events;
+use crate::anthropic::request::MessagesRequest;
 use crate::cursor::catalog::Catalog;
 use crate::cursor::command::CursorMode;
 use crate::cursor::command::TurnSpec;
@@ -35,7 +36,6 @@ use crate::display::run_tokens;
 use crate::display::usage_json;
 use crate::display::usage_source;
 use crate::session::conversation;
-use crate::session::conversation::MessagesRequest;
 use crate::session::conversation::RequestError;
 use crate::text;
 

@@ -12,7 +12,10 @@ use multi_cursor::cursor::account;
 use multi_cursor::cursor::catalog;
 use multi_cursor::cursor::locate;
 use multi_cursor::gateway;
+use multi_cursor::gateway::ServeOptions;
 use multi_cursor::gateway::client;
+use multi_cursor::rules::report::RulesOptions;
+use multi_cursor::spend::report::UsageOptions;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -74,7 +77,12 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         None => multi_cursor::launch::run(cli.claude_args).await,
         Some(Command::Serve(args)) => {
-            gateway::run_serve(&args).await?;
+            let options = ServeOptions {
+                listen: args.listen,
+                ready_file: args.ready_file,
+                permission_mode: args.permission_mode,
+            };
+            gateway::run_serve(&options).await?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Hook) => {
@@ -82,8 +90,17 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Status { json }) => gateway_status(json),
-        Some(Command::Rules(args)) => multi_cursor::rules::report::run(&args),
-        Some(Command::Usage(args)) => multi_cursor::spend::report::run(&args),
+        Some(Command::Rules(args)) => multi_cursor::rules::report::run(&RulesOptions {
+            json: args.json,
+            explain: args.explain,
+            workspace: args.workspace,
+            files: args.files,
+        }),
+        Some(Command::Usage(args)) => multi_cursor::spend::report::run(&UsageOptions {
+            since: args.since,
+            workspace: args.workspace,
+            json: args.json,
+        }),
         Some(Command::Doctor { live }) => doctor(live).await,
         Some(Command::Statusline(args)) => {
             multi_cursor::launch::statusline::run(args.chained());

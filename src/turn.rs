@@ -26,7 +26,6 @@ use tokio::sync::oneshot;
 use crate::anthropic::StreamEvent;
 use crate::anthropic::events::closing_events;
 use crate::anthropic::events::closing_with_tool;
-pub use crate::anthropic::events::fold_message;
 use crate::cursor::command::TurnSpec;
 use crate::cursor::events::RunEvent;
 use crate::cursor::events::RunResult;

@@ -14,7 +14,7 @@ use super::spawn::CaptureLimits;
 use super::spawn::Kind;
 use super::spawn::SpawnError;
 use super::spawn::signal_group;
-use super::strip_ansi;
+use crate::text::strip_ansi;
 
 /// Environment variable holding a Cursor API key.
 pub const API_KEY_ENV: &str = "CURSOR_API_KEY";

@@ -24,7 +24,7 @@ use thiserror::Error;
 
 use super::CliFailure;
 use super::bounded_line;
-use super::strip_ansi;
+use crate::text::strip_ansi;
 
 /// Most lines (blank ones included) a workspace-trust block may collect.
 const TRUST_BLOCK_MAX_LINES: usize = 16;

@@ -17,7 +17,7 @@
 //! - [`identity`]: start times, command lines and the marker check, from
 //!   [`crate::platform`] (`/proc`, `proc_pidinfo` and `sysctl`, `GetProcessTimes`);
 //! - [`crate::platform::parse`]: the pure parsers of what those platforms return;
-//! - [`watchdog`]: what ends the group if this process dies (SIGKILL included) while the run
+//! - [`crate::platform::watchdog`]: what ends the group if this process dies (SIGKILL included) while the run
 //!   goes on: a helper process on Unix, a kill-on-close Job Object on Windows.
 
 use crate::env::DEFAULT_FIRST_EVENT;
@@ -53,11 +53,10 @@ use super::stream::StreamError;
 use super::stream::StreamItem;
 use super::stream::StreamParser;
 use crate::platform::Stop;
-use watchdog::Target;
-use watchdog::Watchdog;
+use crate::platform::watchdog::Target;
+use crate::platform::watchdog::Watchdog;
 
 pub mod identity;
-pub use crate::platform::watchdog;
 
 pub use identity::command_line;
 pub use identity::end_stray_run;

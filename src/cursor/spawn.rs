@@ -5,15 +5,16 @@
 //!
 //! - [`Kind::Captured`]: its own process group, output piped and read with bounds, the group
 //!   ended on timeout or when the caller drops it (turns, probes, `status`, `--list-models`),
-//!   and by a [watchdog](super::process::watchdog) if this process dies first;
+//!   and by a [watchdog](crate::platform::watchdog) if this process dies first;
 //! - [`Kind::Interactive`]: the user's terminal, in the terminal's process group, so Ctrl-C and
 //!   the browser prompt work (`agent login` from `--cursor-login`);
 //! - [`Kind::Detached`]: its own process group, not ended when we exit (the background
 //!   `agent login` that waits for the browser approval after `--cursor-login --no-wait`).
 //!
-//! It also owns the process's descriptor limit: [`raise_descriptor_limit`] lifts the soft
-//! `RLIMIT_NOFILE` to the hard limit at start (the gateway needs descriptors for connections),
-//! and every child started here gets the original soft limit back.
+//! The process's descriptor limit is the platform's:
+//! [`crate::platform::raise_descriptor_limit`] lifts the soft `RLIMIT_NOFILE` to the hard limit
+//! at start (the gateway needs descriptors for connections), and every child started here gets
+//! the original soft limit back.
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -27,11 +28,9 @@ use tokio::io::AsyncRead;
 use tokio::io::AsyncReadExt;
 
 use super::child_env::agent_env;
-use super::process::watchdog::Watchdog;
-pub use crate::platform::Stop;
-pub use crate::platform::descriptor_limit;
-pub use crate::platform::raise_descriptor_limit;
-pub use crate::platform::restore_descriptor_limit;
+use crate::platform::Stop;
+use crate::platform::restore_descriptor_limit;
+use crate::platform::watchdog::Watchdog;
 use crate::platform::windows_entry::ShimError;
 
 /// How a child is attached to us; see the module documentation.

@@ -51,15 +51,14 @@ use super::events::RunEvent;
 use super::events::RunResult;
 use super::events::RunUsage;
 use super::failure::TrustBlock;
-use super::strip_ansi;
+use crate::text::strip_ansi;
 use interaction::Interactions;
 use text::Shape;
 use text::TextAccumulator;
 use tool_call::tool_call;
 use tool_call::tool_outcome;
 
-/// The plain-text line classifier, re-exported where callers have always found it.
-pub use super::failure::classify_plain_text;
+use super::failure::classify_plain_text;
 
 /// The line limit the supervisor uses for the agent's stdout. Lines over 1 MB are normal (a
 /// `readToolCall` result embeds the whole file), so the limit only guards against runaway output.

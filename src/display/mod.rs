@@ -81,7 +81,7 @@ use crate::cursor::events::ToolOutcome;
 use crate::cursor::sanitize::Sanitizer;
 use crate::cursor::sanitize::sanitize;
 use crate::text::clip_chars;
-pub use crate::text::one_line;
+use crate::text::one_line;
 use rows::action_path;
 use rows::describe;
 use rows::named_paths;

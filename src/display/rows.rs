@@ -455,7 +455,7 @@ pub(super) fn action_path(args: &Value, outcome: &ToolOutcome) -> Option<String>
 
 /// Paths a call's arguments name (the rules module's keys, plus search folders).
 pub(super) fn named_paths(args: &Value) -> Vec<PathBuf> {
-    let mut paths = crate::rules::paths_in_args(args);
+    let mut paths = crate::cursor::events::paths_in_args(args);
     for key in ["targetDirectory", "directory"] {
         if let Some(dir) = args.get(key).and_then(Value::as_str)
             && !dir.is_empty()

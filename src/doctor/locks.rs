@@ -5,7 +5,7 @@ use std::path::Path;
 use std::path::PathBuf;
 
 use super::Check;
-use super::SESSIONS_DIR;
+use crate::session::store::SESSIONS_DIR;
 use crate::state;
 
 pub(super) fn check_state_folder() -> Check {

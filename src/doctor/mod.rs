@@ -24,7 +24,6 @@ use std::path::PathBuf;
 
 use crate::policy;
 
-pub use crate::session::store::SESSIONS_DIR;
 pub use locks::HeldLock;
 pub use locks::held_session_locks;
 

@@ -26,6 +26,7 @@ use crate::anthropic::Usage;
 use crate::anthropic::events::answer_events;
 use crate::anthropic::events::fold_message;
 use crate::anthropic::events::safeguard_results;
+use crate::anthropic::request::MessagesRequest;
 use crate::cursor::catalog::ROUTE_PREFIX;
 use crate::cursor::sanitize::sanitize;
 use crate::orchestrate;
@@ -230,7 +231,7 @@ struct Edge {
 }
 
 impl Edge {
-    fn of(request: &conversation::MessagesRequest) -> Edge {
+    fn of(request: &MessagesRequest) -> Edge {
         Edge {
             stream: request.stream,
             replayed: false,

@@ -344,7 +344,7 @@ pub async fn bind(listen: SocketAddr) -> anyhow::Result<(TcpListener, String)> {
             "the gateway listens on loopback only; {listen} is not a loopback address (use 127.0.0.1:<port>)"
         );
     }
-    crate::cursor::spawn::raise_descriptor_limit();
+    crate::platform::raise_descriptor_limit();
     let listener = TcpListener::bind(listen)
         .await
         .with_context(|| format!("binding {listen}"))?;
@@ -375,8 +375,19 @@ pub async fn shutdown_signal() {
     crate::platform::stop_requested().await;
 }
 
+/// What `multi-cursor serve` was asked for (`main` fills it from the command line).
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// The loopback address to listen on (port 0 picks a free port).
+    pub listen: SocketAddr,
+    /// Where to write the [`ReadyInfo`] (0600, atomically) once listening.
+    pub ready_file: Option<PathBuf>,
+    /// The permission mode of sessions no hook has reported a mode for.
+    pub permission_mode: Option<ClaudeMode>,
+}
+
 /// `multi-cursor serve`: the gateway alone, with its ready file.
-pub async fn run_serve(args: &crate::cli::ServeArgs) -> anyhow::Result<()> {
+pub async fn run_serve(args: &ServeOptions) -> anyhow::Result<()> {
     let config = GatewayConfig::from_env(args.permission_mode)?;
     let catalog = crate::cursor::catalog::load_cached_from(&config.state_dir).map(|c| c.catalog);
     let token = config.token.clone();

@@ -12,10 +12,10 @@
 
 use std::borrow::Cow;
 
-use crate::session::conversation::Content;
-use crate::session::conversation::ContentBlock;
-use crate::session::conversation::MessagesRequest;
-use crate::session::conversation::Role;
+use crate::anthropic::request::Content;
+use crate::anthropic::request::ContentBlock;
+use crate::anthropic::request::MessagesRequest;
+use crate::anthropic::request::Role;
 use crate::session::conversation::plugin_command;
 use crate::session::conversation::strip_system_reminders;
 use crate::text;

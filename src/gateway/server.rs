@@ -75,7 +75,7 @@ impl Default for ServerLimits {
         ServerLimits {
             first_request: FIRST_REQUEST_TIMEOUT,
             authenticated_idle: AUTHENTICATED_IDLE,
-            max_connections: connection_cap(crate::cursor::spawn::descriptor_limit()),
+            max_connections: connection_cap(crate::platform::descriptor_limit()),
         }
     }
 }
@@ -186,7 +186,7 @@ impl Registry {
         // The descriptor limit may have been lowered since we started (`prlimit --pid`).
         let cap = self
             .cap
-            .min(connection_cap(crate::cursor::spawn::descriptor_limit()));
+            .min(connection_cap(crate::platform::descriptor_limit()));
         let mut open = self.lock();
         if open.len() >= cap {
             match pick_victim(&open) {

@@ -6,7 +6,7 @@
 //! Nothing outlives either door, whatever ends it (SIGKILL included): Claude Code gets SIGTERM
 //! at once — on Linux from the kernel (a parent-death signal, set between fork and exec), and
 //! on every system from a [`Watchdog`] that sends SIGTERM, then SIGKILL after
-//! [`CLAUDE_GRACE`](crate::cursor::process::watchdog::CLAUDE_GRACE) if the same process still
+//! [`CLAUDE_GRACE`](crate::platform::watchdog::CLAUDE_GRACE) if the same process still
 //! runs. Linux's parent-death signal follows the *thread* that spawned the child, so `claude`
 //! is spawned on the main thread (the binaries' `block_on` polls the launcher's and the
 //! wrapper's future there), which lives as long as the process; never from a blocking-pool
@@ -31,9 +31,9 @@ use super::refresh_catalog;
 use super::sweep_stale_temps;
 use super::upstream::Routing;
 use crate::cursor::catalog::AUTO_ROUTE;
-use crate::cursor::process::watchdog::Watchdog;
 use crate::platform::Shutdown;
 use crate::platform::Shutdowns;
+use crate::platform::watchdog::Watchdog;
 
 /// What Claude Code is started with, besides the gateway's settings file.
 pub(crate) struct ClaudeStart<'a> {
@@ -91,7 +91,7 @@ impl InProcessGateway {
             command.arg("--plugin-dir").arg(folder);
         }
         if let Some(helper) = start.helper {
-            command.env(super::plugin::BIN_ENV, helper);
+            command.env(crate::env::BIN_ENV, helper);
             crate::platform::shell_command::put_helper_on_path(&mut command, helper);
         }
         if let Some(route) = start.start_model {
@@ -100,7 +100,7 @@ impl InProcessGateway {
             command.arg("--model").arg(AUTO_ROUTE);
         }
         command.args(start.rest);
-        crate::cursor::spawn::restore_descriptor_limit(command.as_std_mut());
+        crate::platform::restore_descriptor_limit(command.as_std_mut());
         crate::platform::die_with_parent(&mut command);
         if start.inherited_placeholder {
             command.env_remove("ANTHROPIC_AUTH_TOKEN");

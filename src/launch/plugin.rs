@@ -35,8 +35,7 @@ use sha2::Digest;
 /// The plugin's name (`plugin/.claude-plugin/plugin.json`).
 pub const NAME: &str = "multi-cursor";
 
-pub use crate::env::BIN_ENV;
-pub use crate::env::PLUGIN_ENV;
+use crate::env::PLUGIN_ENV;
 
 /// Folder of the state folder holding the written copies.
 pub const STATE_SUBDIR: &str = "plugin";

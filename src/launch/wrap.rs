@@ -27,7 +27,7 @@
 //!    signal when a signal ended it) after stopping the gateway and removing its folder.
 //! 5. A SIGKILLed wrapper leaves nothing behind: Claude Code gets SIGTERM at once and every
 //!    Cursor run of its gateway ends with its process group, as for the launcher (see
-//!    `launch::child` and [`crate::cursor::process::watchdog`]). The spawn happens on the
+//!    `launch::child` and [`crate::platform::watchdog`]). The spawn happens on the
 //!    main thread (the one `block_on` polls the wrapper's future on), which lives as long as
 //!    the wrapper and so carries Linux's parent-death signal.
 //!

@@ -5,10 +5,18 @@
 //! - only those three speak HTTP: no other module names `StatusCode`, uses `axum`, `hyper` or
 //!   `http`, or maps a case to a 4xx/5xx status (`=> 429`); the engine names what failed,
 //!   and `gateway::error` decides the status in one place;
-//! - unit tests are `mod tests` inline or in `<module>/tests.rs`, never a `#[path]` include.
+//! - unit tests are `mod tests` inline or in `<module>/tests.rs`, never a `#[path]` include;
+//! - no import cycle between sibling files (the children of one module, each standing for its
+//!   subtree; a `mod.rs` and its children may use each other);
+//! - only `lib.rs` and the platform seam re-export a `crate::`/`super::` name (`pub use`,
+//!   `pub(crate) use`), and no child names an item through its parent's private import: a name
+//!   is imported from the module that owns it;
+//! - only `main` (and no library file, nor the other binary) imports `cli`: a command's
+//!   function takes its own options struct, which `main` fills from clap's types.
 //!
 //! Imports are read as written: every `crate::<module>` outside comments, in code and unit
-//! tests alike.
+//! tests alike; the file checks also read `super::` and `self::` paths, each resolved to the
+//! file that defines it (a name a `mod.rs` re-exports from a child resolves to the `mod.rs`).
 
 use std::collections::BTreeMap;
 use std::collections::BTreeSet;
@@ -246,5 +254,444 @@ fn the_session_store_knows_nothing_of_spend() {
     assert!(
         offenders.is_empty(),
         "the session store is a store; a turn's spend is orchestrate::keeper's: {offenders:#?}"
+    );
+}
+
+// Imports between files, re-exports, and who imports `cli`.
+
+/// Each library file below `src/` with its module path (`src/cursor/spawn.rs` →
+/// `["cursor", "spawn"]`, `src/cursor/mod.rs` → `["cursor"]`, `src/lib.rs` → the root `[]`)
+/// and its code without comments; the binaries and these tests aside.
+fn library_files() -> Vec<(String, Vec<String>, String)> {
+    let mut files = Vec::new();
+    files_below(&root().join("src"), &mut files);
+    files
+        .iter()
+        .filter(|path| path.extension().is_some_and(|ext| ext == "rs"))
+        .filter_map(|path| {
+            let rel = relative(path);
+            let inside = rel.strip_prefix("src/")?.strip_suffix(".rs")?;
+            if inside == "main"
+                || inside.starts_with("bin/")
+                || inside.starts_with("repository_tests")
+            {
+                return None;
+            }
+            let mut module: Vec<String> = inside.split('/').map(str::to_string).collect();
+            if module.last().is_some_and(|last| last == "mod") || module == ["lib"] {
+                module.pop();
+            }
+            let text = fs::read_to_string(path).unwrap();
+            Some((rel, module, without_comments(&text)))
+        })
+        .collect()
+}
+
+fn is_ident(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte == b'_'
+}
+
+/// Every path in `line` that starts with `crate`, `super` or `self` and names something
+/// (`super::stream::X` → `["super", "stream", "X"]`; `use super::*` names nothing).
+fn rooted_paths(line: &str) -> Vec<Vec<String>> {
+    let bytes = line.as_bytes();
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let starts =
+            is_ident(bytes[at]) && (at == 0 || !(is_ident(bytes[at - 1]) || bytes[at - 1] == b':'));
+        if !starts {
+            at += 1;
+            continue;
+        }
+        let mut segments = Vec::new();
+        loop {
+            let start = at;
+            while at < bytes.len() && is_ident(bytes[at]) {
+                at += 1;
+            }
+            segments.push(line[start..at].to_string());
+            if line[at..].starts_with("::") && bytes.get(at + 2).is_some_and(|b| is_ident(*b)) {
+                at += 2;
+            } else {
+                break;
+            }
+        }
+        if segments.len() > 1 && matches!(segments[0].as_str(), "crate" | "super" | "self") {
+            out.push(segments);
+        }
+    }
+    out
+}
+
+/// `path` (read in module `module`) from the crate root: `super::stream::X` in
+/// `cursor::process` → `cursor::stream::X`.
+fn absolute(module: &[String], path: &[String]) -> Vec<String> {
+    let (mut full, mut rest) = match path[0].as_str() {
+        "crate" => (Vec::new(), &path[1..]),
+        "self" => (module.to_vec(), &path[1..]),
+        _ => (module.to_vec(), path),
+    };
+    while rest.first().is_some_and(|segment| segment == "super") {
+        full.pop();
+        rest = &rest[1..];
+    }
+    full.extend(rest.iter().cloned());
+    full
+}
+
+/// The file an absolute path points at: the longest module path of a file in `known` that it
+/// starts with (`cursor::process::Thing` → `cursor::process`).
+fn file_of(full: &[String], known: &BTreeSet<Vec<String>>) -> Vec<String> {
+    (0..=full.len())
+        .rev()
+        .map(|len| full[..len].to_vec())
+        .find(|prefix| known.contains(prefix))
+        .unwrap_or_default()
+}
+
+/// The file `path` (read in module `module`) points at.
+fn resolve(module: &[String], path: &[String], known: &BTreeSet<Vec<String>>) -> Vec<String> {
+    file_of(&absolute(module, path), known)
+}
+
+/// Every `crate::`, `super::` or `self::` path in `code` (the file of `module`), from the crate
+/// root. Inside an inline `mod name {` (rustfmt closes it with a `}` at the line's
+/// indentation) `super` and `self` are read from that inner module.
+fn absolute_paths(module: &[String], code: &str) -> Vec<Vec<String>> {
+    let mut inline: Vec<(usize, String)> = Vec::new();
+    let mut out = Vec::new();
+    for line in code.lines() {
+        let indent = line.len() - line.trim_start().len();
+        let trimmed = line.trim();
+        if trimmed == "}" && inline.last().is_some_and(|(at, _)| *at == indent) {
+            inline.pop();
+            continue;
+        }
+        let declared = trimmed
+            .trim_start_matches("pub(crate) ")
+            .trim_start_matches("pub(super) ")
+            .trim_start_matches("pub ")
+            .strip_prefix("mod ")
+            .and_then(|rest| rest.strip_suffix(" {"));
+        if let Some(name) = declared {
+            inline.push((indent, name.to_string()));
+            continue;
+        }
+        let mut here = module.to_vec();
+        here.extend(inline.iter().map(|(_, name)| name.clone()));
+        out.extend(
+            rooted_paths(line)
+                .into_iter()
+                .map(|path| absolute(&here, &path)),
+        );
+    }
+    out
+}
+
+/// The files `code` (the file of `module`) names with `crate::`, `super::` or `self::` paths,
+/// by module path.
+fn file_imports(
+    module: &[String],
+    code: &str,
+    known: &BTreeSet<Vec<String>>,
+) -> BTreeSet<Vec<String>> {
+    absolute_paths(module, code)
+        .iter()
+        .map(|full| file_of(full, known))
+        .collect()
+}
+
+/// An import between sibling files: `from` (a child of `parent`, standing for its whole
+/// subtree) uses `to`, in `file`.
+type SiblingEdge = (Vec<String>, String, String, String);
+
+/// Every import from one file into a sibling's subtree, below the top-level modules (their
+/// graph is [`top_level_modules_form_no_cycle`]'s). A file using its parent's items, or a
+/// parent its children's, is no such edge: a `mod.rs` and its children may use each other.
+fn sibling_edges(files: &[(String, Vec<String>, String)]) -> Vec<SiblingEdge> {
+    let known: BTreeSet<Vec<String>> = files.iter().map(|(_, m, _)| m.clone()).collect();
+    let mut edges = Vec::new();
+    for (rel, module, code) in files {
+        for target in file_imports(module, code, &known) {
+            let common = module
+                .iter()
+                .zip(&target)
+                .take_while(|(a, b)| a == b)
+                .count();
+            if common >= 1 && common < module.len() && common < target.len() {
+                edges.push((
+                    module[..common].to_vec(),
+                    module[common].clone(),
+                    target[common].clone(),
+                    rel.clone(),
+                ));
+            }
+        }
+    }
+    edges
+}
+
+/// The cycles among sibling files, each as `parent: a → b → a` with the files that make each
+/// step.
+fn sibling_cycles(edges: &[SiblingEdge]) -> Vec<String> {
+    let mut by_parent: BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    let mut files_of: BTreeMap<(Vec<String>, String, String), BTreeSet<String>> = BTreeMap::new();
+    for (parent, from, to, rel) in edges {
+        by_parent
+            .entry(parent.clone())
+            .or_default()
+            .entry(from.clone())
+            .or_default()
+            .insert(to.clone());
+        files_of
+            .entry((parent.clone(), from.clone(), to.clone()))
+            .or_default()
+            .insert(rel.clone());
+    }
+    let mut found = BTreeSet::new();
+    for (parent, graph) in &by_parent {
+        for start in graph.keys() {
+            let Some(mut cycle) = cycle_from(graph, start) else {
+                continue;
+            };
+            // One spelling per cycle, whichever sibling it was found from: the least first.
+            cycle.pop();
+            let least = (0..cycle.len()).min_by_key(|i| &cycle[*i]).unwrap_or(0);
+            cycle.rotate_left(least);
+            cycle.push(cycle[0].clone());
+            let steps: Vec<String> = cycle
+                .windows(2)
+                .map(|step| {
+                    let key = (parent.clone(), step[0].clone(), step[1].clone());
+                    let files = files_of.get(&key).cloned().unwrap_or_default();
+                    format!("{} → {} ({files:?})", step[0], step[1])
+                })
+                .collect();
+            found.insert(format!("{}: {}", parent.join("::"), steps.join(", ")));
+        }
+    }
+    found.into_iter().collect()
+}
+
+#[test]
+fn sibling_files_form_no_cycle() {
+    let files = library_files();
+    assert!(files.len() > 100, "too few files found: {}", files.len());
+    let edges = sibling_edges(&files);
+    assert!(edges.len() > 50, "too few imports between files: {edges:?}");
+    let cycles = sibling_cycles(&edges);
+    assert!(
+        cycles.is_empty(),
+        "import cycles between sibling files (import the name from the file that owns it, or \
+         move what both need below them): {cycles:#?}"
+    );
+}
+
+/// The `pub use`/`pub(…) use` lines of `code` that re-export a `crate::` or `super::` name, as
+/// the path each re-exports.
+fn reexports(code: &str) -> Vec<Vec<String>> {
+    code.lines()
+        .filter_map(|line| {
+            let rest = line.trim().strip_prefix("pub")?;
+            let rest = match rest.strip_prefix('(') {
+                Some(scoped) => scoped.split_once(')')?.1,
+                None => rest,
+            };
+            let path = rest.trim_start().strip_prefix("use ")?;
+            rooted_paths(path)
+                .into_iter()
+                .next()
+                .filter(|segments| matches!(segments[0].as_str(), "crate" | "super"))
+        })
+        .collect()
+}
+
+#[test]
+fn only_the_crate_root_and_the_platform_seam_re_export() {
+    let files = library_files();
+    let known: BTreeSet<Vec<String>> = files.iter().map(|(_, m, _)| m.clone()).collect();
+    let platform = ["platform".to_string()];
+    let offenders: Vec<String> = files
+        .iter()
+        .filter(|(rel, _, _)| rel != "src/lib.rs" && rel != "src/platform/mod.rs")
+        .flat_map(|(rel, module, code)| {
+            reexports(code)
+                .into_iter()
+                // The seam assembles its face from its own parts (each system's `watchdog`
+                // carries the shared `Target`).
+                .filter(|path| {
+                    !(module.starts_with(&platform)
+                        && resolve(module, path, &known).starts_with(&platform))
+                })
+                .map(move |path| format!("{rel} re-exports {}", path.join("::")))
+        })
+        .collect();
+    assert!(
+        offenders.is_empty(),
+        "a name is imported from the module that owns it; only lib.rs and the platform seam \
+         re-export: {offenders:#?}"
+    );
+}
+
+/// The names `code` imports for itself from another module (`use crate::a::B;`, `use
+/// super::b::C as D;`; not `pub`, not inside an inline module), each as it is known here.
+fn private_imports(code: &str) -> BTreeSet<String> {
+    code.lines()
+        .filter_map(|line| line.strip_prefix("use ")?.strip_suffix(';'))
+        .filter(|path| path.starts_with("crate::") || path.starts_with("super::"))
+        .filter_map(|path| {
+            let name = match path.split_once(" as ") {
+                Some((_, alias)) => alias,
+                None => path.rsplit("::").next()?,
+            };
+            (!matches!(name, "*" | "_" | "self")).then(|| name.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn children_import_names_from_their_owners_not_through_a_parent() {
+    let files = library_files();
+    let mut offenders = Vec::new();
+    for (parent_rel, parent, parent_code) in &files {
+        let imported = private_imports(parent_code);
+        if imported.is_empty() {
+            continue;
+        }
+        for (rel, module, code) in &files {
+            if module.len() <= parent.len() || !module.starts_with(parent) {
+                continue;
+            }
+            for full in absolute_paths(module, code) {
+                if full.len() > parent.len()
+                    && full.starts_with(parent)
+                    && imported.contains(&full[parent.len()])
+                {
+                    offenders.push(format!(
+                        "{rel} names {} through {parent_rel}, which only imports it",
+                        full.join("::")
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "a name is imported from the module that owns it: {offenders:#?}"
+    );
+}
+
+#[test]
+fn only_main_imports_cli() {
+    let files = library_files();
+    let known: BTreeSet<Vec<String>> = files.iter().map(|(_, m, _)| m.clone()).collect();
+    let cli = ["cli".to_string()];
+    let mut offenders: Vec<String> = files
+        .iter()
+        .filter(|(_, module, _)| !module.starts_with(&cli))
+        .filter(|(_, module, code)| {
+            file_imports(module, code, &known)
+                .iter()
+                .any(|target| target.starts_with(&cli))
+        })
+        .map(|(rel, _, _)| rel.clone())
+        .collect();
+    let mut binaries = Vec::new();
+    files_below(&root().join("src/bin"), &mut binaries);
+    offenders.extend(
+        binaries
+            .iter()
+            .filter(|path| {
+                fs::read_to_string(path)
+                    .is_ok_and(|text| without_comments(&text).contains("multi_cursor::cli"))
+            })
+            .map(|path| relative(path)),
+    );
+    assert!(
+        offenders.is_empty(),
+        "clap's argument types stay with `main`: a command's function takes its own options \
+         struct, which `main` fills: {offenders:?}"
+    );
+}
+
+#[test]
+fn the_file_checks_see_what_they_look_for() {
+    let module = |path: &str| -> Vec<String> {
+        path.split("::")
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let known: BTreeSet<Vec<String>> = ["", "a", "a::b", "a::c", "a::c::d", "e"]
+        .into_iter()
+        .map(module)
+        .collect();
+    // Paths resolve to the file that defines them, from code and from inline modules.
+    let code = "use super::c::d::Thing;\nuse crate::e::f;\nuse super::*;\n\
+                #[cfg(test)]\nmod tests {\n    use super::super::c::X;\n    use self::y::Z;\n}\n\
+                let x = self::inner::call();\n";
+    assert_eq!(
+        file_imports(&module("a::b"), code, &known),
+        BTreeSet::from([
+            module("a::c::d"),
+            module("e"),
+            module("a::c"),
+            module("a::b")
+        ])
+    );
+    assert_eq!(
+        rooted_paths("f(crate::a::b(), my_crate::x, super::*)"),
+        vec![module("crate::a::b")]
+    );
+    // Siblings: a child using its parent, or the parent its child, is no edge.
+    let files = vec![
+        (
+            "src/a/b.rs".to_string(),
+            module("a::b"),
+            "use super::c::Y;".to_string(),
+        ),
+        (
+            "src/a/c.rs".to_string(),
+            module("a::c"),
+            "use crate::a::b::X;".to_string(),
+        ),
+        (
+            "src/a/c/d.rs".to_string(),
+            module("a::c::d"),
+            "use super::super::T;".to_string(),
+        ),
+        (
+            "src/a/mod.rs".to_string(),
+            module("a"),
+            "use c::d::Z;\nuse crate::a::b::W;".to_string(),
+        ),
+    ];
+    let edges = sibling_edges(&files);
+    assert_eq!(edges.len(), 2, "{edges:?}");
+    let cycles = sibling_cycles(&edges);
+    assert_eq!(cycles.len(), 1, "{cycles:?}");
+    assert!(cycles[0].starts_with("a: b → c ("), "{cycles:?}");
+    assert!(cycles[0].contains("src/a/c.rs"), "{cycles:?}");
+    // A parent's own imports, which its children must not borrow.
+    assert_eq!(
+        private_imports(
+            "use crate::text::one_line;\nuse super::x::Y as Z;\npub use crate::a::B;\nuse super::*;\n    use crate::c::D;\nuse child::E;"
+        ),
+        BTreeSet::from(["one_line".to_string(), "Z".to_string()])
+    );
+    assert_eq!(
+        absolute_paths(
+            &module("a::c::d"),
+            "use super::super::T;\nlet x = crate::e::f::g();"
+        ),
+        vec![module("a::T"), module("e::f::g")]
+    );
+    // Re-exports of another module's names, whatever their visibility.
+    assert_eq!(
+        reexports(
+            "pub use crate::text::one_line;\npub(crate) use super::x::Y;\npub use child::Z;\nuse crate::a::B;"
+        ),
+        vec![module("crate::text::one_line"), module("super::x::Y")]
     );
 }

@@ -57,9 +57,7 @@ pub(crate) struct Found {
 /// not read, so a file that never ends cannot exhaust the gateway's memory.
 pub const MAX_RULE_FILE: u64 = 1024 * 1024;
 
-/// Why a rule or memory file was not read (the reader is the one every file a repository
-/// names goes through: [`crate::state::read_regular_file`]).
-pub(crate) use crate::state::ReadError;
+use crate::state::ReadError;
 
 /// Reads a rule file or a memory import: a regular file of at most [`MAX_RULE_FILE`] bytes.
 /// Used for every file the rulebook reads, since a repository decides what its rule names and

@@ -66,9 +66,5 @@ pub use rule::StreamScope;
 pub use stream_rules::Fired;
 pub use stream_rules::StreamWatch;
 
-/// The paths a tool call's arguments name; it lives with the Cursor events
-/// ([`crate::cursor::events::paths_in_args`]) and is re-exported here for its older callers.
-pub(crate) use crate::cursor::events::paths_in_args;
-
 #[cfg(test)]
 mod tests;

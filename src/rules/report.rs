@@ -21,12 +21,24 @@ use super::rule::Delivery;
 use super::rule::Level;
 use super::rule::Rule;
 use super::rule::RuleStatus;
-use crate::cli::RulesArgs;
+
+/// What `multi-cursor rules` was asked for (`main` fills it from the command line).
+#[derive(Debug, Clone)]
+pub struct RulesOptions {
+    /// Print JSON (`--json`).
+    pub json: bool,
+    /// Also show shadowed rules and why each rule applies (`--explain`).
+    pub explain: bool,
+    /// The workspace folder (`--workspace`); `None`: the current folder.
+    pub workspace: Option<PathBuf>,
+    /// Files (relative to the workspace) whose matching glob rules to show.
+    pub files: Vec<PathBuf>,
+}
 
 /// Runs the command: loads the rulebook of `--workspace` (default: the current folder) with
 /// the user's home, prints it, and returns the exit status. Relative FILEs are taken relative
 /// to the workspace.
-pub fn run(args: &RulesArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &RulesOptions) -> anyhow::Result<ExitCode> {
     let cwd = std::env::current_dir().context("reading the current folder")?;
     let workspace = match &args.workspace {
         Some(dir) => cwd.join(dir),

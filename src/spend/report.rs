@@ -402,8 +402,20 @@ impl UsageReport {
     }
 }
 
+/// What `multi-cursor usage` was asked for (`main` fills it from the command line).
+#[derive(Debug, Clone)]
+pub struct UsageOptions {
+    /// The first day counted (`--since`): a number of days (`7d`) or a date; `None`: the last
+    /// [`DEFAULT_DAYS`].
+    pub since: Option<String>,
+    /// Only runs in this workspace folder (`--workspace`).
+    pub workspace: Option<std::path::PathBuf>,
+    /// Print JSON (`--json`).
+    pub json: bool,
+}
+
 /// `multi-cursor usage`: the report of the state folder's ledger, as a table or JSON.
-pub fn run(args: &crate::cli::UsageArgs) -> anyhow::Result<std::process::ExitCode> {
+pub fn run(args: &UsageOptions) -> anyhow::Result<std::process::ExitCode> {
     use anyhow::Context;
     let state = crate::state::state_dir_path().context("finding the state folder")?;
     let ledger = Ledger::new(&state);

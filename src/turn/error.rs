@@ -7,9 +7,9 @@ use thiserror::Error;
 
 use crate::cursor::CliFailure;
 use crate::cursor::failure::RunFailure;
+use crate::cursor::failure::classify_plain_text;
 use crate::cursor::locate::install_hint;
 use crate::cursor::process::RunError;
-use crate::cursor::stream::classify_plain_text;
 
 /// Why a Cursor turn failed; its message says what happened and what to do. The gateway maps
 /// each case to its HTTP status and Anthropic error type (`gateway::error`).

@@ -10,8 +10,8 @@ use std::process::Command;
 use std::time::Duration;
 
 use multi_cursor::cursor::process::process_start_time;
-use multi_cursor::cursor::process::watchdog::Target;
-use multi_cursor::cursor::process::watchdog::Watchdog;
+use multi_cursor::platform::watchdog::Target;
+use multi_cursor::platform::watchdog::Watchdog;
 use process_support::assert_group_gone;
 use process_support::group_gone;
 use process_support::live_members;

@@ -53,8 +53,8 @@ use serde::Deserialize;
 use serde::Serialize;
 use thiserror::Error;
 
-use super::strip_ansi;
 use crate::state::StateError;
+use crate::text::strip_ansi;
 
 pub use cache::CachedCatalog;
 pub use cache::cache_path;

@@ -4,16 +4,16 @@
 use serde_json::Value;
 
 use super::COMPACTION_PREFIX;
-use super::Content;
-use super::ContentBlock;
-use super::MessagesRequest;
 use super::PLUGIN_COMMAND_NAMESPACE;
-use super::Role;
 use super::SUBAGENT_MARKER;
 use super::clean::Piece;
 use super::clean::conversation;
 use super::clean::pieces;
 use super::clean::split_newest;
+use crate::anthropic::request::Content;
+use crate::anthropic::request::ContentBlock;
+use crate::anthropic::request::MessagesRequest;
+use crate::anthropic::request::Role;
 
 /// Splits a worker's `model: <id>` first line off `text` (the newest user turn's text): leading
 /// blank lines are skipped, the key is case-insensitive, spaces around the key, colon and id are

@@ -1,19 +1,20 @@
 //! The parts of a conversation Cursor may hear about: `user` and `assistant` messages, their
-//! pieces in order, with Claude Code's `<system-reminder>` context removed.
+//! pieces in order, with Claude Code's `<system-reminder>` context removed, and the one-line
+//! form of a piece.
 
 use serde_json::Value;
 
-use super::Content;
-use super::ContentBlock;
-use super::MediaSource;
-use super::Message;
-use super::MessagesRequest;
 use super::REMINDER_CLOSE;
 use super::REMINDER_OPEN;
-use super::Role;
 use super::TASK_NOTIFICATION;
 use super::TOOL_LINE_LIMIT;
-use super::transcript::piece_line;
+use crate::anthropic::request::Content;
+use crate::anthropic::request::ContentBlock;
+use crate::anthropic::request::MediaSource;
+use crate::anthropic::request::Message;
+use crate::anthropic::request::MessagesRequest;
+use crate::anthropic::request::Role;
+use crate::text;
 
 /// Removes every complete `<system-reminder>…</system-reminder>` segment from `text` (Claude
 /// Code's context, not the user's words), with the line breaks that follow it; when anything was
@@ -151,6 +152,46 @@ fn flatten(content: &Content) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The one-line form of a non-text piece, its payload bounded to `limit` bytes.
+pub(super) fn piece_line(piece: &Piece<'_>, limit: usize) -> String {
+    match piece {
+        Piece::Text(text) => one_line_bounded(text, limit),
+        Piece::ToolCall { name, input } => {
+            format!(
+                "[tool {name}: {}]",
+                text::ellipsize_bytes(&input.to_string(), limit)
+            )
+        }
+        Piece::ToolResult { text, is_error } => {
+            let kind = if *is_error { "error" } else { "result" };
+            let text = if text.trim().is_empty() {
+                "(empty)".to_string()
+            } else {
+                one_line_bounded(text, limit)
+            };
+            format!("[tool {kind}: {text}]")
+        }
+        Piece::Image(_) => "[image]".to_string(),
+        Piece::Document { title: Some(title) } => format!("[document: {title}]"),
+        Piece::Document { title: None } => "[document]".to_string(),
+        Piece::ServerTool { kind, raw } => {
+            let mut raw = (*raw).clone();
+            if let Value::Object(map) = &mut raw {
+                map.remove("type");
+            }
+            format!(
+                "[server tool {kind}: {}]",
+                text::ellipsize_bytes(&raw.to_string(), limit)
+            )
+        }
+    }
+}
+
+/// `text` on one line (whitespace runs as one space), cut to `limit` bytes with `…`.
+fn one_line_bounded(text: &str, limit: usize) -> String {
+    text::ellipsize_bytes(&text::squash_whitespace(text), limit)
 }
 
 #[cfg(test)]

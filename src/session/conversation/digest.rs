@@ -7,10 +7,10 @@ use sha2::Digest;
 use sha2::Sha256;
 
 use super::IMAGE_TOKEN_ESTIMATE;
-use super::MessagesRequest;
 use super::RequestError;
 use super::clean::Piece;
 use super::clean::pieces;
+use crate::anthropic::request::MessagesRequest;
 
 /// A cheap local ESTIMATE of the request's input tokens for `count_tokens`: one token per four
 /// bytes (rounded up) of the message text Cursor would see (reminders removed, tool calls and

@@ -12,8 +12,8 @@ use base64::engine::GeneralPurposeConfig;
 use sha2::Digest;
 use sha2::Sha256;
 
-use super::MediaSource;
 use super::RequestError;
+use crate::anthropic::request::MediaSource;
 use crate::state;
 use crate::state::StateError;
 

@@ -63,17 +63,9 @@ mod tests;
 use thiserror::Error;
 
 use crate::anthropic;
-pub use crate::anthropic::request::Content;
-pub use crate::anthropic::request::ContentBlock;
 use crate::anthropic::request::MESSAGE_THREADS_BETA;
-pub use crate::anthropic::request::MediaSource;
-pub use crate::anthropic::request::Message;
-pub use crate::anthropic::request::MessagesRequest;
-pub use crate::anthropic::request::Metadata;
-pub use crate::anthropic::request::OutputConfig;
+use crate::anthropic::request::MessagesRequest;
 use crate::anthropic::request::ParseError;
-pub use crate::anthropic::request::Role;
-pub use crate::anthropic::request::ToolChoice;
 use crate::state::StateError;
 
 pub use classify::BASH_MODE_NOTE;

@@ -9,27 +9,27 @@ use super::COMPACTED_CONTINUE;
 use super::COMPACTED_NOTE;
 use super::COMPACTED_SUMMARY_PREFIX;
 use super::CONTINUATION_HEADER;
-use super::Content;
 use super::FIRST_TURN_HEADER;
-use super::Message;
-use super::MessagesRequest;
 use super::NEW_REQUEST_HEADER;
 use super::NEWEST_TOOL_LINE_LIMIT;
 use super::RequestError;
-use super::Role;
 use super::classify::take_worker_model_line;
 use super::clean::Piece;
 use super::clean::conversation;
+use super::clean::piece_line;
 use super::clean::pieces;
 use super::clean::split_newest;
 use super::clean::strip_system_reminders;
 use super::images::image_reference;
 use super::transcript::bound_entries;
 use super::transcript::entry;
-use super::transcript::piece_line;
 use super::transcript::render_context;
 use super::transcript::transcript_entries;
 use super::validate::require_user_message;
+use crate::anthropic::request::Content;
+use crate::anthropic::request::Message;
+use crate::anthropic::request::MessagesRequest;
+use crate::anthropic::request::Role;
 
 /// What Cursor receives for one turn, in parts so the worker model line can be taken from the
 /// newest turn. [`Prompt::text`] is the exact stdin text.

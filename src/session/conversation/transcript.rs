@@ -1,12 +1,11 @@
 //! The bounded transcript: one entry per piece, oldest first, the newest kept within the limit.
 
-use serde_json::Value;
-
-use super::Message;
-use super::Role;
 use super::TOOL_LINE_LIMIT;
 use super::clean::Piece;
+use super::clean::piece_line;
 use super::clean::pieces;
+use crate::anthropic::request::Message;
+use crate::anthropic::request::Role;
 use crate::text;
 use crate::text::ELLIPSIS;
 
@@ -48,46 +47,6 @@ pub(super) fn entry(role: Role, piece: &Piece<'_>, limit: usize) -> Entry {
             body: piece_line(piece, limit),
         },
     }
-}
-
-/// The one-line form of a non-text piece, its payload bounded to `limit` bytes.
-pub(super) fn piece_line(piece: &Piece<'_>, limit: usize) -> String {
-    match piece {
-        Piece::Text(text) => one_line_bounded(text, limit),
-        Piece::ToolCall { name, input } => {
-            format!(
-                "[tool {name}: {}]",
-                text::ellipsize_bytes(&input.to_string(), limit)
-            )
-        }
-        Piece::ToolResult { text, is_error } => {
-            let kind = if *is_error { "error" } else { "result" };
-            let text = if text.trim().is_empty() {
-                "(empty)".to_string()
-            } else {
-                one_line_bounded(text, limit)
-            };
-            format!("[tool {kind}: {text}]")
-        }
-        Piece::Image(_) => "[image]".to_string(),
-        Piece::Document { title: Some(title) } => format!("[document: {title}]"),
-        Piece::Document { title: None } => "[document]".to_string(),
-        Piece::ServerTool { kind, raw } => {
-            let mut raw = (*raw).clone();
-            if let Value::Object(map) = &mut raw {
-                map.remove("type");
-            }
-            format!(
-                "[server tool {kind}: {}]",
-                text::ellipsize_bytes(&raw.to_string(), limit)
-            )
-        }
-    }
-}
-
-/// `text` on one line (whitespace runs as one space), cut to `limit` bytes with `…`.
-fn one_line_bounded(text: &str, limit: usize) -> String {
-    text::ellipsize_bytes(&text::squash_whitespace(text), limit)
 }
 
 pub(super) fn transcript_entries(messages: &[&Message]) -> Vec<Entry> {

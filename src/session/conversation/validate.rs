@@ -1,14 +1,14 @@
 //! What Cursor cannot honour, refused before anything runs.
 
-use super::Message;
-use super::MessagesRequest;
 use super::RequestError;
-use super::Role;
-use super::ToolChoice;
 use super::clean::Piece;
 use super::clean::conversation;
 use super::clean::pieces;
 use super::clean::split_newest;
+use crate::anthropic::request::Message;
+use crate::anthropic::request::MessagesRequest;
+use crate::anthropic::request::Role;
+use crate::anthropic::request::ToolChoice;
 
 /// Refuses what Cursor cannot honour, before anything runs: a forced or `none` `tool_choice`,
 /// stop sequences, a strict output schema, a PDF/document in the newest user turn, and a

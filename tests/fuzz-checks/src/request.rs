@@ -13,12 +13,12 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
+use multi_cursor::anthropic::request::Role;
 use multi_cursor::session::conversation::CONTINUATION_HEADER;
 use multi_cursor::session::conversation::Continuation;
 use multi_cursor::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
 use multi_cursor::session::conversation::FIRST_TURN_HEADER;
 use multi_cursor::session::conversation::Prompt;
-use multi_cursor::session::conversation::Role;
 use multi_cursor::session::conversation::answer_text;
 use multi_cursor::session::conversation::continuation_prompt;
 use multi_cursor::session::conversation::estimate_tokens;

@@ -326,7 +326,7 @@ pub fn spawn(agent: &Path, spec: &TurnSpec, limits: RunLimits) -> Result<CursorR
     }
 }
 
-/// The watchdogs (`mc-watchdog`, see `multi_cursor::cursor::process::watchdog`) whose pipe
+/// The watchdogs (`mc-watchdog`, see `multi_cursor::platform::watchdog`) whose pipe
 /// `pid` holds the other end of: each reads, on its stdin, a pipe that is open in `pid`.
 pub fn watchdogs_of(pid: u32) -> Vec<i32> {
     let pipes_of = |pid: &str| -> Vec<String> {

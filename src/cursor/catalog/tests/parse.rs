@@ -3,7 +3,7 @@
 use crate::cursor::catalog::CatalogModel;
 use crate::cursor::catalog::ListModels;
 use crate::cursor::catalog::parse_list_models;
-use crate::cursor::strip_ansi;
+use crate::text::strip_ansi;
 
 const ANSI: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),

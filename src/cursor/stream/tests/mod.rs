@@ -8,6 +8,7 @@
 )]
 
 mod byte_splits;
+mod captures_without_result;
 mod fixtures;
 mod late_flush;
 mod line_endings;

@@ -4,7 +4,7 @@
 use super::support as stream_support;
 
 use crate::cursor::CliFailure;
-use crate::cursor::stream::classify_plain_text;
+use crate::cursor::failure::classify_plain_text;
 use stream_support::events;
 use stream_support::failures;
 use stream_support::parse;

@@ -2,10 +2,10 @@
 //! unknown fields and blocks are tolerated.
 
 use super::support::parse;
-use crate::session::conversation::Content;
-use crate::session::conversation::ContentBlock;
+use crate::anthropic::request::Content;
+use crate::anthropic::request::ContentBlock;
+use crate::anthropic::request::Role;
 use crate::session::conversation::RequestError;
-use crate::session::conversation::Role;
 use crate::session::conversation::parse_request;
 use serde_json::json;
 

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::session::conversation::MessagesRequest;
+use crate::anthropic::request::MessagesRequest;
 use crate::session::conversation::parse_request;
 use serde_json::Value;
 use serde_json::json;
