@@ -18,7 +18,6 @@ use serde::Deserialize;
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::cursor::command::CursorMode;
 use crate::state::StateError;
 
 /// The ledger's folder inside the state folder.
@@ -144,19 +143,8 @@ pub struct RunPlace {
     pub route: String,
     /// The Cursor model id that runs (`auto` for Auto).
     pub model: String,
-    /// The Cursor mode (`agent`, `plan`, `ask`, …).
+    /// The Cursor mode ([`CursorMode::as_str`](crate::cursor::command::CursorMode::as_str)).
     pub mode: String,
-}
-
-/// A Cursor mode as the ledger names it.
-pub fn mode_name(mode: &CursorMode) -> &'static str {
-    match mode {
-        CursorMode::Plan => "plan",
-        CursorMode::Allowlist => "allowlist",
-        CursorMode::Force => "force",
-        CursorMode::AutoReview => "auto_review",
-        CursorMode::Ask => "ask",
-    }
 }
 
 /// One line of the ledger.
