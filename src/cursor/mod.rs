@@ -15,9 +15,6 @@ pub mod stream;
 
 use thiserror::Error;
 
-/// `text` cut to at most `limit` bytes on a char boundary, with `…` when cut (the one
-/// implementation is [`crate::text::ellipsize_bytes`]).
-pub use crate::text::ellipsize_bytes as bounded;
 /// Removes ANSI escape sequences: the CLI colours its human output (`--list-models`, `status`,
 /// plain-text errors) even on a pipe (the one implementation is [`crate::text::strip_ansi`]).
 pub use crate::text::strip_ansi;

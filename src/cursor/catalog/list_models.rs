@@ -6,7 +6,6 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::super::bounded;
 use super::super::spawn::AgentCommand;
 use super::super::spawn::CaptureLimits;
 use super::super::spawn::Kind;
@@ -16,6 +15,7 @@ use super::Catalog;
 use super::CatalogError;
 use super::ListModels;
 use super::parse_list_models;
+use crate::text::ellipsize_bytes;
 
 /// How long [`fetch_catalog`] waits for `agent --list-models` before killing its process group.
 pub(crate) const FETCH_TIMEOUT: Duration = Duration::from_secs(15);
@@ -103,7 +103,7 @@ fn interpret(agent: &Path, output: ListOutput) -> Result<Catalog, CatalogError> 
         return Err(CatalogError::Failed {
             path: agent.to_path_buf(),
             code: output.code,
-            stderr: bounded(text.trim(), STDERR_LIMIT),
+            stderr: ellipsize_bytes(text.trim(), STDERR_LIMIT),
         });
     }
     match parse_list_models(&stdout) {
@@ -113,7 +113,7 @@ fn interpret(agent: &Path, output: ListOutput) -> Result<Catalog, CatalogError> 
             Some(message) => Err(CatalogError::LoggedOut { message }),
             None => Err(CatalogError::UnrecognisedOutput {
                 path: agent.to_path_buf(),
-                excerpt: bounded(stdout.trim(), 512),
+                excerpt: ellipsize_bytes(stdout.trim(), 512),
             }),
         },
     }
@@ -124,5 +124,5 @@ fn auth_failure(text: &str) -> Option<String> {
     text.lines()
         .map(str::trim)
         .find(|line| line.contains("Authentication required") || line.starts_with("Not logged in"))
-        .map(|line| bounded(line, STDERR_LIMIT))
+        .map(|line| ellipsize_bytes(line, STDERR_LIMIT))
 }
