@@ -139,14 +139,8 @@ pub enum TurnItem {
     },
 }
 
-/// A started turn: its items arrive on `items` until `Finished` or `Failed`.
-pub struct TurnHandle {
-    pub items: mpsc::Receiver<TurnItem>,
-    /// Ends the run (its process group) when fired.
-    pub cancel: TurnCancel,
-}
-
-/// Cancels a turn; firing it twice is harmless.
+/// Cancels a turn (ends its run's process group); firing it twice is harmless. Dropping it
+/// cancels the turn too.
 #[derive(Debug)]
 pub struct TurnCancel(Option<oneshot::Sender<Option<String>>>);
 
@@ -192,19 +186,20 @@ impl ChatHolder {
     }
 }
 
-/// Starts a turn in a background task: spawns the agent and translates its output. A spawn
-/// failure arrives as `Failed { acted: false }`.
-pub fn start(input: TurnInput) -> TurnHandle {
+/// Starts a turn in a background task: spawns the agent and translates its output. Its items
+/// arrive on the receiver until `Finished` or `Failed` (a spawn failure arrives as
+/// `Failed { acted: false }`); the [`TurnCancel`] ends it.
+pub fn start(input: TurnInput) -> (mpsc::Receiver<TurnItem>, TurnCancel) {
     start_reclaiming(input, None)
 }
 
 /// [`start`], with the process group that may hold the chat ([`ChatHolder`]).
-pub fn start_reclaiming(input: TurnInput, holder: Option<ChatHolder>) -> TurnHandle {
+pub fn start_reclaiming(
+    input: TurnInput,
+    holder: Option<ChatHolder>,
+) -> (mpsc::Receiver<TurnItem>, TurnCancel) {
     let (tx, rx) = mpsc::channel(ITEM_BUFFER);
     let (cancel_tx, cancel_rx) = oneshot::channel();
     tokio::spawn(run::Translator::new(input, tx).drive(cancel_rx, holder));
-    TurnHandle {
-        items: rx,
-        cancel: TurnCancel(Some(cancel_tx)),
-    }
+    (rx, TurnCancel(Some(cancel_tx)))
 }

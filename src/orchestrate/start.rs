@@ -43,12 +43,10 @@ use crate::session::store::Session;
 use crate::session::store::TurnPlan;
 use crate::session::store::keep_turn;
 use crate::spend::RunTap;
-use crate::spend::book::TurnAsk;
 use crate::turn;
 use crate::turn::ChatHolder;
 use crate::turn::ITEM_BUFFER;
 use crate::turn::TurnError;
-use crate::turn::TurnHandle;
 use crate::turn::TurnInput;
 use crate::turn::TurnItem;
 use tokio::sync::mpsc;
@@ -171,7 +169,7 @@ pub(super) async fn start(
         services, parsed, cleared, &resolved, chat_id, assembled, notices,
     );
     session.record.policy = Some(policy_text);
-    let TurnHandle { items, cancel } = turn::start_reclaiming(input, holder);
+    let (items, cancel) = turn::start_reclaiming(input, holder);
     let items = follow_spend(items, services.spend().tap(place));
     let exchange = Exchange::running(key.clone(), cancel);
     session.remember(Arc::clone(&exchange));
@@ -277,10 +275,7 @@ fn check_budgets(
         .then(|| crate::spend::book::task_digest(&parsed.request));
     services
         .spend()
-        .check_turn(&TurnAsk {
-            session: &identity.session,
-            new_worker_task,
-        })
+        .check_turn(&identity.session, new_worker_task)
         .map_err(Refusal::Spend)
 }
 
