@@ -28,7 +28,6 @@ use super::ledger::Purpose;
 use super::ledger::RunEnded;
 use super::ledger::RunOutcome;
 use super::ledger::RunPlace;
-use super::ledger::TokenSource;
 use super::limits::LOOP_WINDOW;
 use super::limits::RATE_WINDOW;
 use super::limits::SpendLimits;
@@ -314,19 +313,18 @@ impl SpendBook {
     /// The ledger line of a run that ended, and its figures.
     fn run_ended(&self, place: &RunPlace, ended: &RunEnded) {
         self.append(&LedgerLine::run(place, ended));
+        // The spend route answers input and output tokens; the cache counts are the ledger's.
         let figures = TokenFigures {
-            input_tokens: ended.tokens.input_tokens,
-            output_tokens: ended.tokens.output_tokens,
-            estimated: ended.tokens.source != TokenSource::Provider,
+            cache_read_tokens: None,
+            cache_write_tokens: None,
+            ..ended.tokens
         };
         let mut state = self.lock();
         // A completed run of a turn (not a compaction) re-arms the session's exemption.
         if ended.outcome == RunOutcome::Completed && ended.purpose != Purpose::Compaction {
             state.compactions.remove(&place.session);
         }
-        state.tokens = state
-            .tokens
-            .saturating_add(figures.input_tokens.saturating_add(figures.output_tokens));
+        state.tokens = state.tokens.saturating_add(figures.billed());
         let tally = state.tally(&place.session);
         tally.runs += 1;
         tally.tokens.add(figures);

@@ -565,12 +565,14 @@ impl Translator {
         } else {
             0
         };
+        let tokens = run_tokens(usage, estimate, text);
         let ended = RunEnded {
             purpose: clock.purpose,
             duration: clock.started.elapsed(),
             exit_code,
             outcome,
-            tokens: run_tokens(usage, estimate, clock.basis, text),
+            tokens,
+            estimated_from: tokens.estimated.then_some(clock.basis),
             request_id,
             served_fast: self.display.served_fast().map(str::to_owned),
             stopped: self.stopped.clone(),

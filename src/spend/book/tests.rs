@@ -3,7 +3,6 @@ use std::time::Duration;
 use super::*;
 use crate::spend::ledger::Purpose;
 use crate::spend::ledger::RunOutcome;
-use crate::spend::ledger::RunTokens;
 use crate::spend::limits::SpendLimits;
 
 fn book(limits: SpendLimits) -> (tempfile::TempDir, Arc<SpendBook>) {
@@ -26,14 +25,12 @@ fn ended(input: u64, output: u64) -> RunEnded {
         duration: Duration::from_millis(10),
         exit_code: None,
         outcome: RunOutcome::Completed,
-        tokens: RunTokens {
+        tokens: TokenFigures {
             input_tokens: input,
             output_tokens: output,
-            cache_read_tokens: None,
-            cache_write_tokens: None,
-            source: TokenSource::Provider,
-            estimated_from: None,
+            ..TokenFigures::default()
         },
+        estimated_from: None,
         request_id: None,
         served_fast: None,
         stopped: None,
