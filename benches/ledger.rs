@@ -21,14 +21,13 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 use std::time::Instant;
 
+use multi_cursor::spend::TokenFigures;
 use multi_cursor::spend::ledger::Ledger;
 use multi_cursor::spend::ledger::LedgerLine;
 use multi_cursor::spend::ledger::Purpose;
 use multi_cursor::spend::ledger::RunEnded;
 use multi_cursor::spend::ledger::RunOutcome;
 use multi_cursor::spend::ledger::RunPlace;
-use multi_cursor::spend::ledger::RunTokens;
-use multi_cursor::spend::ledger::TokenSource;
 use multi_cursor_test_support::bench::BenchGateway;
 use multi_cursor_test_support::bench::binary;
 use multi_cursor_test_support::bench::ms;
@@ -61,14 +60,14 @@ fn ended(n: u64) -> RunEnded {
         duration: Duration::from_millis(1000 + n % 5000),
         exit_code: None,
         outcome: RunOutcome::Completed,
-        tokens: RunTokens {
+        tokens: TokenFigures {
             input_tokens: 20_000 + n % 10_000,
             output_tokens: 100 + n % 900,
             cache_read_tokens: Some(n % 20_000),
             cache_write_tokens: None,
-            source: TokenSource::Provider,
-            estimated_from: None,
+            estimated: false,
         },
+        estimated_from: None,
         request_id: None,
         served_fast: None,
         stopped: None,

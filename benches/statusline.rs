@@ -127,6 +127,7 @@ fn main() {
             input_tokens: 298_120,
             output_tokens: 17_804,
             estimated: false,
+            ..TokenFigures::default()
         },
         live: None,
         budgets: Vec::new(),

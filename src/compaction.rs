@@ -248,18 +248,17 @@ fn ledger_entry(
         Ok(Ok((text, usage))) => (RunOutcome::Completed, text.as_str(), *usage),
         _ => (RunOutcome::Failed, "", None),
     };
+    let tokens = run_tokens(usage, conversation::estimate_tokens(request), text);
     crate::spend::RunEnded {
         purpose: crate::spend::ledger::Purpose::Compaction,
         duration,
         exit_code: None,
         outcome,
+        tokens,
         // The summary run is a new read-only chat given the conversation.
-        tokens: run_tokens(
-            usage,
-            conversation::estimate_tokens(request),
-            crate::spend::ledger::EstimateBasis::NewChat,
-            text,
-        ),
+        estimated_from: tokens
+            .estimated
+            .then_some(crate::spend::ledger::EstimateBasis::NewChat),
         // The summary run's result is read for its text and usage only.
         request_id: None,
         served_fast: None,

@@ -623,13 +623,14 @@ pub async fn run(user_args: Vec<OsString>) -> anyhow::Result<ExitCode> {
     tracing::debug!(?login, "Anthropic login");
 
     let mut config = GatewayConfig::from_env(None)?;
-    config.state_dir = state_dir.clone();
-    config.surface = surface;
+    config.settings.state_dir = state_dir.clone();
+    config.settings.surface = surface;
     config.startup_notices = notices;
-    config.expects_hooks = true;
+    config.settings.expects_hooks = true;
     config.anthropic_placeholder = placeholder.clone();
-    config.policy.flag_settings = flag_settings;
+    config.settings.policy.flag_settings = flag_settings;
     config
+        .settings
         .policy
         .flag_settings
         .extend(crate::policy::settings::disallowed_tools(&user.rest));

@@ -231,29 +231,23 @@ impl StreamEvent {
         }
     }
 
-    /// The event's name (its SSE `event:` line and its data's `type`).
-    pub fn name(&self) -> EventName {
-        match self {
-            StreamEvent::MessageStart { .. } => EventName::MessageStart,
-            StreamEvent::ContentBlockStart { .. } => EventName::ContentBlockStart,
-            StreamEvent::ContentBlockDelta { .. } => EventName::ContentBlockDelta,
-            StreamEvent::ContentBlockStop { .. } => EventName::ContentBlockStop,
-            StreamEvent::MessageDelta { .. } => EventName::MessageDelta,
-            StreamEvent::MessageStop => EventName::MessageStop,
-            StreamEvent::Ping => EventName::Ping,
-            StreamEvent::Error { .. } => EventName::Error,
-        }
-    }
-
     /// The event's data object, keys in alphabetical order.
     pub fn data(&self) -> Value {
         // Serialising these types cannot fail: every map key is a string.
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
 
+    /// The name of the event whose data object is `data`: its `type`, which is also its SSE
+    /// `event:` line and a record's stored name. Serde spells it from the variant's name (the
+    /// one place an event name is spelled); empty when `data` has none.
+    pub fn name_of(data: &Value) -> &str {
+        data.get("type").and_then(Value::as_str).unwrap_or_default()
+    }
+
     /// The SSE frame: `event:` and `data:` lines, then a blank line.
     pub fn frame(&self) -> String {
-        format!("event: {}\ndata: {}\n\n", self.name().as_str(), self.data())
+        let data = self.data();
+        format!("event: {}\ndata: {data}\n\n", StreamEvent::name_of(&data))
     }
 
     /// Marks an event of an answer served again: the final `message_delta`'s
@@ -274,60 +268,6 @@ impl StreamEvent {
         if let StreamEvent::MessageDelta { delta, .. } = self {
             delta.safeguard_results = Some(results.clone());
         }
-    }
-}
-
-/// The names a Messages stream event may have.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum EventName {
-    /// `message_start`.
-    MessageStart,
-    /// `content_block_start`.
-    ContentBlockStart,
-    /// `content_block_delta`.
-    ContentBlockDelta,
-    /// `content_block_stop`.
-    ContentBlockStop,
-    /// `message_delta`.
-    MessageDelta,
-    /// `message_stop`.
-    MessageStop,
-    /// `ping`.
-    Ping,
-    /// `error`.
-    Error,
-}
-
-impl EventName {
-    /// Every name, in the order an answer uses them (`ping` and `error` last).
-    pub const ALL: [EventName; 8] = [
-        EventName::MessageStart,
-        EventName::ContentBlockStart,
-        EventName::ContentBlockDelta,
-        EventName::ContentBlockStop,
-        EventName::MessageDelta,
-        EventName::MessageStop,
-        EventName::Ping,
-        EventName::Error,
-    ];
-
-    /// The wire spelling, e.g. `message_start`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            EventName::MessageStart => "message_start",
-            EventName::ContentBlockStart => "content_block_start",
-            EventName::ContentBlockDelta => "content_block_delta",
-            EventName::ContentBlockStop => "content_block_stop",
-            EventName::MessageDelta => "message_delta",
-            EventName::MessageStop => "message_stop",
-            EventName::Ping => "ping",
-            EventName::Error => "error",
-        }
-    }
-
-    /// The name spelled `name`, if it is one.
-    pub fn parse(name: &str) -> Option<EventName> {
-        EventName::ALL.into_iter().find(|n| n.as_str() == name)
     }
 }
 

@@ -12,7 +12,6 @@ pub mod request;
 pub mod usage;
 
 pub use error::ErrorType;
-pub use events::EventName;
 pub use events::StreamEvent;
 pub use request::MessagesRequest;
 pub use usage::Usage;

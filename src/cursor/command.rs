@@ -12,8 +12,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 /// How Cursor may act during a turn; chosen from Claude's permission mode by the policy module.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CursorMode {
     /// Claude `plan`: `--mode plan`, read-only; the plan arrives as a `createPlanToolCall`.
     Plan,
@@ -28,6 +27,18 @@ pub enum CursorMode {
 }
 
 impl CursorMode {
+    /// The mode's one spelling (`plan`, `allowlist`, `force`, `auto_review`, `ask`): its
+    /// ledger lines' `mode`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CursorMode::Plan => "plan",
+            CursorMode::Allowlist => "allowlist",
+            CursorMode::Force => "force",
+            CursorMode::AutoReview => "auto_review",
+            CursorMode::Ask => "ask",
+        }
+    }
+
     /// The flags this mode adds to the turn's argv.
     pub fn flags(self) -> &'static [&'static str] {
         match self {
@@ -122,6 +133,20 @@ mod tests {
             .into_iter()
             .map(|a| a.to_string_lossy().into_owned())
             .collect()
+    }
+
+    /// The ledger's `mode` values, as docs/spend.md lists them.
+    #[test]
+    fn each_mode_has_one_spelling() {
+        let modes = [
+            CursorMode::Plan,
+            CursorMode::Allowlist,
+            CursorMode::Force,
+            CursorMode::AutoReview,
+            CursorMode::Ask,
+        ];
+        let names: Vec<&str> = modes.into_iter().map(CursorMode::as_str).collect();
+        assert_eq!(names, ["plan", "allowlist", "force", "auto_review", "ask"]);
     }
 
     #[test]

@@ -28,7 +28,8 @@
 //!   ANSI escapes and control characters are removed, whitespace is collapsed, and each part is
 //!   bounded (command [`COMMAND_LIMIT`], path [`PATH_LIMIT`], output tail [`TAIL_LIMIT`], reason
 //!   [`REASON_LIMIT`] characters). A row is shown when the action completes; one still running
-//!   after [`LONG_ACTION`] also gets a `· running…` row when it starts to look long.
+//!   after [`LONG_ACTION`] also gets a `· running…` row when it starts to look long. `actions`
+//!   follows each tool call from start to outcome; `rows` words it.
 //! - **Paths** inside the workspace are shown relative to it; others as Cursor reported them.
 //! - **Plan mode**: a `createPlanToolCall` is rendered as the plan itself (name, overview, plan
 //!   text, todos), bounded to [`PLAN_LIMIT`] bytes. It is the answer, so it is not an action.
@@ -46,14 +47,16 @@
 //!   `[Cursor] N native actions: …` (every kind named, `kinds`), `[Cursor] Changed: …`
 //!   (successful edits, at most [`SUMMARY_LIST_LIMIT`] paths), `[Cursor] Not completed: …`
 //!   (failed or denied, a non-zero shell exit included), `[Cursor] Unconfirmed: …` (started,
-//!   never reported an outcome).
+//!   never reported an outcome) (`summary`).
 //! - **Terminal suffix**: Cursor's `result` repeats every segment it streamed; only the part
 //!   the deltas did not carry is added, so no sentence is shown twice.
 
+mod actions;
 mod kinds;
 mod notes;
 mod plan;
 mod rows;
+mod summary;
 mod tokens;
 mod usage;
 
@@ -76,19 +79,11 @@ use serde_json::Value;
 
 use crate::cursor::events::RunEvent;
 use crate::cursor::events::RunResult;
-use crate::cursor::events::ToolCall;
-use crate::cursor::events::ToolOutcome;
 use crate::cursor::sanitize::Sanitizer;
 use crate::cursor::sanitize::sanitize;
 use crate::text::clip_chars;
 use crate::text::one_line;
-use rows::action_path;
 use rows::describe;
-use rows::named_paths;
-use rows::new_action;
-use rows::outcome_parts;
-use rows::state_of;
-use rows::todos;
 
 /// First characters of every action row.
 pub const ROW_PREFIX: &str = "⎿ ";
@@ -396,108 +391,6 @@ impl TurnDisplay {
         self.served_fast.as_deref()
     }
 
-    /// The closing summary's lines (empty when no native action ran and nothing else needs
-    /// saying).
-    pub fn summary_lines(&self) -> Vec<String> {
-        let mut lines = self.action_lines();
-        if let Some(served) = &self.served_fast {
-            lines.push(format!(
-                "{SUMMARY_PREFIX} Cursor ran {served}, a Fast variant, though a model that is not Fast was asked for."
-            ));
-        }
-        lines
-    }
-
-    /// The summary's lines about native actions (empty when none ran).
-    fn action_lines(&self) -> Vec<String> {
-        let total: usize = self.counts.iter().map(|(_, _, n)| n).sum();
-        if total == 0 {
-            return Vec::new();
-        }
-        let mut ordered: Vec<&(ActionKind, String, usize)> = self.counts.iter().collect();
-        // A stable sort: tools counted under their own name stay in first-seen order.
-        ordered.sort_by_key(|(kind, _, _)| kind.rank());
-        let counts: Vec<String> = ordered
-            .into_iter()
-            .map(|(_, label, n)| format!("{n} {label}"))
-            .collect();
-        let noun = if total == 1 { "action" } else { "actions" };
-        let mut lines = vec![format!(
-            "{SUMMARY_PREFIX} {total} native {noun}: {}.",
-            counts.join(", ")
-        )];
-        let tracked = self.actions.iter().filter(|a| a.kind != ActionKind::Plan);
-        let mut changed: Vec<String> = Vec::new();
-        for path in tracked.clone().filter_map(|a| a.changed.clone()) {
-            if !changed.contains(&path) {
-                changed.push(path);
-            }
-        }
-        if !changed.is_empty() {
-            lines.push(format!(
-                "{SUMMARY_PREFIX} Changed: {}.",
-                listed(&changed, ", ")
-            ));
-        }
-        let mut failed: Vec<(String, usize)> = Vec::new();
-        for action in tracked.clone() {
-            let why = match &action.state {
-                State::Failed(why) | State::Denied(why) => why,
-                State::Unapproved { short, .. } => short,
-                _ => continue,
-            };
-            let item = format!("{} ({why})", describe(action, self));
-            match failed.iter_mut().find(|(text, _)| *text == item) {
-                Some((_, n)) => *n += 1,
-                None => failed.push((item, 1)),
-            }
-        }
-        if !failed.is_empty() {
-            let items: Vec<String> = failed
-                .into_iter()
-                .map(|(text, n)| if n > 1 { format!("{text} ×{n}") } else { text })
-                .collect();
-            lines.push(format!(
-                "{SUMMARY_PREFIX} Not completed: {}.",
-                listed(&items, "; ")
-            ));
-        }
-        let unconfirmed = tracked
-            .filter(|a| matches!(a.state, State::Running | State::Unreported))
-            .count();
-        if unconfirmed > 0 {
-            let noun = if unconfirmed == 1 {
-                "action"
-            } else {
-                "actions"
-            };
-            lines.push(format!(
-                "{SUMMARY_PREFIX} Unconfirmed: {unconfirmed} {noun} ended without a reported outcome."
-            ));
-        }
-        if self.untracked > 0 {
-            lines.push(format!(
-                "{SUMMARY_PREFIX} Only the first {TRACKED_ACTIONS} actions are itemised above; {} more ran.",
-                self.untracked
-            ));
-        }
-        lines
-    }
-
-    /// The summary on one line (for an error message), or `None` when no action ran.
-    pub fn summary_sentence(&self) -> Option<String> {
-        let lines = self.summary_lines();
-        if lines.is_empty() {
-            return None;
-        }
-        let sentence = lines
-            .iter()
-            .map(|l| l.trim_start_matches(SUMMARY_PREFIX).trim())
-            .collect::<Vec<_>>()
-            .join(" ");
-        Some(sanitize(&sentence))
-    }
-
     /// The newest action Cursor started or finished, in a row's words without the glyph
     /// (`read \`src/lib.rs\``): what the status line shows as the live run's last action.
     pub fn last_action(&self) -> Option<String> {
@@ -625,146 +518,6 @@ impl TurnDisplay {
         format!("{SUMMARY_PREFIX} Still working ({elapsed}){doing}.")
     }
 
-    fn tool_started(&mut self, call: &ToolCall, now: Instant) -> String {
-        let kind = ActionKind::of(&call.tool);
-        self.note_touched(kind, &call.args, None);
-        if let Some(index) = self.find(call) {
-            if !call.args.is_null() && self.actions[index].args.is_null() {
-                self.actions[index].args = call.args.clone();
-            }
-            return String::new();
-        }
-        self.track(call, kind, now);
-        String::new()
-    }
-
-    fn tool_completed(&mut self, call: &ToolCall, outcome: &ToolOutcome, now: Instant) -> String {
-        let kind = ActionKind::of(&call.tool);
-        let index = match self.find(call) {
-            Some(index) => Some(index),
-            None => self.track(call, kind, now),
-        };
-        let Some(index) = index else {
-            // Past the tracking cap: counted, and shown, but not itemised.
-            let mut action = new_action(call, kind, now);
-            action.state = state_of(kind, &call.args, outcome, self.questions_in_dialog);
-            self.note_touched(kind, &call.args, Some(outcome));
-            return self.completion_row(&action, outcome, now);
-        };
-        if !call.args.is_null() {
-            self.actions[index].args = call.args.clone();
-        }
-        // Borrowed, not copied: an edit's arguments carry the whole file text.
-        let args = std::mem::take(&mut self.actions[index].args);
-        self.note_touched(kind, &args, Some(outcome));
-        if kind == ActionKind::Plan {
-            self.actions[index].state = State::Done;
-            let call_id = self.actions[index].call_id.clone();
-            let block = self.plan_block(&call_id, &args, Ending::Ended, now);
-            self.actions[index].args = args;
-            return block;
-        }
-        let state = state_of(kind, &args, outcome, self.questions_in_dialog);
-        self.actions[index].state = state.clone();
-        if state == State::Done && kind == ActionKind::Edit {
-            self.actions[index].changed = action_path(&args, outcome).map(|p| self.show_path(&p));
-        }
-        self.actions[index].args = args;
-        let line = self.completion_line(&self.actions[index], outcome);
-        let mut out = self.block_line(&line, now);
-        if kind == ActionKind::Todos
-            && let ToolOutcome::Success { value } = outcome
-        {
-            out.push_str(&self.checklist(&self.actions[index].args.clone(), value, now));
-        }
-        out
-    }
-
-    /// An `updateTodos` call's list under its row, one nested row per todo (at most
-    /// [`SUMMARY_LIST_LIMIT`] × 2, then how many more).
-    fn checklist(&mut self, args: &Value, value: &Value, now: Instant) -> String {
-        let todos = todos(args, value);
-        let limit = SUMMARY_LIST_LIMIT * 2;
-        let mut out = String::new();
-        for (mark, content) in todos.iter().take(limit) {
-            let line = format!(
-                "{ROW_PREFIX}  {mark} {}",
-                clip_chars(content, COMMAND_LIMIT)
-            );
-            out.push_str(&self.block_line(&line, now));
-        }
-        if todos.len() > limit {
-            let line = format!("{ROW_PREFIX}  … and {} more", todos.len() - limit);
-            out.push_str(&self.block_line(&line, now));
-        }
-        out
-    }
-
-    fn completion_row(&mut self, action: &Action, outcome: &ToolOutcome, now: Instant) -> String {
-        let line = self.completion_line(action, outcome);
-        self.block_line(&line, now)
-    }
-
-    fn completion_line(&self, action: &Action, outcome: &ToolOutcome) -> String {
-        let mut line = format!("{ROW_PREFIX}{}", describe(action, self));
-        for part in outcome_parts(action, outcome) {
-            line.push_str(" · ");
-            line.push_str(&part);
-        }
-        line
-    }
-
-    /// Index of the tracked action `call` continues: same non-empty call id, else the newest
-    /// running action of the same tool when the CLI gave no id.
-    fn find(&self, call: &ToolCall) -> Option<usize> {
-        if !call.call_id.is_empty() {
-            return self.actions.iter().rposition(|a| a.call_id == call.call_id);
-        }
-        self.actions
-            .iter()
-            .rposition(|a| a.call_id.is_empty() && a.tool == call.tool && a.state == State::Running)
-    }
-
-    /// Starts tracking a call; `None` past [`TRACKED_ACTIONS`] (still counted).
-    fn track(&mut self, call: &ToolCall, kind: ActionKind, now: Instant) -> Option<usize> {
-        if kind != ActionKind::Plan {
-            let label = kind.label(&call.tool);
-            match self.counts.iter_mut().find(|(_, l, _)| *l == label) {
-                Some((_, _, n)) => *n += 1,
-                None => self.counts.push((kind, label, 1)),
-            }
-        }
-        if self.actions.len() >= TRACKED_ACTIONS {
-            self.untracked += 1;
-            return None;
-        }
-        self.actions.push(new_action(call, kind, now));
-        Some(self.actions.len() - 1)
-    }
-
-    fn note_touched(&mut self, kind: ActionKind, args: &Value, outcome: Option<&ToolOutcome>) {
-        if !kind.touches_files() {
-            return;
-        }
-        let mut paths = named_paths(args);
-        if let Some(ToolOutcome::Success { value }) = outcome
-            && let Some(path) = value.get("path").and_then(Value::as_str)
-            && !path.is_empty()
-        {
-            paths.push(PathBuf::from(path));
-        }
-        for path in paths {
-            let absolute = if path.is_absolute() {
-                path
-            } else {
-                self.workspace.join(path)
-            };
-            if self.touched_seen.insert(absolute.clone()) {
-                self.touched.push(absolute);
-            }
-        }
-    }
-
     /// A path as rows show it: relative to the workspace when inside it.
     fn show_path(&self, path: &str) -> String {
         let p = Path::new(path);
@@ -773,25 +526,6 @@ impl TurnDisplay {
             Ok(rel) => rel.to_string_lossy().into_owned(),
             Err(_) => path.to_string(),
         }
-    }
-
-    fn plan_block(&mut self, call_id: &str, args: &Value, ending: Ending, now: Instant) -> String {
-        if !self.plans_shown.insert(call_id.to_string()) {
-            return String::new();
-        }
-        let plan = sanitize(&render_plan(args));
-        if plan.is_empty() {
-            return String::new();
-        }
-        let lead = match self.tail {
-            Tail::Empty | Tail::Prose(2) => "",
-            Tail::Prose(1) => "\n",
-            Tail::Prose(_) | Tail::Block => "\n\n",
-        };
-        self.tail = Tail::Block;
-        self.visible(now);
-        let text = self.after_newline(format!("{lead}{plan}"));
-        self.ended(text, ending)
     }
 }
 
@@ -808,24 +542,6 @@ pub fn terminal_suffix<'a>(streamed: &str, result: &'a str) -> &'a str {
     }
     tracing::debug!("Cursor's result text differs from its streamed text; keeping the stream");
     ""
-}
-
-/// Items joined, at most [`SUMMARY_LIST_LIMIT`], then `and N more`.
-fn listed(items: &[String], separator: &str) -> String {
-    let shown = items
-        .iter()
-        .take(SUMMARY_LIST_LIMIT)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join(separator);
-    if items.len() > SUMMARY_LIST_LIMIT {
-        format!(
-            "{shown}{separator}and {} more",
-            items.len() - SUMMARY_LIST_LIMIT
-        )
-    } else {
-        shown
-    }
 }
 
 /// `464 ms`, `2.3 s`, `45 s`, `1 min 5 s`.

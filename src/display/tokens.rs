@@ -27,6 +27,8 @@ pub fn turn_tokens(usage: &AnswerUsage, source: &UsageSource) -> TokenFigures {
     TokenFigures {
         input_tokens: usage.input_tokens,
         output_tokens: usage.output_tokens,
+        cache_read_tokens: usage.cache_read_input_tokens,
+        cache_write_tokens: usage.cache_creation_input_tokens,
         estimated: source.source == UsageOrigin::Estimate,
     }
 }

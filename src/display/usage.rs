@@ -5,6 +5,7 @@ use crate::anthropic::Usage as AnswerUsage;
 use crate::anthropic::UsageSource;
 use crate::anthropic::usage::UsageOrigin;
 use crate::cursor::events::RunUsage;
+use crate::spend::TokenFigures;
 
 /// Tokens estimated from text: its bytes / 4, rounded up (not a tokenizer).
 pub fn estimate_text_tokens(text: &str) -> u64 {
@@ -43,27 +44,16 @@ pub fn usage_source(usage: Option<RunUsage>, cursor_model: &str) -> UsageSource 
 }
 
 /// The tokens of one run as its ledger line records them: the same counts as the answer's
-/// `usage` ([`usage_json`]), marked `provider` only when Cursor reported both input and output
-/// tokens (as [`usage_source`] decides).
-pub fn run_tokens(
-    usage: Option<RunUsage>,
-    input_estimate: u64,
-    basis: crate::spend::ledger::EstimateBasis,
-    answer: &str,
-) -> crate::spend::ledger::RunTokens {
+/// `usage` ([`usage_json`]), an estimate unless Cursor reported both input and output tokens
+/// (as [`usage_source`] decides).
+pub fn run_tokens(usage: Option<RunUsage>, input_estimate: u64, answer: &str) -> TokenFigures {
     let counted = usage_json(usage, input_estimate, answer);
-    let reported = reported_in_full(usage);
-    crate::spend::ledger::RunTokens {
+    TokenFigures {
         input_tokens: counted.input_tokens,
         output_tokens: counted.output_tokens,
         cache_read_tokens: counted.cache_read_input_tokens,
         cache_write_tokens: counted.cache_creation_input_tokens,
-        source: if reported {
-            crate::spend::ledger::TokenSource::Provider
-        } else {
-            crate::spend::ledger::TokenSource::Estimate
-        },
-        estimated_from: (!reported).then_some(basis),
+        estimated: !reported_in_full(usage),
     }
 }
 

@@ -56,52 +56,18 @@ pub struct GatewayConfig {
     pub startup_notices: Vec<String>,
     /// Where non-Cursor models go.
     pub upstream: String,
-    /// Mode for sessions no hook has reported one for (`serve --permission-mode`).
-    pub default_mode: Option<ClaudeMode>,
-    /// Records, images, catalog cache.
-    pub state_dir: PathBuf,
-    /// Workspace for requests whose session reported none.
-    pub working_dir: PathBuf,
-    /// The user's home (for `~/.cursor/mcp.json`).
-    pub home: Option<PathBuf>,
-    /// `MULTI_CURSOR_APPROVE_MCPS=1`.
-    pub approve_mcps: bool,
-    /// Supervision limits for Cursor runs.
-    pub limits: RunLimits,
     /// Identities (so Cursor processes) kept open at once (`MULTI_CURSOR_MAX_SESSIONS`).
     pub max_sessions: usize,
     /// Set by the launcher when Claude Code has no Anthropic login: the placeholder credential
     /// it gave Claude Code. Passthrough answers requests carrying it with 403 "not signed in to
     /// Anthropic" instead of forwarding them (see `passthrough`).
     pub anthropic_placeholder: Option<String>,
-    /// Where Claude's settings and Cursor's config are read for settings admission (the
-    /// launcher adds the user's `--settings` values; see `policy::settings`).
-    pub policy: crate::policy::PolicyInputs,
-    /// Which program started Claude Code ([`Surface`](crate::policy::Surface)), so a mode note
-    /// or refusal names the switch that exists there: Shift+Tab in the launcher's session,
-    /// `--permission-mode` with `-p`, the VS Code panel's mode menu, the Agent SDK's option.
-    pub surface: crate::policy::Surface,
-    /// Set by the launcher and the wrapper, which register Claude Code hooks reporting to this
-    /// gateway: a session none of them reached is told so in its first answer.
-    pub expects_hooks: bool,
+    /// What a Cursor request is served under (mode, workspace, limits, state folder, policy
+    /// inputs, surface); the services read it as it is ([`TurnServices::settings`]).
+    pub settings: TurnSettings,
 }
 
 impl GatewayConfig {
-    /// The part of the configuration a Cursor request is served under.
-    fn turn_config(&self) -> TurnSettings {
-        TurnSettings {
-            default_mode: self.default_mode,
-            working_dir: self.working_dir.clone(),
-            home: self.home.clone(),
-            approve_mcps: self.approve_mcps,
-            limits: self.limits,
-            state_dir: self.state_dir.clone(),
-            policy: self.policy.clone(),
-            surface: self.surface,
-            expects_hooks: self.expects_hooks,
-        }
-    }
-
     /// A configuration from the environment with a fresh random token.
     pub fn from_env(default_mode: Option<ClaudeMode>) -> anyhow::Result<Self> {
         let state_dir = crate::state::state_dir().context("opening the state folder")?;
@@ -112,17 +78,19 @@ impl GatewayConfig {
         Ok(GatewayConfig {
             token: new_token(),
             upstream,
-            default_mode,
-            state_dir,
-            working_dir: std::env::current_dir().context("reading the working directory")?,
-            home: crate::platform::places::home().map(PathBuf::from),
-            approve_mcps: std::env::var(crate::env::APPROVE_MCPS_ENV).is_ok_and(|v| v == "1"),
-            limits: RunLimits::from_env().map_err(anyhow::Error::msg)?,
+            settings: TurnSettings {
+                default_mode,
+                working_dir: std::env::current_dir().context("reading the working directory")?,
+                home: crate::platform::places::home().map(PathBuf::from),
+                approve_mcps: std::env::var(crate::env::APPROVE_MCPS_ENV).is_ok_and(|v| v == "1"),
+                limits: RunLimits::from_env().map_err(anyhow::Error::msg)?,
+                state_dir,
+                policy: crate::policy::PolicyInputs::from_env(),
+                surface: crate::policy::Surface::Terminal,
+                expects_hooks: false,
+            },
             max_sessions: crate::session::store::SessionStore::capacity_from_env(),
             anthropic_placeholder: None,
-            policy: crate::policy::PolicyInputs::from_env(),
-            surface: crate::policy::Surface::Terminal,
-            expects_hooks: false,
             startup_notices: Vec::new(),
         })
     }
@@ -162,8 +130,9 @@ impl Gateway {
             .refusing_placeholder(config.anthropic_placeholder.clone());
         let limits = crate::spend::limits::SpendLimits::from_env()
             .context("reading the Cursor spend limits")?;
-        let spend = crate::spend::SpendBook::new(&config.state_dir, limits);
-        let services = TurnServices::new(config.turn_config(), config.max_sessions, catalog, spend);
+        let spend = crate::spend::SpendBook::new(&config.settings.state_dir, limits);
+        let services =
+            TurnServices::new(config.settings.clone(), config.max_sessions, catalog, spend);
         Ok(Gateway {
             inner: Arc::new(Inner {
                 config,
@@ -389,7 +358,8 @@ pub struct ServeOptions {
 /// `multi-cursor serve`: the gateway alone, with its ready file.
 pub async fn run_serve(args: &ServeOptions) -> anyhow::Result<()> {
     let config = GatewayConfig::from_env(args.permission_mode)?;
-    let catalog = crate::cursor::catalog::load_cached_from(&config.state_dir).map(|c| c.catalog);
+    let catalog =
+        crate::cursor::catalog::load_cached_from(&config.settings.state_dir).map(|c| c.catalog);
     let token = config.token.clone();
     let gateway = Gateway::new(config, catalog)?;
     let (listener, url) = bind(args.listen).await?;

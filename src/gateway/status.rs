@@ -71,7 +71,11 @@ pub async fn status(State(gateway): State<Gateway>) -> Json<Value> {
             json!({"usable": false, "summary": "unknown: the agent was not found"}),
         ),
     };
-    let default_mode = gateway.config().default_mode.map(ClaudeMode::as_str);
+    let default_mode = gateway
+        .config()
+        .settings
+        .default_mode
+        .map(ClaudeMode::as_str);
     let sessions: Vec<Value> = gateway
         .services()
         .sessions()

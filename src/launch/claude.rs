@@ -249,7 +249,7 @@ pub async fn version(claude: &Path, state_dir: &Path) -> Result<Version, LaunchE
         path: claude.to_path_buf(),
         reason: format!(
             "`--version` printed {:?}, not a version number",
-            bounded(output.stdout.trim(), 200)
+            crate::text::clip_bytes(output.stdout.trim(), 200)
         ),
     })?;
     cache.put(claude, VersionAnswer { version });
@@ -437,14 +437,6 @@ async fn run_probe(
     Ok(ProbeOutput {
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
     })
-}
-
-fn bounded(text: &str, limit: usize) -> &str {
-    let mut end = text.len().min(limit);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
 }
 
 #[cfg(test)]

@@ -301,15 +301,16 @@ pub async fn run(argv: Vec<OsString>) -> anyhow::Result<ExitCode> {
     let placeholder = (login == claude::AnthropicLogin::SignedOut).then(new_placeholder);
 
     let mut config = GatewayConfig::from_env(None)?;
-    config.state_dir = state_dir.clone();
+    config.settings.state_dir = state_dir.clone();
     config.anthropic_placeholder = placeholder.clone();
     config.upstream = routing.upstream.clone();
-    config.surface = crate::policy::Surface::of_wrapper(
+    config.settings.surface = crate::policy::Surface::of_wrapper(
         std::env::var(crate::policy::ENTRYPOINT_ENV).ok().as_deref(),
     );
-    config.expects_hooks = true;
-    config.policy.flag_settings = flag_settings;
+    config.settings.expects_hooks = true;
+    config.settings.policy.flag_settings = flag_settings;
     config
+        .settings
         .policy
         .flag_settings
         .extend(crate::policy::settings::disallowed_tools(&host.rest));

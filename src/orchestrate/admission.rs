@@ -48,12 +48,12 @@ impl Cleared {
 
 /// Admits `parsed`, or says why Cursor may not run for it.
 pub(super) async fn admit(
-    context: &Arc<TurnServices>,
+    services: &Arc<TurnServices>,
     parsed: &CursorRequest,
 ) -> Result<Cleared, Refusal> {
-    let agent = context.agent().await.map_err(Refusal::Agent)?;
-    let settings = context.settings();
-    let (mode, hook_workspace) = context.session_mode(&parsed.session, parsed.worker.as_deref());
+    let agent = services.agent().await.map_err(Refusal::Agent)?;
+    let settings = services.settings();
+    let (mode, hook_workspace) = services.session_mode(&parsed.session, parsed.worker.as_deref());
     let hooks_missing = settings.expects_hooks && mode.is_none() && hook_workspace.is_none();
     let mode = mode.or(settings.default_mode);
     let workspace = hook_workspace.unwrap_or_else(|| settings.working_dir.to_path_buf());
@@ -62,7 +62,7 @@ pub(super) async fn admit(
     // Claude's permission settings must bind Cursor, or nothing runs (`policy::admission`);
     // the outcome is shown per session by `multi-cursor status`.
     let admitted = policy::admit_request(&settings.policy, mode, &workspace).await;
-    context.note_policy(&parsed.session, policy::status_text(&admitted));
+    services.note_policy(&parsed.session, policy::status_text(&admitted));
     let admitted = admitted.map_err(|e| Refusal::Policy(PolicyRefusal::from(e)))?;
     let plan = policy::cursor_mode(
         mode,

@@ -103,7 +103,7 @@ pub(crate) enum Refusal {
 /// Serves one `multi/cursor/*` request: admits it, resolves its model, then answers a
 /// `/compact` with a summary run, or joins, replays or starts the identity's turn.
 pub(crate) async fn run(
-    context: &Arc<TurnServices>,
+    services: &Arc<TurnServices>,
     parsed: &CursorRequest,
 ) -> Result<Reply, Refusal> {
     // Claude Code names a session (at its first message, after a plan is approved) by asking
@@ -114,22 +114,22 @@ pub(crate) async fn run(
             naming,
         )));
     }
-    let cleared = admission::admit(context, parsed).await?;
+    let cleared = admission::admit(services, parsed).await?;
     conversation::validate_for_cursor(&parsed.request)?;
     // Cursor said "not logged in" and its login has not changed: the same answer, nothing run.
-    if let Some(said) = context.cursor_logged_out() {
+    if let Some(said) = services.cursor_logged_out() {
         return Err(Refusal::CatalogUnavailable(CatalogError::LoggedOut {
             message: said,
         }));
     }
-    let mut catalog = context
+    let mut catalog = services
         .catalog(&cleared.agent.path)
         .await
         .map_err(Refusal::CatalogUnavailable)?;
     if conversation::is_compaction_request(&parsed.request) {
-        return compact(context, parsed, &cleared, &catalog).await;
+        return compact(services, parsed, &cleared, &catalog).await;
     }
-    let main_route = match routing::main_route(context, parsed, &cleared, &mut catalog).await {
+    let main_route = match routing::main_route(services, parsed, &cleared, &mut catalog).await {
         // A saved or typed route Cursor no longer offers: one line saying so and naming what
         // is, not an API error (Claude Code would send a 400 again and again).
         Err(Refusal::Model(CatalogError::UnknownModel {
@@ -144,23 +144,23 @@ pub(crate) async fn run(
         }
         other => other?,
     };
-    start::start(context, parsed, cleared, catalog, main_route).await
+    start::start(services, parsed, cleared, catalog, main_route).await
 }
 
 /// `/compact`: a separate read-only Cursor run writes the summary; the session's record and its
 /// Cursor chat are not touched (`compaction`).
 async fn compact(
-    context: &Arc<TurnServices>,
+    services: &Arc<TurnServices>,
     parsed: &CursorRequest,
     cleared: &admission::Cleared,
     catalog: &Catalog,
 ) -> Result<Reply, Refusal> {
-    let settings = context.settings();
+    let settings = services.settings();
     let identity = parsed.identity(cleared.workspace.clone());
     // A compaction run is a Cursor run: it holds its identity open for the whole run, so it
     // counts against MULTI_CURSOR_MAX_SESSIONS like a turn (its record is only read), and
     // goes through the rate guard and the budgets (`SpendBook::check_compaction`).
-    let open = context
+    let open = services
         .store()
         .open(&identity)
         .await
@@ -169,7 +169,7 @@ async fn compact(
     if held.is_busy() {
         return Err(Refusal::Busy);
     }
-    context
+    services
         .spend()
         .check_compaction(&identity.session)
         .map_err(Refusal::Spend)?;
@@ -185,7 +185,7 @@ async fn compact(
         approve_mcps: settings.approve_mcps,
         limits: settings.limits,
         images_dir: settings.state_dir.join("images"),
-        spend: Some(context.spend().tap(place)),
+        spend: Some(services.spend().tap(place)),
         cursor_config: crate::policy::cursor_config::default_model_file(&settings.policy),
     };
     let answer = crate::compaction::answer(&parsed.request, catalog, setup).await;

@@ -20,7 +20,7 @@ use crate::session::cursor_request::CursorRequest;
 /// catalog recheck it may cause) never holds the session's lock. `None` for a worker, whose
 /// route can still change with its `model:` line ([`turn_route`]).
 pub(super) async fn main_route(
-    context: &Arc<TurnServices>,
+    services: &Arc<TurnServices>,
     parsed: &CursorRequest,
     cleared: &Cleared,
     catalog: &mut Catalog,
@@ -29,7 +29,7 @@ pub(super) async fn main_route(
         return Ok(None);
     }
     let request = &parsed.request;
-    resolve_model(context, cleared, catalog, &request.model, parsed.effort())
+    resolve_model(services, cleared, catalog, &request.model, parsed.effort())
         .await
         .map(Some)
         .map_err(Refusal::Model)
@@ -47,7 +47,7 @@ pub(super) enum ModelChoice {
 /// The turn's route: `main` when the main session's was resolved already, else the worker's
 /// (its `model:` line, taken off `prompt`, else the request's model).
 pub(super) async fn turn_route(
-    context: &Arc<TurnServices>,
+    services: &Arc<TurnServices>,
     parsed: &CursorRequest,
     cleared: &Cleared,
     catalog: &mut Catalog,
@@ -66,7 +66,7 @@ pub(super) async fn turn_route(
         } else {
             format!("{ROUTE_PREFIX}{id}")
         };
-        if resolve_model(context, cleared, catalog, &spelled, None)
+        if resolve_model(services, cleared, catalog, &spelled, None)
             .await
             .is_err()
         {
@@ -85,7 +85,7 @@ pub(super) async fn turn_route(
     }
     let resolved = match main {
         Some(resolved) => resolved,
-        None => resolve_model(context, cleared, catalog, &requested, parsed.effort())
+        None => resolve_model(services, cleared, catalog, &requested, parsed.effort())
             .await
             .map_err(Refusal::Model)?,
     };
@@ -132,7 +132,7 @@ pub(super) fn unoffered_model(requested: &str, close: &[String], catalog: &Catal
 /// a while, [`TurnServices::recheck_catalog`]): Cursor may have added it since the catalog was
 /// cached; `catalog` then holds the fresh list.
 async fn resolve_model(
-    context: &Arc<TurnServices>,
+    services: &Arc<TurnServices>,
     cleared: &Cleared,
     catalog: &mut Catalog,
     model: &str,
@@ -140,7 +140,7 @@ async fn resolve_model(
 ) -> Result<Resolved, CatalogError> {
     match catalog.resolve(model, effort) {
         Err(CatalogError::UnknownModel { .. }) => {
-            if let Some(fresh) = context.recheck_catalog(&cleared.agent.path, model).await {
+            if let Some(fresh) = services.recheck_catalog(&cleared.agent.path, model).await {
                 *catalog = fresh;
             }
             catalog.resolve(model, effort)

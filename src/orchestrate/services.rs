@@ -39,7 +39,9 @@ pub const CATALOG_RECHECK: Duration = Duration::from_secs(60);
 /// Most unknown model ids remembered at once; beyond that, no recheck until some expire.
 const MAX_RECHECKED: usize = 64;
 
-/// The settings a Cursor request is served under, fixed for the server's lifetime.
+/// The settings a Cursor request is served under, fixed for the server's lifetime: the
+/// gateway's configuration holds them (`GatewayConfig::settings`) and its services read them
+/// as they are.
 #[derive(Debug, Clone)]
 pub struct TurnSettings {
     /// Mode for sessions no hook has reported one for (`serve --permission-mode`).
@@ -52,13 +54,18 @@ pub struct TurnSettings {
     pub approve_mcps: bool,
     /// Supervision limits for Cursor runs.
     pub limits: RunLimits,
-    /// The state folder (images of the newest turn go to its `images` folder).
+    /// The state folder: records, images of the newest turn (its `images` folder), the
+    /// catalog cache, the ledger.
     pub state_dir: PathBuf,
-    /// Where Claude's settings and Cursor's config are read for settings admission.
+    /// Where Claude's settings and Cursor's config are read for settings admission (the
+    /// launcher adds the user's `--settings` values; see `policy::settings`).
     pub policy: PolicyInputs,
-    /// Where Claude Code runs (a terminal or the VS Code panel), for the words of a refusal.
+    /// Which program started Claude Code ([`Surface`]), so a mode note or refusal names the
+    /// switch that exists there: Shift+Tab in the launcher's session, `--permission-mode` with
+    /// `-p`, the VS Code panel's mode menu, the Agent SDK's option.
     pub surface: Surface,
-    /// The launcher or the wrapper registered hooks reporting here (`GatewayConfig`).
+    /// Set by the launcher and the wrapper, which register Claude Code hooks reporting to this
+    /// gateway: a session none of them reached is told so in its first answer.
     pub expects_hooks: bool,
 }
 

@@ -38,10 +38,8 @@ use crate::session::store::INTERRUPTED_NOTICE;
 /// too (organisations can push settings from Anthropic's admin console since 2.1.336).
 pub const HOOKS_MISSING_NOTICE: &str = "[Cursor] Claude Code's hooks have not reached multi-cursor in this session, so it cannot see the permission mode you pick: Cursor answers read-only, in the folder multi-cursor was started in. \"disableAllHooks\": true in your Claude settings or your organisation's managed settings turns them off; `multi-cursor doctor` names the file. Remove it there (or ask whoever manages it), then start a new session.";
 use crate::session::store::Session;
-use crate::spend::book::TurnAsk;
 use crate::turn;
 use crate::turn::ChatHolder;
-use crate::turn::TurnHandle;
 use crate::turn::TurnInput;
 
 /// Opens the request's session and joins, refuses or starts its turn. `main_route` is the main
@@ -50,25 +48,25 @@ use crate::turn::TurnInput;
 /// start), gather the notices and prompts, choose the model, put the rulebook in front, check
 /// the budgets, then start the turn and its keeper.
 pub(super) async fn start(
-    context: &Arc<TurnServices>,
+    services: &Arc<TurnServices>,
     parsed: &CursorRequest,
     cleared: Cleared,
     mut catalog: Catalog,
     main_route: Option<Resolved>,
 ) -> Result<Reply, Refusal> {
-    let settings = context.settings();
+    let settings = services.settings();
     let identity = parsed.identity(cleared.workspace.clone());
     let policy_text = cleared.policy_text(settings.approve_mcps);
     let key = exchange_key(&identity.key(), &parsed.digest, &policy_text);
-    let open = context
+    let open = services
         .store()
         .open(&identity)
         .await
         .map_err(Refusal::Store)?;
     let mut session = open.lock().await;
-    let holder = end_inherited_run(context, &mut session, &identity, parsed, &cleared).await;
+    let holder = end_inherited_run(services, &mut session, &identity, parsed, &cleared).await;
     if let Some(reply) = claim(
-        context,
+        services,
         &mut session,
         &key,
         parsed,
@@ -93,7 +91,7 @@ pub(super) async fn start(
             dialog::Step::Continue => (None, None, None),
         };
     let interrupted_before = session.record.interrupted;
-    let (mut notices, session_note) = notices(context, &cleared, &identity, interrupted_before);
+    let (mut notices, session_note) = notices(services, &cleared, &identity, interrupted_before);
     notices.extend(allowed_notice);
     let chat_id = session.record.chat_id.clone();
     let recorded_answer = session.record.answer_text();
@@ -116,7 +114,7 @@ pub(super) async fn start(
     }
     let worker_model = session.record.worker_model.clone();
     let resolved = match routing::turn_route(
-        context,
+        services,
         parsed,
         &cleared,
         &mut catalog,
@@ -151,7 +149,7 @@ pub(super) async fn start(
         fresh,
         interrupted: interrupted_before,
     });
-    check_budgets(context, parsed, &identity, chat_id.is_none())?;
+    check_budgets(services, parsed, &identity, chat_id.is_none())?;
 
     let place = identity.run_place(
         &parsed.request.model,
@@ -159,18 +157,18 @@ pub(super) async fn start(
         &cleared.cursor_mode,
     );
     let (input, turn_rules) = turn_input(
-        context, parsed, cleared, &resolved, chat_id, assembled, notices,
+        services, parsed, cleared, &resolved, chat_id, assembled, notices,
     );
     session.record.policy = Some(policy_text);
-    let TurnHandle { items, cancel } = turn::start_reclaiming(input, holder);
-    let spend = context.spend().tap(place);
+    let (items, cancel) = turn::start_reclaiming(input, holder);
+    let spend = services.spend().tap(place);
     let exchange = Exchange::running(key.clone(), cancel);
     session.remember(Arc::clone(&exchange));
     let observer = exchange.observe();
     drop(session);
 
     let keeper = Keeper {
-        services: Arc::clone(context),
+        services: Arc::clone(services),
         session: open,
         exchange,
         identity,
@@ -189,7 +187,7 @@ pub(super) async fn start(
 /// is joined (a replayed answer is counted, costing nothing), a different one running refuses
 /// this one, else `None`: start the turn.
 fn claim(
-    context: &Arc<TurnServices>,
+    services: &Arc<TurnServices>,
     session: &mut Session,
     key: &str,
     parsed: &CursorRequest,
@@ -204,7 +202,7 @@ fn claim(
             if matches!(exchange.ending(), Some(Ending::Completed)) {
                 let model = main_route.map_or("", |r| r.cursor_model.as_str());
                 let place = identity.run_place(&parsed.request.model, model, &cleared.cursor_mode);
-                context.spend().note_replay(&place);
+                services.spend().note_replay(&place);
             }
             Ok(Some(Reply::Exchange(exchange.observe())))
         }
@@ -220,7 +218,7 @@ fn claim(
 /// completes once in this Claude session (returned apart, to be remembered then), and the
 /// interruption notice.
 fn notices(
-    context: &TurnServices,
+    services: &TurnServices,
     cleared: &Cleared,
     identity: &Identity,
     interrupted_before: bool,
@@ -228,11 +226,11 @@ fn notices(
     let hooks_note = cleared
         .hooks_missing
         .then_some(HOOKS_MISSING_NOTICE)
-        .filter(|note| !context.notice_was_shown(&identity.session, note));
+        .filter(|note| !services.notice_was_shown(&identity.session, note));
     let session_note = cleared
         .admitted
         .session_notice()
-        .filter(|note| !context.notice_was_shown(&identity.session, note));
+        .filter(|note| !services.notice_was_shown(&identity.session, note));
     let mut notices = Vec::new();
     if let Some(note) = hooks_note {
         // It says why Cursor answers read-only, in place of the mode's own note.
@@ -254,26 +252,23 @@ fn notices(
 /// admitted turn, a fresh-chat fallback or a rule resume, are never refused). A worker's first
 /// turn is a new task for the loop guard.
 fn check_budgets(
-    context: &TurnServices,
+    services: &TurnServices,
     parsed: &CursorRequest,
     identity: &Identity,
     new_chat: bool,
 ) -> Result<(), Refusal> {
     let new_worker_task = (parsed.worker.is_some() && new_chat)
         .then(|| crate::spend::book::task_digest(&parsed.request));
-    context
+    services
         .spend()
-        .check_turn(&TurnAsk {
-            session: &identity.session,
-            new_worker_task,
-        })
+        .check_turn(&identity.session, new_worker_task)
         .map_err(Refusal::Spend)
 }
 
 /// What the turn runs (the agent, its command line and prompts, the notices, the limits), and
 /// the rules its prompt delivers, to be recorded once Cursor has it.
 fn turn_input(
-    context: &TurnServices,
+    services: &TurnServices,
     parsed: &CursorRequest,
     cleared: Cleared,
     resolved: &Resolved,
@@ -281,7 +276,7 @@ fn turn_input(
     assembled: Assembled,
     notices: Vec<String>,
 ) -> (TurnInput, TurnRules) {
-    let settings = context.settings();
+    let settings = services.settings();
     let dialogs = dialog::surface(parsed, &cleared);
     let input = TurnInput {
         agent: cleared.agent.path,
@@ -310,7 +305,7 @@ fn turn_input(
 /// the previous release) never is. Returns that group as the chat's possible holder, for a
 /// turn Cursor answers with `… is already in use.`
 async fn end_inherited_run(
-    context: &Arc<TurnServices>,
+    services: &Arc<TurnServices>,
     session: &mut Session,
     identity: &Identity,
     parsed: &CursorRequest,
@@ -318,7 +313,7 @@ async fn end_inherited_run(
 ) -> Option<ChatHolder> {
     let left = session.take_inherited_run()?;
     let lost = identity.run_place(&parsed.request.model, &left.model, &cleared.cursor_mode);
-    context.spend().note_interrupted(&lost, &left.started_at);
+    services.spend().note_interrupted(&lost, &left.started_at);
     let (Some(process_start), Some(marker)) = (left.process_start, left.marker) else {
         return None;
     };

@@ -84,7 +84,7 @@ impl ClaudeMode {
 pub const ENTRYPOINT_ENV: &str = "CLAUDE_CODE_ENTRYPOINT";
 
 /// Which program started the Claude Code a gateway serves, so a mode refusal names the switch
-/// that exists there. Set once per gateway (`GatewayConfig::surface`).
+/// that exists there. Set once per gateway (`TurnSettings::surface`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Surface {
     /// The `multi-cursor` launcher's interactive session (or `serve`) in a terminal: Shift+Tab.

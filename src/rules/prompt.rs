@@ -63,10 +63,7 @@ fn inline_body(body: &str, path: &Path) -> String {
     if body.len() <= MAX_INLINE_BODY {
         return body.to_string();
     }
-    let mut cut = MAX_INLINE_BODY;
-    while !body.is_char_boundary(cut) {
-        cut -= 1;
-    }
+    let cut = crate::text::floor_boundary(body, MAX_INLINE_BODY);
     let cut = body[..cut].rfind('\n').unwrap_or(cut);
     format!(
         "{}\n[… cut at {} of {} bytes: read the whole rule in {}]",

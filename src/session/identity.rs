@@ -8,7 +8,6 @@ use sha2::Sha256;
 
 use crate::cursor::command::CursorMode;
 use crate::spend::ledger::RunPlace;
-use crate::spend::ledger::mode_name;
 
 /// The worker part of the identity of a session's main thread.
 pub const MAIN_WORKER: &str = "main";
@@ -45,7 +44,7 @@ impl Identity {
             worker: self.worker.clone(),
             route: route.to_string(),
             model: model.to_string(),
-            mode: mode_name(mode).to_string(),
+            mode: mode.as_str().to_string(),
         }
     }
 

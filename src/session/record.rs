@@ -13,7 +13,6 @@ use serde_json::Map;
 use serde_json::Value;
 use thiserror::Error;
 
-use crate::anthropic::EventName;
 use crate::anthropic::StreamEvent;
 use crate::rules::ChatRules;
 
@@ -23,17 +22,6 @@ pub const RECORD_VERSION: u64 = 3;
 pub const LEGACY_VERSION: u64 = 2;
 /// `provider` of every record.
 pub const PROVIDER: &str = "cursor";
-
-/// Names an SSE event in a stored replay may have: every Messages event name.
-pub const REPLAY_EVENTS: [&str; 8] = {
-    let mut names = [""; 8];
-    let mut i = 0;
-    while i < EventName::ALL.len() {
-        names[i] = EventName::ALL[i].as_str();
-        i += 1;
-    }
-    names
-};
 
 /// How the last turn of a record ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -88,16 +76,16 @@ mod replay_events {
     use serde::de::Error;
     use serde_json::Value;
 
-    use crate::anthropic::EventName;
     use crate::anthropic::StreamEvent;
 
     pub(super) fn serialize<S: Serializer>(
         events: &[StreamEvent],
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
-        let pairs: Vec<(&str, Value)> = events
+        let data: Vec<Value> = events.iter().map(StreamEvent::data).collect();
+        let pairs: Vec<(&str, &Value)> = data
             .iter()
-            .map(|event| (event.name().as_str(), event.data()))
+            .map(|data| (StreamEvent::name_of(data), data))
             .collect();
         pairs.serialize(serializer)
     }
@@ -109,20 +97,16 @@ mod replay_events {
         pairs
             .into_iter()
             .map(|(name, data)| {
-                if EventName::parse(&name).is_none() {
-                    return Err(D::Error::custom(format!(
-                        "its replay has an event {name:?}"
-                    )));
-                }
+                let kind = StreamEvent::name_of(&data).to_string();
                 let event: StreamEvent = serde_json::from_value(data).map_err(|error| {
                     D::Error::custom(format!(
                         "its replay's {name:?} event is unreadable: {error}"
                     ))
                 })?;
-                if event.name().as_str() != name {
+                // The data was read as an event, so its `type` is a Messages event name.
+                if kind != name {
                     return Err(D::Error::custom(format!(
-                        "its replay's {name:?} event holds a {:?} event",
-                        event.name().as_str()
+                        "its replay has an event {name:?} that holds a {kind:?} event"
                     )));
                 }
                 Ok(event)

@@ -28,7 +28,6 @@ use super::ledger::Purpose;
 use super::ledger::RunEnded;
 use super::ledger::RunOutcome;
 use super::ledger::RunPlace;
-use super::ledger::TokenSource;
 use super::limits::LOOP_WINDOW;
 use super::limits::RATE_WINDOW;
 use super::limits::SpendLimits;
@@ -113,17 +112,6 @@ struct LiveEntry {
     last_action: Option<String>,
 }
 
-/// What admission needs to know of a turn about to start.
-#[derive(Debug, Clone)]
-pub struct TurnAsk<'a> {
-    /// Claude Code's session id.
-    pub session: &'a str,
-    /// For a worker's first turn (a new Cursor chat for a worker): the digest of its first
-    /// user message ([`task_digest`]). `None` for everything else, which never counts as a
-    /// repeated task.
-    pub new_worker_task: Option<[u8; 32]>,
-}
-
 /// The digest of a request's first user message (its text blocks), which tells the same task
 /// handed to a new worker again.
 pub fn task_digest(request: &MessagesRequest) -> [u8; 32] {
@@ -188,10 +176,17 @@ impl SpendBook {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Admits a turn (counting it) or refuses it. Called once per turn, before anything is
-    /// spawned; the runs inside an admitted turn are never asked about. Order: the rate guard,
-    /// the loop guard, then the budgets (turns, tokens, daily tokens).
-    pub fn check_turn(&self, ask: &TurnAsk<'_>) -> Result<(), SpendRefusal> {
+    /// Admits a turn of Claude session `session` (counting it) or refuses it. Called once per
+    /// turn, before anything is spawned; the runs inside an admitted turn are never asked
+    /// about. `new_worker_task` is, for a worker's first turn (a new Cursor chat for a worker),
+    /// the digest of its first user message ([`task_digest`]); `None` for everything else,
+    /// which never counts as a repeated task. Order: the rate guard, the loop guard, then the
+    /// budgets (turns, tokens, daily tokens).
+    pub fn check_turn(
+        &self,
+        session: &str,
+        new_worker_task: Option<[u8; 32]>,
+    ) -> Result<(), SpendRefusal> {
         let now = Instant::now();
         let limits = self.limits;
         let mut state = self.lock();
@@ -200,10 +195,9 @@ impl SpendBook {
             at.retain(|t| now.duration_since(*t) < LOOP_WINDOW);
             !at.is_empty()
         });
-        let task = ask
-            .new_worker_task
+        let task = new_worker_task
             .filter(|_| limits.loop_limit > 0)
-            .map(|digest| (ask.session.to_string(), digest));
+            .map(|digest| (session.to_string(), digest));
         if let Some(key) = &task {
             let earlier = state.starts.get(key).map_or(0, |at| at.len() as u64);
             if earlier + 1 >= limits.loop_limit {
@@ -319,19 +313,18 @@ impl SpendBook {
     /// The ledger line of a run that ended, and its figures.
     fn run_ended(&self, place: &RunPlace, ended: &RunEnded) {
         self.append(&LedgerLine::run(place, ended));
+        // The spend route answers input and output tokens; the cache counts are the ledger's.
         let figures = TokenFigures {
-            input_tokens: ended.tokens.input_tokens,
-            output_tokens: ended.tokens.output_tokens,
-            estimated: ended.tokens.source != TokenSource::Provider,
+            cache_read_tokens: None,
+            cache_write_tokens: None,
+            ..ended.tokens
         };
         let mut state = self.lock();
         // A completed run of a turn (not a compaction) re-arms the session's exemption.
         if ended.outcome == RunOutcome::Completed && ended.purpose != Purpose::Compaction {
             state.compactions.remove(&place.session);
         }
-        state.tokens = state
-            .tokens
-            .saturating_add(figures.input_tokens.saturating_add(figures.output_tokens));
+        state.tokens = state.tokens.saturating_add(figures.billed());
         let tally = state.tally(&place.session);
         tally.runs += 1;
         tally.tokens.add(figures);

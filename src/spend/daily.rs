@@ -83,7 +83,7 @@ impl DailyTally {
                 _ => false,
             };
             if today {
-                self.tokens = self.tokens.saturating_add(line.billed_tokens());
+                self.tokens = self.tokens.saturating_add(line.tokens().billed());
             }
         }
         self.offset += end as u64 + 1;

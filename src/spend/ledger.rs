@@ -18,7 +18,7 @@ use serde::Deserialize;
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::cursor::command::CursorMode;
+use super::TokenFigures;
 use crate::state::StateError;
 
 /// The ledger's folder inside the state folder.
@@ -86,17 +86,24 @@ pub enum TokenSource {
     None,
 }
 
-/// The tokens of one run and where they come from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RunTokens {
-    pub input_tokens: u64,
-    pub output_tokens: u64,
-    pub cache_read_tokens: Option<u64>,
-    pub cache_write_tokens: Option<u64>,
-    /// [`TokenSource::Provider`] or [`TokenSource::Estimate`].
-    pub source: TokenSource,
-    /// For an estimate, which prompt its input counts.
-    pub estimated_from: Option<EstimateBasis>,
+impl TokenSource {
+    /// A line's counts as [`TokenFigures`]: an unknown count is 0, and every source but
+    /// [`TokenSource::Provider`] makes them an estimate.
+    pub fn figures(
+        self,
+        input_tokens: Option<u64>,
+        output_tokens: Option<u64>,
+        cache_read_tokens: Option<u64>,
+        cache_write_tokens: Option<u64>,
+    ) -> TokenFigures {
+        TokenFigures {
+            input_tokens: input_tokens.unwrap_or(0),
+            output_tokens: output_tokens.unwrap_or(0),
+            cache_read_tokens,
+            cache_write_tokens,
+            estimated: self != TokenSource::Provider,
+        }
+    }
 }
 
 /// What an estimated input count ([`TokenSource::Estimate`]) counts: always the prompt Cursor
@@ -121,7 +128,10 @@ pub struct RunEnded {
     /// not waited for).
     pub exit_code: Option<i32>,
     pub outcome: RunOutcome,
-    pub tokens: RunTokens,
+    /// Cursor's counts when it gave input and output, else ours (`estimated`).
+    pub tokens: TokenFigures,
+    /// For an estimate, which prompt its input counts.
+    pub estimated_from: Option<EstimateBasis>,
     /// The `request_id` of Cursor's `result`, which Cursor's support can look up.
     pub request_id: Option<String>,
     /// The Fast variant Cursor served though the id asked for was not one (`system/init`'s
@@ -144,19 +154,8 @@ pub struct RunPlace {
     pub route: String,
     /// The Cursor model id that runs (`auto` for Auto).
     pub model: String,
-    /// The Cursor mode (`agent`, `plan`, `ask`, …).
+    /// The Cursor mode ([`CursorMode::as_str`](crate::cursor::command::CursorMode::as_str)).
     pub mode: String,
-}
-
-/// A Cursor mode as the ledger names it.
-pub fn mode_name(mode: &CursorMode) -> &'static str {
-    match mode {
-        CursorMode::Plan => "plan",
-        CursorMode::Allowlist => "allowlist",
-        CursorMode::Force => "force",
-        CursorMode::AutoReview => "auto_review",
-        CursorMode::Ask => "ask",
-    }
 }
 
 /// One line of the ledger.
@@ -205,12 +204,17 @@ impl LedgerLine {
     pub fn run(place: &RunPlace, ended: &RunEnded) -> LedgerLine {
         let mut line = LedgerLine::bare(place, ended.purpose, ended.outcome, ended.duration);
         line.exit_code = ended.exit_code;
-        line.input_tokens = Some(ended.tokens.input_tokens);
-        line.output_tokens = Some(ended.tokens.output_tokens);
-        line.cache_read_tokens = ended.tokens.cache_read_tokens;
-        line.cache_write_tokens = ended.tokens.cache_write_tokens;
-        line.token_source = ended.tokens.source;
-        line.estimated_from = ended.tokens.estimated_from;
+        let tokens = ended.tokens;
+        line.input_tokens = Some(tokens.input_tokens);
+        line.output_tokens = Some(tokens.output_tokens);
+        line.cache_read_tokens = tokens.cache_read_tokens;
+        line.cache_write_tokens = tokens.cache_write_tokens;
+        line.token_source = if tokens.estimated {
+            TokenSource::Estimate
+        } else {
+            TokenSource::Provider
+        };
+        line.estimated_from = ended.estimated_from;
         line.request_id = ended
             .request_id
             .as_deref()
@@ -276,11 +280,14 @@ impl LedgerLine {
         }
     }
 
-    /// Input plus output tokens (0 when unknown): what budgets count.
-    pub fn billed_tokens(&self) -> u64 {
-        self.input_tokens
-            .unwrap_or(0)
-            .saturating_add(self.output_tokens.unwrap_or(0))
+    /// The line's tokens (an unknown count is 0): what budgets and `usage` count.
+    pub fn tokens(&self) -> TokenFigures {
+        self.token_source.figures(
+            self.input_tokens,
+            self.output_tokens,
+            self.cache_read_tokens,
+            self.cache_write_tokens,
+        )
     }
 
     /// Whether this line is a Cursor run (a replay is not).

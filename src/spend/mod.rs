@@ -1,7 +1,8 @@
 //! Cursor spend: what the gateway's Cursor runs cost, how it is shown and how it is bounded.
 //!
-//! This module holds the pieces every spend surface shares: the token counts as users read
-//! them ([`format_count`], [`TokenFigures`]) and the answer of the gateway's spend route
+//! This module holds the pieces every spend surface shares: the one token count
+//! ([`TokenFigures`]: a run's, a session's, a report row's) and how users read it
+//! ([`format_count`]), and the answer of the gateway's spend route
 //! ([`SessionSpend`], served at [`SPEND_ROUTE`]`/<session id>` and read by
 //! `multi-cursor statusline`), and each budget's use ([`BudgetUse`]), which both that answer and
 //! `multi-cursor status` carry.
@@ -45,15 +46,24 @@ pub fn format_count(count: u64) -> String {
     }
 }
 
-/// Input and output tokens of a turn or a session, and whether any of them is our estimate
-/// rather than Cursor's own count.
+/// The tokens of a Cursor run, or of several summed (a turn, a session, a report row): input
+/// and output, the cache counts when Cursor gave them, and whether any count is our estimate
+/// rather than Cursor's own. The one token count of the ledger, the spend book, the spend
+/// route, `usage` and the closing summary; a ledger line's fields are read into it
+/// ([`ledger::TokenSource::figures`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TokenFigures {
     /// Input tokens (prompt, context), as Cursor reported them or as estimated.
     pub input_tokens: u64,
     /// Output tokens.
     pub output_tokens: u64,
-    /// True when at least one of the counts is an estimate.
+    /// Input tokens read from Cursor's cache, when it said (in a sum: when any run said).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_read_tokens: Option<u64>,
+    /// Input tokens written to Cursor's cache, when it said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_write_tokens: Option<u64>,
+    /// True when at least one of the counts is an estimate (or unknown).
     pub estimated: bool,
 }
 
@@ -69,11 +79,28 @@ impl TokenFigures {
         )
     }
 
-    /// Adds `other` to these figures; the sum is an estimate when either part is.
+    /// Adds `other` to these figures (saturating: a forged huge count shows the largest
+    /// number, never a small wrapped one); the sum is an estimate when either part is, and has
+    /// a cache count when either part has one.
     pub fn add(&mut self, other: TokenFigures) {
         self.input_tokens = self.input_tokens.saturating_add(other.input_tokens);
         self.output_tokens = self.output_tokens.saturating_add(other.output_tokens);
+        self.cache_read_tokens = add_known(self.cache_read_tokens, other.cache_read_tokens);
+        self.cache_write_tokens = add_known(self.cache_write_tokens, other.cache_write_tokens);
         self.estimated |= other.estimated;
+    }
+
+    /// Input plus output tokens: what the budgets count.
+    pub fn billed(&self) -> u64 {
+        self.input_tokens.saturating_add(self.output_tokens)
+    }
+}
+
+/// The sum of two counts that may be unknown: unknown only when both are.
+fn add_known(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (None, None) => None,
+        _ => Some(a.unwrap_or(0).saturating_add(b.unwrap_or(0))),
     }
 }
 
@@ -193,16 +220,32 @@ mod tests {
         let provider = TokenFigures {
             input_tokens: 29_812,
             output_tokens: 178,
-            estimated: false,
+            ..TokenFigures::default()
         };
         assert_eq!(provider.in_out(), "29.8k in / 178 out");
         let mut sum = provider;
         sum.add(TokenFigures {
             input_tokens: 1,
             output_tokens: 2,
+            cache_read_tokens: Some(5),
+            cache_write_tokens: None,
             estimated: true,
         });
         assert_eq!(sum.in_out(), "29.8k in / 180 out (est.)");
+        assert_eq!(sum.billed(), 29_993);
+        assert_eq!(
+            (sum.cache_read_tokens, sum.cache_write_tokens),
+            (Some(5), None)
+        );
+        sum.add(TokenFigures {
+            input_tokens: u64::MAX,
+            cache_read_tokens: Some(u64::MAX),
+            ..TokenFigures::default()
+        });
+        assert_eq!(
+            (sum.input_tokens, sum.cache_read_tokens),
+            (u64::MAX, Some(u64::MAX))
+        );
     }
 
     #[test]
@@ -216,6 +259,7 @@ mod tests {
                 input_tokens: 10,
                 output_tokens: 5,
                 estimated: true,
+                ..TokenFigures::default()
             },
             live: None,
             budgets: Vec::new(),

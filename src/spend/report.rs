@@ -8,8 +8,11 @@ use std::path::Path;
 
 use serde::Deserialize;
 use serde::Serialize;
+use serde::Serializer;
+use serde::ser::SerializeMap;
 use thiserror::Error;
 
+use super::TokenFigures;
 use super::format_count;
 use super::ledger::Ledger;
 use super::ledger::Purpose;
@@ -53,10 +56,10 @@ pub struct Totals {
     pub failed_runs: u64,
     /// Runs whose tokens are (partly) our estimate, or unknown.
     pub estimated_runs: u64,
-    pub input_tokens: u64,
-    pub output_tokens: u64,
-    pub cache_read_tokens: u64,
-    pub cache_write_tokens: u64,
+    /// Their tokens, written as `input_tokens`, `output_tokens`, `cache_read_tokens` and
+    /// `cache_write_tokens` (0 when no run gave a cache count).
+    #[serde(flatten, serialize_with = "all_counts")]
+    pub tokens: TokenFigures,
     pub duration_ms: u64,
     pub damaged_lines: u64,
 }
@@ -66,10 +69,9 @@ pub struct Totals {
 pub struct ModelRow {
     pub model: String,
     pub runs: u64,
-    pub input_tokens: u64,
-    pub output_tokens: u64,
-    #[serde(skip)]
-    pub estimated: bool,
+    /// Written as `input_tokens` and `output_tokens`.
+    #[serde(flatten, serialize_with = "in_out")]
+    pub tokens: TokenFigures,
 }
 
 /// Runs and tokens of one local day.
@@ -77,10 +79,9 @@ pub struct ModelRow {
 pub struct DayRow {
     pub day: String,
     pub runs: u64,
-    pub input_tokens: u64,
-    pub output_tokens: u64,
-    #[serde(skip)]
-    pub estimated: bool,
+    /// Written as `input_tokens` and `output_tokens`.
+    #[serde(flatten, serialize_with = "in_out")]
+    pub tokens: TokenFigures,
 }
 
 /// Runs and tokens of one Claude session.
@@ -89,8 +90,32 @@ pub struct SessionRow {
     pub session: String,
     pub workspace: String,
     pub runs: u64,
-    pub input_tokens: u64,
-    pub output_tokens: u64,
+    /// Written as `input_tokens` and `output_tokens`.
+    #[serde(flatten, serialize_with = "in_out")]
+    pub tokens: TokenFigures,
+}
+
+/// A row's tokens in the `--json` document: input and output (whether a row holds an
+/// estimate is the table's `(est.)`).
+fn in_out<S: Serializer>(tokens: &TokenFigures, serializer: S) -> Result<S::Ok, S::Error> {
+    let mut map = serializer.serialize_map(Some(2))?;
+    map.serialize_entry("input_tokens", &tokens.input_tokens)?;
+    map.serialize_entry("output_tokens", &tokens.output_tokens)?;
+    map.end()
+}
+
+/// The totals' tokens in the `--json` document: input, output and both cache counts, 0 when
+/// no run gave one.
+fn all_counts<S: Serializer>(tokens: &TokenFigures, serializer: S) -> Result<S::Ok, S::Error> {
+    let mut map = serializer.serialize_map(Some(4))?;
+    map.serialize_entry("input_tokens", &tokens.input_tokens)?;
+    map.serialize_entry("output_tokens", &tokens.output_tokens)?;
+    map.serialize_entry("cache_read_tokens", &tokens.cache_read_tokens.unwrap_or(0))?;
+    map.serialize_entry(
+        "cache_write_tokens",
+        &tokens.cache_write_tokens.unwrap_or(0),
+    )?;
+    map.end()
 }
 
 /// The first local day `--since` names: `Nd` is the last N days, today included; a date is
@@ -172,6 +197,18 @@ struct LineView<'a> {
     token_source: TokenSource,
 }
 
+impl LineView<'_> {
+    /// The line's tokens, as [`super::ledger::LedgerLine::tokens`] reads them.
+    fn tokens(&self) -> TokenFigures {
+        self.token_source.figures(
+            self.input_tokens,
+            self.output_tokens,
+            self.cache_read_tokens,
+            self.cache_write_tokens,
+        )
+    }
+}
+
 #[derive(Default)]
 struct Accumulator {
     totals: Totals,
@@ -244,43 +281,27 @@ impl Accumulator {
             self.totals.replays += 1;
             return;
         }
-        let (input, output) = (
-            line.input_tokens.unwrap_or(0),
-            line.output_tokens.unwrap_or(0),
-        );
-        let estimated = line.token_source != TokenSource::Provider;
+        let tokens = line.tokens();
         let t = &mut self.totals;
         t.runs += 1;
         t.failed_runs += u64::from(matches!(
             line.outcome,
             RunOutcome::Failed | RunOutcome::Interrupted
         ));
-        t.estimated_runs += u64::from(estimated);
-        t.input_tokens = t.input_tokens.saturating_add(input);
-        t.output_tokens = t.output_tokens.saturating_add(output);
-        t.cache_read_tokens = t
-            .cache_read_tokens
-            .saturating_add(line.cache_read_tokens.unwrap_or(0));
-        t.cache_write_tokens = t
-            .cache_write_tokens
-            .saturating_add(line.cache_write_tokens.unwrap_or(0));
+        t.estimated_runs += u64::from(tokens.estimated);
+        t.tokens.add(tokens);
         t.duration_ms = t.duration_ms.saturating_add(line.duration_ms);
         with_row(&mut self.models, &line.model, |model: &mut ModelRow| {
             model.runs += 1;
-            model.input_tokens = model.input_tokens.saturating_add(input);
-            model.output_tokens = model.output_tokens.saturating_add(output);
-            model.estimated |= estimated;
+            model.tokens.add(tokens);
         });
         let row_of_day = self.days.entry(day).or_default();
         row_of_day.runs += 1;
-        row_of_day.input_tokens = row_of_day.input_tokens.saturating_add(input);
-        row_of_day.output_tokens = row_of_day.output_tokens.saturating_add(output);
-        row_of_day.estimated |= estimated;
+        row_of_day.tokens.add(tokens);
         with_row(&mut self.sessions, &line.session, |workspaces| {
             with_row(workspaces, &line.workspace, |session: &mut SessionRow| {
                 session.runs += 1;
-                session.input_tokens = session.input_tokens.saturating_add(input);
-                session.output_tokens = session.output_tokens.saturating_add(output);
+                session.tokens.add(tokens);
             });
         });
     }
@@ -313,10 +334,7 @@ impl Accumulator {
                     })
             })
             .collect();
-        by_session.sort_by(|a, b| {
-            (b.input_tokens.saturating_add(b.output_tokens))
-                .cmp(&a.input_tokens.saturating_add(a.output_tokens))
-        });
+        by_session.sort_by_key(|row| std::cmp::Reverse(row.tokens.billed()));
         UsageReport {
             since: since.to_string(),
             totals: self.totals,
@@ -358,11 +376,11 @@ impl UsageReport {
                 runs(t.runs),
                 t.failed_runs,
                 t.replays,
-                format_count(t.input_tokens),
-                format_count(t.output_tokens),
+                format_count(t.tokens.input_tokens),
+                format_count(t.tokens.output_tokens),
                 est(t.estimated_runs > 0),
-                format_count(t.cache_read_tokens),
-                format_count(t.cache_write_tokens),
+                format_count(t.tokens.cache_read_tokens.unwrap_or(0)),
+                format_count(t.tokens.cache_write_tokens.unwrap_or(0)),
                 t.duration_ms / 1000,
             ));
         }
@@ -373,9 +391,9 @@ impl UsageReport {
                     "  {:<12} {:>9}  {:>7} in  {:>7} out{}\n",
                     row.day,
                     runs(row.runs),
-                    format_count(row.input_tokens),
-                    format_count(row.output_tokens),
-                    est(row.estimated)
+                    format_count(row.tokens.input_tokens),
+                    format_count(row.tokens.output_tokens),
+                    est(row.tokens.estimated)
                 ));
             }
         }
@@ -386,9 +404,9 @@ impl UsageReport {
                     "  {:<24} {:>9}  {:>7} in  {:>7} out{}\n",
                     row.model,
                     runs(row.runs),
-                    format_count(row.input_tokens),
-                    format_count(row.output_tokens),
-                    est(row.estimated)
+                    format_count(row.tokens.input_tokens),
+                    format_count(row.tokens.output_tokens),
+                    est(row.tokens.estimated)
                 ));
             }
         }

@@ -16,7 +16,8 @@ use serde_json::json;
 /// How a turn over `scenario` ended: `Ok(answer)` or `Err(error message)`.
 async fn run(scenario: &[String]) -> Result<String, String> {
     let sandbox = process_support::Sandbox::new(Some(&(scenario.join("\n") + "\n")), &[]);
-    let mut handle = multi_cursor::turn::start(TurnInput {
+    // The cancel is held to the end: dropping it would cancel the turn.
+    let (mut items, _cancel) = multi_cursor::turn::start(TurnInput {
         agent: sandbox.agent.clone(),
         spec: sandbox.spec(None),
         fresh_prompt: None,
@@ -30,7 +31,7 @@ async fn run(scenario: &[String]) -> Result<String, String> {
         cursor_config: None,
         dialogs: multi_cursor::dialog::surface::Surface::none(),
     });
-    while let Some(item) = handle.items.recv().await {
+    while let Some(item) = items.recv().await {
         match item {
             TurnItem::Spawned { ack, .. } => ack.send(true).unwrap(),
             TurnItem::Finished { answer, .. } => return Ok(answer),

@@ -107,7 +107,8 @@ async fn a_finished_turn_reports_them() {
     std::fs::write(sandbox.path("scenario.txt"), scenario).unwrap();
     let mut spec = sandbox.spec(None);
     spec.workspace = workspace.clone();
-    let mut handle = multi_cursor::turn::start(TurnInput {
+    // The cancel is held to the end: dropping it would cancel the turn.
+    let (mut items, _cancel) = multi_cursor::turn::start(TurnInput {
         agent: sandbox.agent.clone(),
         spec,
         fresh_prompt: None,
@@ -119,7 +120,7 @@ async fn a_finished_turn_reports_them() {
         dialogs: multi_cursor::dialog::surface::Surface::none(),
     });
     let mut touched = None;
-    while let Some(item) = handle.items.recv().await {
+    while let Some(item) = items.recv().await {
         match item {
             TurnItem::Spawned { ack, .. } => ack.send(true).unwrap(),
             TurnItem::Finished {

@@ -64,6 +64,7 @@ fn spend() -> SessionSpend {
             input_tokens: 29_812,
             output_tokens: 178,
             estimated: true,
+            ..TokenFigures::default()
         },
         live: None,
         budgets: Vec::new(),

@@ -24,6 +24,7 @@ fn figures(estimated: bool) -> TokenFigures {
         input_tokens: 29_812,
         output_tokens: 178,
         estimated,
+        ..TokenFigures::default()
     }
 }
 

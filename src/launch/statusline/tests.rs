@@ -22,6 +22,7 @@ fn spend(runs: u64, estimated: bool) -> SessionSpend {
             input_tokens: 29_812,
             output_tokens: 1_204,
             estimated,
+            ..TokenFigures::default()
         },
         live: None,
         budgets: Vec::new(),

@@ -3,7 +3,6 @@ use std::time::Duration;
 use super::*;
 use crate::spend::ledger::Purpose;
 use crate::spend::ledger::RunOutcome;
-use crate::spend::ledger::RunTokens;
 use crate::spend::limits::SpendLimits;
 
 fn book(limits: SpendLimits) -> (tempfile::TempDir, Arc<SpendBook>) {
@@ -26,24 +25,15 @@ fn ended(input: u64, output: u64) -> RunEnded {
         duration: Duration::from_millis(10),
         exit_code: None,
         outcome: RunOutcome::Completed,
-        tokens: RunTokens {
+        tokens: TokenFigures {
             input_tokens: input,
             output_tokens: output,
-            cache_read_tokens: None,
-            cache_write_tokens: None,
-            source: TokenSource::Provider,
-            estimated_from: None,
+            ..TokenFigures::default()
         },
+        estimated_from: None,
         request_id: None,
         served_fast: None,
         stopped: None,
-    }
-}
-
-fn ask(session: &str) -> TurnAsk<'_> {
-    TurnAsk {
-        session,
-        new_worker_task: None,
     }
 }
 
@@ -85,12 +75,12 @@ fn budgets_refuse_the_next_turn_only() {
         tokens: Some(1000),
         ..SpendLimits::default()
     });
-    book.check_turn(&ask("s")).unwrap();
+    book.check_turn("s", None).unwrap();
     book.tap(place("s")).run_ended(&ended(999, 0));
-    book.check_turn(&ask("s")).unwrap();
+    book.check_turn("s", None).unwrap();
     book.tap(place("s")).run_ended(&ended(1, 0));
     assert_eq!(
-        book.check_turn(&ask("s")),
+        book.check_turn("s", None),
         Err(SpendRefusal::Turns { limit: 2, used: 2 })
     );
     let figures = book.figures();
@@ -110,7 +100,7 @@ fn the_daily_budget_reads_every_gateways_lines() {
         ..SpendLimits::default()
     });
     let other = Arc::new(SpendBook::new(dir.path(), SpendLimits::default()));
-    book.check_turn(&ask("s")).unwrap();
+    book.check_turn("s", None).unwrap();
     other.tap(place("t")).run_ended(&ended(40, 10));
     assert_eq!(
         book.session_spend("s").budgets,
@@ -123,7 +113,7 @@ fn the_daily_budget_reads_every_gateways_lines() {
         "the spend route reads today's tokens of every gateway"
     );
     assert_eq!(
-        book.check_turn(&ask("s")),
+        book.check_turn("s", None),
         Err(SpendRefusal::DailyTokens {
             limit: 50,
             used: 50
@@ -134,16 +124,13 @@ fn the_daily_budget_reads_every_gateways_lines() {
 #[test]
 fn the_same_task_refused_the_third_time() {
     let (_dir, book) = book(SpendLimits::default());
-    let task = |session| TurnAsk {
-        session,
-        new_worker_task: Some([7; 32]),
-    };
-    book.check_turn(&task("s")).unwrap();
-    book.check_turn(&task("s")).unwrap();
-    book.check_turn(&ask("s")).unwrap();
-    book.check_turn(&task("other")).unwrap();
+    let task = Some([7; 32]);
+    book.check_turn("s", task).unwrap();
+    book.check_turn("s", task).unwrap();
+    book.check_turn("s", None).unwrap();
+    book.check_turn("other", task).unwrap();
     assert_eq!(
-        book.check_turn(&task("s")),
+        book.check_turn("s", task),
         Err(SpendRefusal::Loop {
             starts: 3,
             limit: 3
@@ -154,7 +141,7 @@ fn the_same_task_refused_the_third_time() {
         ..SpendLimits::default()
     });
     for _ in 0..5 {
-        off.check_turn(&task("s")).unwrap();
+        off.check_turn("s", task).unwrap();
     }
 }
 
@@ -165,10 +152,10 @@ fn the_rate_guard_counts_a_minute() {
         ..SpendLimits::default()
     });
     for _ in 0..3 {
-        book.check_turn(&ask("s")).unwrap();
+        book.check_turn("s", None).unwrap();
     }
     assert_eq!(
-        book.check_turn(&ask("s")),
+        book.check_turn("s", None),
         Err(SpendRefusal::Rate { limit: 3 })
     );
 }
@@ -187,10 +174,10 @@ fn past_a_spent_budget_a_session_compacts_once_until_a_turn_of_it_succeeds() {
         turns: Some(1),
         ..SpendLimits::default()
     });
-    book.check_turn(&ask("s")).unwrap();
+    book.check_turn("s", None).unwrap();
     book.tap(place("s")).run_ended(&ended(1, 1));
     let spent = Err(SpendRefusal::Turns { limit: 1, used: 1 });
-    assert_eq!(book.check_turn(&ask("s")), spent);
+    assert_eq!(book.check_turn("s", None), spent);
     // One exemption for the session, whatever history the request carries.
     book.check_compaction("s").unwrap();
     book.tap(place("s"))

@@ -19,14 +19,14 @@ fn ended() -> RunEnded {
         duration: Duration::from_millis(1234),
         exit_code: None,
         outcome: RunOutcome::Completed,
-        tokens: RunTokens {
+        tokens: TokenFigures {
             input_tokens: 100,
             output_tokens: 20,
             cache_read_tokens: Some(5),
             cache_write_tokens: None,
-            source: TokenSource::Provider,
-            estimated_from: None,
+            estimated: false,
         },
+        estimated_from: None,
         request_id: None,
         served_fast: None,
         stopped: None,
@@ -61,7 +61,7 @@ fn a_run_line_has_the_issue_fields() {
     assert_eq!(json["purpose"], "turn");
     assert_eq!(json["token_source"], "provider");
     assert_eq!(json["duration_ms"], 1234);
-    assert_eq!(line.billed_tokens(), 120);
+    assert_eq!(line.tokens().billed(), 120);
     let replay = LedgerLine::replay(&place());
     assert_eq!(replay.input_tokens, None);
     assert_eq!(replay.token_source, TokenSource::None);

@@ -5,7 +5,6 @@ use crate::spend::ledger::LedgerLine;
 use crate::spend::ledger::Purpose;
 use crate::spend::ledger::RunEnded;
 use crate::spend::ledger::RunPlace;
-use crate::spend::ledger::RunTokens;
 
 fn place(session: &str, model: &str) -> RunPlace {
     RunPlace {
@@ -24,14 +23,14 @@ fn run(source: TokenSource, outcome: RunOutcome) -> RunEnded {
         duration: Duration::from_millis(1500),
         exit_code: None,
         outcome,
-        tokens: RunTokens {
+        tokens: TokenFigures {
             input_tokens: 1000,
             output_tokens: 10,
             cache_read_tokens: Some(7),
             cache_write_tokens: None,
-            source,
-            estimated_from: None,
+            estimated: source != TokenSource::Provider,
         },
+        estimated_from: None,
         request_id: None,
         served_fast: None,
         stopped: None,
@@ -89,8 +88,12 @@ fn replays_and_damage_are_counted_apart() {
         (2, 1, 1, 1)
     );
     assert_eq!(
-        (t.input_tokens, t.output_tokens, t.cache_read_tokens),
-        (2000, 20, 14)
+        (
+            t.tokens.input_tokens,
+            t.tokens.output_tokens,
+            t.tokens.cache_read_tokens
+        ),
+        (2000, 20, Some(14))
     );
     assert_eq!((t.duration_ms, t.damaged_lines), (3000, 1));
     assert_eq!(report.by_model.len(), 2);
@@ -104,6 +107,13 @@ fn replays_and_damage_are_counted_apart() {
             .keys()
             .collect::<Vec<_>>(),
         ["input_tokens", "model", "output_tokens", "runs"]
+    );
+    // The totals name every count, a cache count no run gave as 0 (docs/spend.md).
+    assert_eq!(
+        json["totals"],
+        serde_json::json!({"runs": 2, "replays": 1, "failed_runs": 1, "estimated_runs": 1,
+            "input_tokens": 2000, "output_tokens": 20, "cache_read_tokens": 14,
+            "cache_write_tokens": 0, "duration_ms": 3000, "damaged_lines": 1})
     );
     let table = report.render(ledger.dir());
     assert!(table.contains("2 runs (1 failed), 1 replayed"), "{table}");
