@@ -7,11 +7,11 @@
 //!   history, so the next Cursor turn continues the same chat with the outer-history notice
 //!   (`conversation::continuation_prompt` → `HistoryChanged`).
 //! - The prompt is [`COMPACTION_PREAMBLE`], then the conversation as a bounded transcript
-//!   ([`TRANSCRIPT_LIMIT`]) and Claude's own compaction instructions as the new request.
+//!   (`TRANSCRIPT_LIMIT`) and Claude's own compaction instructions as the new request.
 //! - The answer must hold a `<summary>…</summary>` block; an `<analysis>` block is kept when
-//!   given. Both are bounded ([`SUMMARY_LIMIT`], [`ANALYSIS_LIMIT`]): a longer block keeps its
+//!   given. Both are bounded ([`SUMMARY_LIMIT`], `ANALYSIS_LIMIT`): a longer block keeps its
 //!   beginning and end with a marker line in between. Without a summary, or when the run fails
-//!   or takes longer than [`RUN_LIMIT`], Claude Code gets an error ("compaction failed … the
+//!   or takes longer than `RUN_LIMIT`, Claude Code gets an error ("compaction failed … the
 //!   conversation is unchanged") — never a summary we made up.
 
 use std::path::PathBuf;
@@ -41,23 +41,23 @@ use crate::text;
 
 /// Bound of the transcript the summary run reads, in bytes: larger than a turn's, since the
 /// summary is only as good as what it sees.
-pub const TRANSCRIPT_LIMIT: usize = 256 * 1024;
+pub(crate) const TRANSCRIPT_LIMIT: usize = 256 * 1024;
 
 /// Most bytes of the `<summary>` block handed to Claude Code.
 pub const SUMMARY_LIMIT: usize = 32 * 1024;
 
 /// Most bytes of the `<analysis>` block handed to Claude Code (it drops that block anyway).
-pub const ANALYSIS_LIMIT: usize = 16 * 1024;
+pub(crate) const ANALYSIS_LIMIT: usize = 16 * 1024;
 
 /// Longest a summary run may take before compaction fails.
-pub const RUN_LIMIT: Duration = Duration::from_secs(10 * 60);
+pub(crate) const RUN_LIMIT: Duration = Duration::from_secs(10 * 60);
 
 /// What the summary run is told before the transcript.
 pub const COMPACTION_PREAMBLE: &str = "You are writing the summary Claude Code keeps when it compacts this conversation. This is a separate, read-only request: do not use any tool and do not read or change files; everything you need is in the conversation below. Answer with an <analysis> block and then a <summary> block, as the instructions under \"New request:\" describe, and keep the summary under 24,000 characters.";
 
 /// What a compaction needs besides the request.
 #[derive(Debug, Clone)]
-pub struct Setup {
+pub(crate) struct Setup {
     /// Agent executable.
     pub agent: PathBuf,
     /// Canonical workspace (the run's `--workspace`).
@@ -77,7 +77,7 @@ pub struct Setup {
 
 /// Why a compaction gave no summary. Every case leaves the conversation unchanged.
 #[derive(Debug, Error)]
-pub enum CompactionError {
+pub(crate) enum CompactionError {
     /// The request could not be turned into a prompt.
     #[error("{0}")]
     Request(#[from] RequestError),
@@ -103,7 +103,7 @@ pub enum CompactionError {
 
 /// The two blocks handed to Claude Code.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Compacted {
+pub(crate) struct Compacted {
     /// The `<analysis>` block's content, when Cursor wrote one.
     pub analysis: Option<String>,
     /// The `<summary>` block's content (never empty).
@@ -112,7 +112,7 @@ pub struct Compacted {
 
 impl Compacted {
     /// The answer text: `<analysis>…</analysis>` (when present), a blank line, `<summary>…</summary>`.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let summary = format!("<summary>\n{}\n</summary>", self.summary);
         match &self.analysis {
             Some(analysis) => format!("<analysis>\n{analysis}\n</analysis>\n\n{summary}"),
@@ -123,7 +123,7 @@ impl Compacted {
 
 /// Finds the blocks in Cursor's answer (the last complete `<summary>` block; the last
 /// `<analysis>` block before it) and bounds them.
-pub fn extract(answer: &str) -> Result<Compacted, CompactionError> {
+pub(crate) fn extract(answer: &str) -> Result<Compacted, CompactionError> {
     let Some((summary, at)) = last_block(answer, "summary") else {
         let shown = text::one_line(answer);
         let preview: String = shown.chars().take(120).collect();
@@ -163,7 +163,7 @@ fn last_block<'a>(text: &'a str, tag: &str) -> Option<(&'a str, usize)> {
 
 /// `text` within `limit` bytes: when longer, its first and last parts (cut at line breaks
 /// where possible) with a marker line saying how much was left out.
-pub fn bound_middle(text: &str, limit: usize) -> String {
+pub(crate) fn bound_middle(text: &str, limit: usize) -> String {
     text::clip_middle(text, limit, |omitted| {
         format!(
             "[… {omitted} bytes of the summary left out by multi-cursor to stay within {} KiB …]",
@@ -174,7 +174,7 @@ pub fn bound_middle(text: &str, limit: usize) -> String {
 
 /// The summary run's prompt: [`COMPACTION_PREAMBLE`], then the bounded transcript and Claude's
 /// instructions.
-pub fn compaction_prompt(
+pub(crate) fn compaction_prompt(
     request: &MessagesRequest,
     images_dir: &std::path::Path,
 ) -> Result<String, RequestError> {
@@ -184,7 +184,7 @@ pub fn compaction_prompt(
 
 /// Runs the read-only summary run for `request` with Cursor model `cursor_model`; returns the
 /// blocks and Cursor's token counts.
-pub async fn summarize(
+pub(crate) async fn summarize(
     request: &MessagesRequest,
     cursor_model: &str,
     setup: &Setup,
@@ -268,7 +268,7 @@ fn ledger_entry(
 
 /// Answers Claude Code's `/compact` request for a Cursor route: the summary as the events of
 /// an ordinary assistant message, or why there is none.
-pub async fn answer(
+pub(crate) async fn answer(
     request: &MessagesRequest,
     catalog: &Catalog,
     setup: Setup,

@@ -1,54 +1,54 @@
 //! Every `MULTI_CURSOR_*` environment variable, documented once: this module is the only place
 //! in `src/` where such a name is spelled (a repository test holds it), and the variable table
-//! of `docs/environment.md` is generated from [`VARIABLES`] (a test fails when the committed
+//! of `docs/environment.md` is generated from `VARIABLES` (a test fails when the committed
 //! page differs; `UPDATE_GENERATED_DOCS=1 cargo test --lib generated` rewrites it).
 
 use std::time::Duration;
 
 /// Cursor's agent executable.
-pub const AGENT_ENV: &str = "MULTI_CURSOR_AGENT";
+pub(crate) const AGENT_ENV: &str = "MULTI_CURSOR_AGENT";
 /// Claude Code's executable.
-pub const CLAUDE_ENV: &str = "MULTI_CURSOR_CLAUDE";
+pub(crate) const CLAUDE_ENV: &str = "MULTI_CURSOR_CLAUDE";
 /// Where Claude models go.
-pub const UPSTREAM_ENV: &str = "MULTI_CURSOR_UPSTREAM";
+pub(crate) const UPSTREAM_ENV: &str = "MULTI_CURSOR_UPSTREAM";
 /// The state folder.
-pub const STATE_DIR_ENV: &str = "MULTI_CURSOR_STATE_DIR";
+pub(crate) const STATE_DIR_ENV: &str = "MULTI_CURSOR_STATE_DIR";
 /// Cursor ids added to the picker.
-pub const EXTRA_MODELS_ENV: &str = "MULTI_CURSOR_EXTRA_MODELS";
+pub(crate) const EXTRA_MODELS_ENV: &str = "MULTI_CURSOR_EXTRA_MODELS";
 /// `all`: every Cursor route the account can run is a `/model` row.
-pub const PICKER_ENV: &str = "MULTI_CURSOR_PICKER";
+pub(crate) const PICKER_ENV: &str = "MULTI_CURSOR_PICKER";
 /// The MCP opt-in.
-pub const APPROVE_MCPS_ENV: &str = "MULTI_CURSOR_APPROVE_MCPS";
+pub(crate) const APPROVE_MCPS_ENV: &str = "MULTI_CURSOR_APPROVE_MCPS";
 /// The first-event watchdog's bound, in seconds.
-pub const FIRST_EVENT_ENV: &str = "MULTI_CURSOR_FIRST_EVENT_SECS";
+pub(crate) const FIRST_EVENT_ENV: &str = "MULTI_CURSOR_FIRST_EVENT_SECS";
 /// Cursor sessions one gateway keeps open.
-pub const MAX_SESSIONS_ENV: &str = "MULTI_CURSOR_MAX_SESSIONS";
+pub(crate) const MAX_SESSIONS_ENV: &str = "MULTI_CURSOR_MAX_SESSIONS";
 /// Turns one gateway may start.
-pub const BUDGET_TURNS_ENV: &str = "MULTI_CURSOR_BUDGET_TURNS";
+pub(crate) const BUDGET_TURNS_ENV: &str = "MULTI_CURSOR_BUDGET_TURNS";
 /// Tokens one gateway's runs may use.
-pub const BUDGET_TOKENS_ENV: &str = "MULTI_CURSOR_BUDGET_TOKENS";
+pub(crate) const BUDGET_TOKENS_ENV: &str = "MULTI_CURSOR_BUDGET_TOKENS";
 /// Tokens all gateways may use since local midnight.
-pub const BUDGET_DAILY_TOKENS_ENV: &str = "MULTI_CURSOR_BUDGET_DAILY_TOKENS";
+pub(crate) const BUDGET_DAILY_TOKENS_ENV: &str = "MULTI_CURSOR_BUDGET_DAILY_TOKENS";
 /// The repeated-worker guard.
-pub const LOOP_LIMIT_ENV: &str = "MULTI_CURSOR_LOOP_LIMIT";
+pub(crate) const LOOP_LIMIT_ENV: &str = "MULTI_CURSOR_LOOP_LIMIT";
 /// The turn-rate guard.
-pub const MAX_TURNS_PER_MINUTE_ENV: &str = "MULTI_CURSOR_MAX_TURNS_PER_MINUTE";
+pub(crate) const MAX_TURNS_PER_MINUTE_ENV: &str = "MULTI_CURSOR_MAX_TURNS_PER_MINUTE";
 /// The status line switch.
-pub const STATUSLINE_ENV: &str = "MULTI_CURSOR_STATUSLINE";
+pub(crate) const STATUSLINE_ENV: &str = "MULTI_CURSOR_STATUSLINE";
 /// The log filter.
 pub const LOG_ENV: &str = "MULTI_CURSOR_LOG";
 /// The switch of the plugin the launcher loads.
-pub const PLUGIN_ENV: &str = "MULTI_CURSOR_PLUGIN";
+pub(crate) const PLUGIN_ENV: &str = "MULTI_CURSOR_PLUGIN";
 /// The `multi-cursor` executable the plugin's shim runs, set by the launcher.
-pub const BIN_ENV: &str = "MULTI_CURSOR_BIN";
+pub(crate) const BIN_ENV: &str = "MULTI_CURSOR_BIN";
 /// The gateway's URL, set by the launcher for hooks and commands inside the session.
-pub const GATEWAY_URL_ENV: &str = "MULTI_CURSOR_GATEWAY_URL";
+pub(crate) const GATEWAY_URL_ENV: &str = "MULTI_CURSOR_GATEWAY_URL";
 /// The gateway's token, set by the launcher beside [`GATEWAY_URL_ENV`].
-pub const GATEWAY_TOKEN_ENV: &str = "MULTI_CURSOR_GATEWAY_TOKEN";
+pub(crate) const GATEWAY_TOKEN_ENV: &str = "MULTI_CURSOR_GATEWAY_TOKEN";
 /// The prefix of both gateway variables, removed from every agent child's environment.
-pub const GATEWAY_PREFIX: &str = "MULTI_CURSOR_GATEWAY_";
+pub(crate) const GATEWAY_PREFIX: &str = "MULTI_CURSOR_GATEWAY_";
 /// A turn's random marker (see `cursor::process`), set by the turn supervisor only.
-pub const RUN_MARKER_ENV: &str = "MULTI_CURSOR_RUN_MARKER";
+pub(crate) const RUN_MARKER_ENV: &str = "MULTI_CURSOR_RUN_MARKER";
 /// The Claude Code the end-to-end tests drive.
 pub const TEST_CLAUDE_ENV: &str = "MULTI_CURSOR_TEST_CLAUDE";
 /// The newest Claude Code, for the tests of what changed after the pinned one.
@@ -60,21 +60,22 @@ pub const TEST_AGENT_SDK_ENV: &str = "MULTI_CURSOR_TEST_AGENT_SDK";
 // reference table prints them, so the page cannot drift from the code.
 
 /// [`FIRST_EVENT_ENV`] unset: a real run's `system/init` comes within seconds.
-pub const DEFAULT_FIRST_EVENT: Duration = Duration::from_secs(90);
+pub(crate) const DEFAULT_FIRST_EVENT: Duration = Duration::from_secs(90);
 /// [`MAX_SESSIONS_ENV`] unset: identities (and so Cursor processes) one gateway keeps open.
-pub const DEFAULT_MAX_SESSIONS: usize = 32;
+pub(crate) const DEFAULT_MAX_SESSIONS: usize = 32;
 /// [`LOOP_LIMIT_ENV`] unset: the start of the same task that is refused, the third.
-pub const DEFAULT_LOOP_LIMIT: u64 = 3;
+pub(crate) const DEFAULT_LOOP_LIMIT: u64 = 3;
 /// [`MAX_TURNS_PER_MINUTE_ENV`] unset: turns a minute one gateway starts before refusing.
-pub const DEFAULT_TURNS_PER_MINUTE: u64 = 60;
+pub(crate) const DEFAULT_TURNS_PER_MINUTE: u64 = 60;
 /// [`UPSTREAM_ENV`] and `ANTHROPIC_BASE_URL` unset: where requests for Claude models go.
-pub const DEFAULT_UPSTREAM: &str = "https://api.anthropic.com";
+pub(crate) const DEFAULT_UPSTREAM: &str = "https://api.anthropic.com";
 /// [`LOG_ENV`] unset: warnings and errors only.
 pub const DEFAULT_LOG_FILTER: &str = "warn";
 
+#[cfg(test)]
 /// Who a variable is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Audience {
+pub(crate) enum Audience {
     /// Set by the user to change what multi-cursor does.
     User,
     /// Set by multi-cursor for the processes it starts; read, never set, by the user.
@@ -83,9 +84,10 @@ pub enum Audience {
     Development,
 }
 
+#[cfg(test)]
 /// One variable: its name, what it does and what happens when it is unset.
 #[derive(Debug, Clone, Copy)]
-pub struct Variable {
+pub(crate) struct Variable {
     pub name: &'static str,
     pub audience: Audience,
     pub meaning: &'static str,
@@ -93,9 +95,10 @@ pub struct Variable {
     pub default: Unset,
 }
 
+#[cfg(test)]
 /// What applies when a variable is unset, as the reference table shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unset {
+pub(crate) enum Unset {
     /// Nothing (a variable multi-cursor sets itself).
     Nothing,
     /// What applies, in words (a value the code holds goes in [`Unset::Number`] or
@@ -108,6 +111,7 @@ pub enum Unset {
     Value(&'static str, &'static str),
 }
 
+#[cfg(test)]
 impl std::fmt::Display for Unset {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -119,6 +123,7 @@ impl std::fmt::Display for Unset {
     }
 }
 
+#[cfg(test)]
 const fn user(name: &'static str, meaning: &'static str, default: Unset) -> Variable {
     Variable {
         name,
@@ -128,6 +133,7 @@ const fn user(name: &'static str, meaning: &'static str, default: Unset) -> Vari
     }
 }
 
+#[cfg(test)]
 const fn ours(name: &'static str, meaning: &'static str) -> Variable {
     Variable {
         name,
@@ -137,6 +143,7 @@ const fn ours(name: &'static str, meaning: &'static str) -> Variable {
     }
 }
 
+#[cfg(test)]
 const fn development(name: &'static str, meaning: &'static str, default: Unset) -> Variable {
     Variable {
         name,
@@ -146,8 +153,9 @@ const fn development(name: &'static str, meaning: &'static str, default: Unset) 
     }
 }
 
+#[cfg(test)]
 /// Every variable, in the order the reference page lists them.
-pub const VARIABLES: &[Variable] = &[
+pub(crate) const VARIABLES: &[Variable] = &[
     user(
         AGENT_ENV,
         "Cursor agent executable",
@@ -284,8 +292,9 @@ pub const VARIABLES: &[Variable] = &[
     ),
 ];
 
+#[cfg(test)]
 /// The markdown table of `audience`'s variables (with a default column unless `Ours`).
-pub fn reference_table(audience: Audience) -> String {
+pub(crate) fn reference_table(audience: Audience) -> String {
     let with_default = audience != Audience::Ours;
     let mut out = String::from(if with_default {
         "| variable | meaning | default |\n|---|---|---|\n"

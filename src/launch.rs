@@ -1,14 +1,14 @@
 //! The launcher: `multi-cursor [--] [claude args…]` starts Claude Code with an in-process
 //! gateway answering the `multi/cursor/*` models.
 //!
-//! In order: split the user's arguments ([`args`]); find Claude Code and check its version
+//! In order: split the user's arguments (`args`); find Claude Code and check its version
 //! (cached per executable, [`claude`]); read the Cursor catalog from the cache (refreshed in the
 //! background after Claude Code starts; fetched now only when there is no usable cache); refuse
 //! an unknown `MULTI_CURSOR_EXTRA_MODELS` id; tell whether Claude Code is signed in to
 //! Anthropic; start the gateway on `127.0.0.1:0` with a fresh token on this runtime; write the
 //! merged `--settings` (0600, in a private 0700 temporary folder) and `--agents` ([`settings`]);
 //! spawn `claude` with the environment that points it at the gateway and with this binary's own
-//! plugin (`--plugin-dir`, [`plugin`]); then wait. SIGTERM and
+//! plugin (`--plugin-dir`, `plugin`); then wait. SIGTERM and
 //! SIGHUP are passed on to Claude Code, SIGINT is left to it (it shares our terminal and
 //! handles Ctrl-C itself), and the launcher exits with Claude Code's exit code (128 + the
 //! signal when a signal ended it) after stopping the gateway and removing its temporary
@@ -19,15 +19,15 @@
 //! unless `--model` says otherwise, and every request for a non-Cursor model is answered 403
 //! "not signed in to Anthropic" by the gateway instead of being forwarded.
 
-pub mod agent_probe;
-pub mod args;
+pub(crate) mod agent_probe;
+pub(crate) mod args;
 mod child;
 pub mod claude;
-pub mod plugin;
+pub(crate) mod plugin;
 pub mod saved_model;
 pub mod settings;
 pub mod statusline;
-pub mod upstream;
+pub(crate) mod upstream;
 pub mod wrap;
 
 use std::ffi::OsString;
@@ -57,10 +57,10 @@ use claude::AnthropicLogin;
 
 /// `API_TIMEOUT_MS` given to Claude Code unless the user set one: the largest timer Node
 /// accepts, so a long Cursor run is never cut off by Claude Code's request timeout.
-pub const API_TIMEOUT_MS: &str = "2147483647";
+pub(crate) const API_TIMEOUT_MS: &str = "2147483647";
 
 /// Prefix of the launcher's temporary folders in the system temporary directory.
-pub const TEMP_PREFIX: &str = "multi-cursor-";
+pub(crate) const TEMP_PREFIX: &str = "multi-cursor-";
 
 /// How long the gateway may take to stop after Claude Code exits.
 const GATEWAY_STOP: Duration = Duration::from_secs(2);
@@ -71,7 +71,7 @@ const REFRESH_DELAY: Duration = Duration::from_secs(2);
 
 /// Why the launcher refused to start Claude Code. Every message names the fix.
 #[derive(Debug, Error)]
-pub enum LaunchError {
+pub(crate) enum LaunchError {
     /// `--bg` / `--background`.
     #[error(
         "Claude Code cannot run in the background under multi-cursor: the gateway its requests go to lives in this launcher. Start it without --bg/--background"
@@ -132,12 +132,12 @@ pub enum LaunchError {
 
 /// The lock file inside each launcher's temporary folder: an OS file lock on it (`flock`) is
 /// held for the launcher's lifetime, and the kernel drops it however the launcher ends.
-pub const TEMP_LOCK: &str = ".lock";
+pub(crate) const TEMP_LOCK: &str = ".lock";
 
 /// A 0700 folder of our own in the system temporary directory, locked while it lives
 /// ([`TEMP_LOCK`]) and removed on drop.
 #[derive(Debug)]
-pub struct PrivateTemp {
+pub(crate) struct PrivateTemp {
     path: PathBuf,
     /// The held lock (`None` only while dropping).
     lock: Option<std::fs::File>,
@@ -147,7 +147,7 @@ impl PrivateTemp {
     /// Creates `<tmp>/multi-cursor-<pid>-<random>` with mode 0700 (never an existing one),
     /// holding the lock on its [`TEMP_LOCK`]. The folder is made and locked under a hidden
     /// name and then renamed into place, so a sweep never sees it unlocked.
-    pub fn create() -> Result<PrivateTemp, LaunchError> {
+    pub(crate) fn create() -> Result<PrivateTemp, LaunchError> {
         let dir = std::env::temp_dir();
         let name = format!(
             "{TEMP_PREFIX}{}-{:016x}",
@@ -176,7 +176,7 @@ impl PrivateTemp {
     }
 
     /// The folder.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 }
@@ -210,7 +210,7 @@ impl Drop for PrivateTemp {
 /// namespace. A folder without a lock file (an older launcher's) is left alone. Runs after
 /// Claude Code has started, off the start-up path. `own` is a folder of this launcher (its
 /// owner is ours).
-pub fn sweep_stale_temps(dir: &Path, own: &Path) {
+pub(crate) fn sweep_stale_temps(dir: &Path, own: &Path) {
     let Ok(uid) = std::fs::metadata(own).map(|m| crate::platform::owner_id(&m)) else {
         return;
     };
@@ -248,7 +248,7 @@ fn lock_is_free(path: &Path) -> bool {
 
 /// The variables the launcher sets for Claude Code (on top of the inherited environment).
 #[derive(Debug, Clone, Default)]
-pub struct EnvInputs<'a> {
+pub(crate) struct EnvInputs<'a> {
     /// The gateway's URL.
     pub url: &'a str,
     /// The gateway's token.
@@ -276,7 +276,7 @@ pub struct EnvInputs<'a> {
 /// Code reads Anthropic's own wording) and its own refusals name their fix, so the launcher and
 /// the wrapper set it when Claude models go to Anthropic's API, and leave it alone when they
 /// go to another gateway (which may rewrite errors) or the user chose a value.
-pub const THINKING_PROBE_ENV: &str = "CLAUDE_CODE_DISABLE_REPLAYED_THINKING_PROBE";
+pub(crate) const THINKING_PROBE_ENV: &str = "CLAUDE_CODE_DISABLE_REPLAYED_THINKING_PROBE";
 
 /// Claude Code's environment additions: `ANTHROPIC_BASE_URL` (the gateway),
 /// `ANTHROPIC_CUSTOM_HEADERS` (the user's lines, then our token header),
@@ -286,7 +286,7 @@ pub const THINKING_PROBE_ENV: &str = "CLAUDE_CODE_DISABLE_REPLAYED_THINKING_PROB
 /// base URL Claude Code otherwise stops loading tools on demand and fills the context with
 /// their schemas), [`THINKING_PROBE_ENV`]`=1` when the upstream is Anthropic's API and the user
 /// chose no value, and `ANTHROPIC_AUTH_TOKEN` = the placeholder when there is no login.
-pub fn child_env(inputs: &EnvInputs<'_>) -> Vec<(&'static str, String)> {
+pub(crate) fn child_env(inputs: &EnvInputs<'_>) -> Vec<(&'static str, String)> {
     let ours = format!("{TOKEN_HEADER}: {}", inputs.token);
     let headers = match inputs.custom_headers.map(str::trim_end) {
         Some(user) if !user.trim().is_empty() => format!("{user}\n{ours}"),
@@ -320,7 +320,7 @@ pub fn child_env(inputs: &EnvInputs<'_>) -> Vec<(&'static str, String)> {
 
 /// A placeholder Anthropic credential: random, recognisable, worthless anywhere but our
 /// gateway (which refuses to forward it).
-pub fn new_placeholder() -> String {
+pub(crate) fn new_placeholder() -> String {
     format!(
         "multi-cursor-no-anthropic-login-{:032x}",
         rand::random::<u128>()

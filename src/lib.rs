@@ -11,18 +11,18 @@ pub mod dialog;
 pub mod display;
 pub mod doctor;
 pub mod env;
-pub mod exec;
+mod exec;
 pub mod gateway;
 pub mod launch;
 pub mod orchestrate;
 pub mod platform;
-pub mod policy;
+mod policy;
 pub mod rules;
 pub mod session;
 pub mod skills;
 pub mod spend;
 pub mod state;
-pub mod text;
+mod text;
 pub mod turn;
 
 #[cfg(test)]

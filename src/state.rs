@@ -6,8 +6,8 @@
 //! the new bytes, never a mix.
 //!
 //! Files in the state folder are never read or written through a symlink: they are opened
-//! with `O_NOFOLLOW` (on Windows `FILE_FLAG_OPEN_REPARSE_POINT`; [`open_state_file`],
-//! [`read_state_file`], [`check_state_file`]) and refused, with their path, unless they are a
+//! with `O_NOFOLLOW` (on Windows `FILE_FLAG_OPEN_REPARSE_POINT`; `open_state_file`,
+//! `read_state_file`, `check_state_file`) and refused, with their path, unless they are a
 //! regular file of this user (the owner check is Unix's: Windows has no uid).
 
 use crate::env::STATE_DIR_ENV;
@@ -68,13 +68,13 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> StateError + '_ {
 
 /// The state folder: `$MULTI_CURSOR_STATE_DIR`, else the platform state (or data) folder for
 /// `multi-cursor`. Created 0700 when missing; a symlink is refused.
-pub fn state_dir() -> Result<PathBuf, StateError> {
+pub(crate) fn state_dir() -> Result<PathBuf, StateError> {
     let dir = state_dir_path()?;
     ensure_private_dir(&dir)?;
     Ok(dir)
 }
 
-/// Where [`state_dir`] is, without creating or changing it (`multi-cursor doctor` inspects it
+/// Where `state_dir` is, without creating or changing it (`multi-cursor doctor` inspects it
 /// as it is).
 pub fn state_dir_path() -> Result<PathBuf, StateError> {
     Ok(
@@ -123,7 +123,10 @@ pub fn ensure_private_dir(dir: &Path) -> Result<(), StateError> {
 /// Opens the state file `path` with `options` (plus `O_NOFOLLOW`, and `O_NONBLOCK` so a FIFO
 /// cannot hang us) and checks that it is a regular file of this user. A symlink is refused
 /// without being followed; so is any other kind of file, or another user's.
-pub fn open_state_file(path: &Path, options: &mut fs::OpenOptions) -> Result<fs::File, StateError> {
+pub(crate) fn open_state_file(
+    path: &Path,
+    options: &mut fs::OpenOptions,
+) -> Result<fs::File, StateError> {
     let file = crate::platform::no_follow(options)
         .open(path)
         .map_err(|error| {
@@ -156,7 +159,7 @@ pub fn open_state_file(path: &Path, options: &mut fs::OpenOptions) -> Result<fs:
 
 /// [`open_state_file`] for a file we write in place (a lock, the ledger): also refused when it
 /// has another name (a hard link), whose file the write would change too.
-pub fn open_state_file_to_write(
+pub(crate) fn open_state_file_to_write(
     path: &Path,
     options: &mut fs::OpenOptions,
 ) -> Result<fs::File, StateError> {
@@ -173,7 +176,7 @@ pub fn open_state_file_to_write(
 
 /// Checks, without following a link, that the state file `path` is a regular file of this
 /// user of at most `limit` bytes; `Ok(None)` when there is none, else its size.
-pub fn check_state_file(path: &Path, limit: u64) -> Result<Option<u64>, StateError> {
+pub(crate) fn check_state_file(path: &Path, limit: u64) -> Result<Option<u64>, StateError> {
     let file = match open_state_file(path, fs::OpenOptions::new().read(true)) {
         Ok(file) => file,
         Err(StateError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
@@ -194,7 +197,7 @@ pub fn check_state_file(path: &Path, limit: u64) -> Result<Option<u64>, StateErr
 
 /// The bytes of the state file `path` (see [`check_state_file`]), read from the descriptor
 /// that was checked; `Ok(None)` when there is none.
-pub fn read_state_file(path: &Path, limit: u64) -> Result<Option<Vec<u8>>, StateError> {
+pub(crate) fn read_state_file(path: &Path, limit: u64) -> Result<Option<Vec<u8>>, StateError> {
     use std::io::Read;
     let file = match open_state_file(path, fs::OpenOptions::new().read(true)) {
         Ok(file) => file,
@@ -228,7 +231,7 @@ pub fn read_state_file(path: &Path, limit: u64) -> Result<Option<Vec<u8>>, State
 /// Why a file named by a repository or the user (a rule, a settings layer, a `--settings`
 /// file) was not read. The messages complete "… cannot be used: ".
 #[derive(Debug, Error)]
-pub enum ReadError {
+pub(crate) enum ReadError {
     /// A FIFO, socket, device (`/dev/zero`, `/dev/stdin`) or folder: reading it could block
     /// forever or never end.
     #[error("it is not a regular file")]
@@ -250,7 +253,7 @@ pub enum ReadError {
 /// descriptor (so what was checked is what is read), and the read stops one byte past the
 /// limit (a file that grows while being read). The one reader for every file whose name a
 /// repository or the user decides.
-pub fn read_regular_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+pub(crate) fn read_regular_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
     let file = crate::platform::no_block(fs::OpenOptions::new().read(true)).open(path)?;
     let meta = file.metadata()?;
@@ -272,7 +275,7 @@ pub fn read_regular_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> 
 /// rename, folder fsync. The temp file is removed when any step fails. On Windows the rename
 /// is tried again for up to a second while another process holds `path` open
 /// ([`crate::platform::replace_file`]).
-pub fn write_private_atomic(path: &Path, bytes: &[u8]) -> Result<(), StateError> {
+pub(crate) fn write_private_atomic(path: &Path, bytes: &[u8]) -> Result<(), StateError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path
         .file_name()
@@ -303,7 +306,7 @@ pub fn write_private_atomic(path: &Path, bytes: &[u8]) -> Result<(), StateError>
 }
 
 /// Now as RFC 3339 in UTC to the whole second (`2025-11-30T08:05:09Z`), for status and records.
-pub fn now_rfc3339() -> String {
+pub(crate) fn now_rfc3339() -> String {
     rfc3339(jiff::Timestamp::now())
 }
 

@@ -7,11 +7,11 @@
 use std::borrow::Cow;
 
 /// The mark left where text was cut.
-pub const ELLIPSIS: &str = "…";
+pub(crate) const ELLIPSIS: &str = "…";
 
 /// The largest index `<= index` that is a character boundary of `text` (`text.len()` when
 /// `index` is past the end).
-pub fn floor_boundary(text: &str, index: usize) -> usize {
+pub(crate) fn floor_boundary(text: &str, index: usize) -> usize {
     if index >= text.len() {
         return text.len();
     }
@@ -23,7 +23,7 @@ pub fn floor_boundary(text: &str, index: usize) -> usize {
 }
 
 /// The smallest index `>= index` that is a character boundary of `text`.
-pub fn ceil_boundary(text: &str, index: usize) -> usize {
+pub(crate) fn ceil_boundary(text: &str, index: usize) -> usize {
     if index >= text.len() {
         return text.len();
     }
@@ -35,18 +35,18 @@ pub fn ceil_boundary(text: &str, index: usize) -> usize {
 }
 
 /// The longest start of `text` within `limit` bytes.
-pub fn clip_bytes(text: &str, limit: usize) -> &str {
+pub(crate) fn clip_bytes(text: &str, limit: usize) -> &str {
     &text[..floor_boundary(text, limit)]
 }
 
 /// The longest end of `text` within `limit` bytes.
-pub fn clip_bytes_end(text: &str, limit: usize) -> &str {
+pub(crate) fn clip_bytes_end(text: &str, limit: usize) -> &str {
     &text[ceil_boundary(text, text.len().saturating_sub(limit))..]
 }
 
 /// `text` cut to at most `limit` bytes, with `…` after the cut (so a cut text is up to
 /// `limit + 3` bytes).
-pub fn ellipsize_bytes(text: &str, limit: usize) -> String {
+pub(crate) fn ellipsize_bytes(text: &str, limit: usize) -> String {
     if text.len() <= limit {
         return text.to_string();
     }
@@ -54,7 +54,7 @@ pub fn ellipsize_bytes(text: &str, limit: usize) -> String {
 }
 
 /// At most `limit` characters, `…` at the end (counted) when cut.
-pub fn clip_chars(text: &str, limit: usize) -> String {
+pub(crate) fn clip_chars(text: &str, limit: usize) -> String {
     if text.chars().count() <= limit {
         return text.to_string();
     }
@@ -63,7 +63,7 @@ pub fn clip_chars(text: &str, limit: usize) -> String {
 }
 
 /// At most `limit` characters keeping the end, `…` at the start (counted) when cut.
-pub fn clip_chars_end(text: &str, limit: usize) -> String {
+pub(crate) fn clip_chars_end(text: &str, limit: usize) -> String {
     let count = text.chars().count();
     if count <= limit {
         return text.to_string();
@@ -74,7 +74,11 @@ pub fn clip_chars_end(text: &str, limit: usize) -> String {
 
 /// `text` within `limit` bytes plus a marker: when longer, its first and last `limit / 2`
 /// bytes (cut back to line breaks where there is one) around the line `marker(omitted bytes)`.
-pub fn clip_middle(text: &str, limit: usize, marker: impl FnOnce(usize) -> String) -> String {
+pub(crate) fn clip_middle(
+    text: &str,
+    limit: usize,
+    marker: impl FnOnce(usize) -> String,
+) -> String {
     if text.len() <= limit {
         return text.to_string();
     }
@@ -97,13 +101,13 @@ pub fn clip_middle(text: &str, limit: usize, marker: impl FnOnce(usize) -> Strin
 }
 
 /// Whitespace runs as one space, ends trimmed (nothing else changed).
-pub fn squash_whitespace(text: &str) -> String {
+pub(crate) fn squash_whitespace(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// One line: ANSI escapes removed, control characters and whitespace runs become one space,
 /// ends trimmed.
-pub fn one_line(text: &str) -> String {
+pub(crate) fn one_line(text: &str) -> String {
     let cleaned = strip_ansi(text);
     let mut out = String::with_capacity(cleaned.len());
     let mut space = false;
@@ -123,7 +127,7 @@ pub fn one_line(text: &str) -> String {
 
 /// Several lines: CRLF as LF, ANSI escapes and control characters other than newline and tab
 /// removed.
-pub fn multi_line(text: &str) -> String {
+pub(crate) fn multi_line(text: &str) -> String {
     strip_ansi(&text.replace("\r\n", "\n"))
         .chars()
         .filter(|c| *c == '\n' || *c == '\t' || !c.is_control())
@@ -132,7 +136,7 @@ pub fn multi_line(text: &str) -> String {
 
 /// Removes ANSI escape sequences (SGR colours and other CSI, OSC, two-byte escapes). Programs
 /// colour their human output even on a pipe.
-pub fn strip_ansi(text: &str) -> Cow<'_, str> {
+pub(crate) fn strip_ansi(text: &str) -> Cow<'_, str> {
     if !text.contains('\u{1b}') {
         return Cow::Borrowed(text);
     }

@@ -3,7 +3,7 @@
 //!
 //! The turn produces the same `(event, data)` pairs whether the client streams or not: the
 //! gateway writes them as SSE frames, or folds them into one Messages JSON. `message_start` is
-//! held back until the agent's first event (or [`FIRST_EVENT_WAIT`]), so failures found before
+//! held back until the agent's first event (or `FIRST_EVENT_WAIT`), so failures found before
 //! that keep their real HTTP status. Claude Code receives text, and no `tool_use` but the one
 //! that opens a dialog of its own at the end of an answer (`crate::dialog`). What that text shows besides Cursor's prose (action rows, the plan, progress
 //! lines, the closing summary) and the usage it reports are decided by [`crate::display`].
@@ -14,8 +14,8 @@
 mod error;
 mod run;
 
-pub use error::TurnError;
-pub use error::TurnFailure;
+pub(crate) use error::TurnError;
+pub(crate) use error::TurnFailure;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -36,10 +36,10 @@ use crate::rules::Rulebook;
 use crate::spend::ledger::RunEnded;
 
 /// How long the first SSE frame waits for the agent's first event.
-pub const FIRST_EVENT_WAIT: Duration = Duration::from_secs(2);
+pub(crate) const FIRST_EVENT_WAIT: Duration = Duration::from_secs(2);
 
 /// How many of a turn's items may wait between the turn and its keeper (events are small).
-pub const ITEM_BUFFER: usize = 256;
+pub(crate) const ITEM_BUFFER: usize = 256;
 
 /// What the gateway hands a turn.
 #[derive(Debug, Clone)]
@@ -61,7 +61,7 @@ pub struct TurnInput {
     /// The stream rules watched while Cursor writes (`None`: none are).
     pub stream_rules: Option<StreamRules>,
     /// Cursor's global `cli-config.json`, whose default model every `--model` run rewrites:
-    /// each run holds it ([`crate::policy::cursor_config::ModelPutBack`]) and the user's model is put back once the run's
+    /// each run holds it (`crate::policy::cursor_config::ModelPutBack`) and the user's model is put back once the run's
     /// group has ended. `None` when no such path can be named.
     pub cursor_config: Option<PathBuf>,
     /// Which of Claude Code's dialogs the request can open: what Cursor wanted to put to the
@@ -80,7 +80,7 @@ pub struct StreamRules {
 }
 
 /// Notice streamed when a resumed chat could not be continued and a fresh one was started.
-pub const RESUME_FALLBACK_NOTICE: &str = "[Cursor] Cursor could not resume its earlier conversation; this turn started a new one with the conversation so far as context.";
+pub(crate) const RESUME_FALLBACK_NOTICE: &str = "[Cursor] Cursor could not resume its earlier conversation; this turn started a new one with the conversation so far as context.";
 
 /// What a running turn reports to whoever keeps its record, in order.
 #[derive(Debug)]
@@ -145,7 +145,7 @@ pub struct TurnCancel(Option<oneshot::Sender<Option<String>>>);
 
 impl TurnCancel {
     /// Ends the turn's run; its last item becomes `Failed { cancelled: true, .. }`.
-    pub fn fire(&mut self) {
+    pub(crate) fn fire(&mut self) {
         if let Some(cancel) = self.0.take() {
             let _ = cancel.send(None);
         }
@@ -153,7 +153,7 @@ impl TurnCancel {
 
     /// [`Self::fire`], saying why (Claude Code's `Interrupt` hook): the run's ledger line
     /// carries `why` as its `stopped`.
-    pub fn fire_because(&mut self, why: String) {
+    pub(crate) fn fire_because(&mut self, why: String) {
         if let Some(cancel) = self.0.take() {
             let _ = cancel.send(Some(why));
         }
@@ -166,7 +166,7 @@ impl TurnCancel {
 /// `… is already in use.`, the turn ends this group if it is still there and ours, and resumes
 /// the chat once more before it falls back to a fresh chat.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ChatHolder {
+pub(crate) struct ChatHolder {
     /// The group's id (its leader's pid).
     pub pgid: i32,
     /// The leader's recorded start time.
@@ -193,7 +193,7 @@ pub fn start(input: TurnInput) -> (mpsc::Receiver<TurnItem>, TurnCancel) {
 }
 
 /// [`start`], with the process group that may hold the chat ([`ChatHolder`]).
-pub fn start_reclaiming(
+pub(crate) fn start_reclaiming(
     input: TurnInput,
     holder: Option<ChatHolder>,
 ) -> (mpsc::Receiver<TurnItem>, TurnCancel) {

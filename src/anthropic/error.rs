@@ -35,7 +35,7 @@ pub enum ErrorType {
 
 impl ErrorType {
     /// The wire spelling, e.g. `invalid_request_error`.
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             ErrorType::InvalidRequest => "invalid_request_error",
             ErrorType::Authentication => "authentication_error",
@@ -67,6 +67,6 @@ pub struct ErrorDetail {
 
 /// The whole error body, `{"type":"error","error":{…}}`: the body of an HTTP error response.
 /// A streamed failure sends the same object as [`super::events::StreamEvent::Error`].
-pub fn error_body(kind: ErrorType, message: &str) -> serde_json::Value {
+pub(crate) fn error_body(kind: ErrorType, message: &str) -> serde_json::Value {
     serde_json::json!({"type": "error", "error": ErrorDetail { kind, message: message.to_string() }})
 }

@@ -80,7 +80,7 @@ pub struct MessageStart {
 
 impl MessageStart {
     /// The start of an answer in `model` with `input_tokens`, under a fresh random id.
-    pub fn new(model: &str, input_tokens: u64) -> Self {
+    pub(crate) fn new(model: &str, input_tokens: u64) -> Self {
         MessageStart {
             id: format!("msg_{:024x}", rand::random::<u128>() >> 32),
             kind: MessageType::Message,
@@ -198,7 +198,7 @@ impl StreamEvent {
 
     /// The three events of a `tool_use` block at `index`: its start with an empty input, the
     /// whole input in one `input_json_delta`, its stop (as Anthropic streams a tool call).
-    pub fn tool_use_block(index: usize, id: &str, name: &str, input: &Value) -> [Self; 3] {
+    pub(crate) fn tool_use_block(index: usize, id: &str, name: &str, input: &Value) -> [Self; 3] {
         [
             StreamEvent::ContentBlockStart {
                 index,
@@ -219,7 +219,7 @@ impl StreamEvent {
     }
 
     /// The final `message_delta` of an answer that stops for `reason`.
-    pub fn stop(reason: StopReason, usage: Usage, source: Option<UsageSource>) -> Self {
+    pub(crate) fn stop(reason: StopReason, usage: Usage, source: Option<UsageSource>) -> Self {
         StreamEvent::MessageDelta {
             delta: MessageDeltaBody {
                 stop_reason: reason,
@@ -232,7 +232,7 @@ impl StreamEvent {
     }
 
     /// The event's data object, keys in alphabetical order.
-    pub fn data(&self) -> Value {
+    pub(crate) fn data(&self) -> Value {
         // Serialising these types cannot fail: every map key is a string.
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
@@ -240,7 +240,7 @@ impl StreamEvent {
     /// The name of the event whose data object is `data`: its `type`, which is also its SSE
     /// `event:` line and a record's stored name. Serde spells it from the variant's name (the
     /// one place an event name is spelled); empty when `data` has none.
-    pub fn name_of(data: &Value) -> &str {
+    pub(crate) fn name_of(data: &Value) -> &str {
         data.get("type").and_then(Value::as_str).unwrap_or_default()
     }
 
@@ -274,7 +274,7 @@ impl StreamEvent {
 /// The answer to Claude Code's server-side action check (`safeguards`) for an answer that holds
 /// no tool use, which every Cursor answer is: each check asked for is `available` with nothing
 /// to judge — what the API itself answers for a turn without tool use. One result per type
-/// asked for, in the order first asked ([`first_of_each`]: linear in the number of checks).
+/// asked for, in the order first asked (`first_of_each`: linear in the number of checks).
 pub fn safeguard_results<'a>(kinds: impl IntoIterator<Item = &'a str>) -> Value {
     Value::Array(
         first_of_each(kinds)
@@ -286,7 +286,7 @@ pub fn safeguard_results<'a>(kinds: impl IntoIterator<Item = &'a str>) -> Value 
 
 /// The first of each equal item of `items`, in their order: one pass with a hash set (a
 /// request chooses how many items there are, so never a scan per item).
-pub fn first_of_each<T: Eq + Hash + Clone>(items: impl IntoIterator<Item = T>) -> Vec<T> {
+pub(crate) fn first_of_each<T: Eq + Hash + Clone>(items: impl IntoIterator<Item = T>) -> Vec<T> {
     let mut seen = HashSet::new();
     items
         .into_iter()

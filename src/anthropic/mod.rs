@@ -9,10 +9,10 @@
 pub mod error;
 pub mod events;
 pub mod request;
-pub mod usage;
+pub(crate) mod usage;
 
 pub use error::ErrorType;
 pub use events::StreamEvent;
-pub use request::MessagesRequest;
+pub(crate) use request::MessagesRequest;
 pub use usage::Usage;
-pub use usage::UsageSource;
+pub(crate) use usage::UsageSource;

@@ -10,7 +10,7 @@ use thiserror::Error;
 
 /// Why a body is not a Messages request.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum ParseError {
+pub(crate) enum ParseError {
     /// The body is not JSON at all.
     #[error("{0}")]
     Json(String),
@@ -20,7 +20,7 @@ pub enum ParseError {
 }
 
 /// Parses a Messages request body.
-pub fn parse(body: &[u8]) -> Result<MessagesRequest, ParseError> {
+pub(crate) fn parse(body: &[u8]) -> Result<MessagesRequest, ParseError> {
     serde_json::from_slice(body).map_err(|e| match e.classify() {
         serde_json::error::Category::Data => ParseError::Request(e.to_string()),
         _ => ParseError::Json(e.to_string()),
@@ -28,7 +28,7 @@ pub fn parse(body: &[u8]) -> Result<MessagesRequest, ParseError> {
 }
 
 /// An Anthropic Messages request (`POST /v1/messages` and `/v1/messages/count_tokens`), parsed
-/// tolerantly: unknown fields are ignored, `null` means absent. Built by [`parse`].
+/// tolerantly: unknown fields are ignored, `null` means absent. Built by `parse`.
 #[derive(Debug, Clone, Deserialize)]
 pub struct MessagesRequest {
     /// The route, e.g. `multi/cursor/composer-2.5`.
@@ -73,12 +73,12 @@ pub struct MessagesRequest {
     /// read from this field alone, never from a beta name. `Some` whenever the field was sent,
     /// whatever its shape, so the answer reports on it; keys other than `type` and
     /// `classifier_context.auto_mode` (a `tools` list, `classifier_tool_calls`) are ignored.
-    /// Its shape is never a reason to refuse a request; more than [`MAX_SAFEGUARDS`] checks is.
+    /// Its shape is never a reason to refuse a request; more than `MAX_SAFEGUARDS` checks is.
     #[serde(default, deserialize_with = "lenient_safeguards")]
     pub safeguards: Option<Vec<Safeguard>>,
-    /// A server-side message thread (beta [`MESSAGE_THREADS_BETA`]), kept raw: `{"type":
+    /// A server-side message thread (beta `MESSAGE_THREADS_BETA`), kept raw: `{"type":
     /// "continue", "previous_message_id": "msg_…"}` carries only the messages after that
-    /// answer ([`MessagesRequest::continues_a_thread`]).
+    /// answer (`MessagesRequest::continues_a_thread`).
     #[serde(default)]
     pub thread: Option<Value>,
 }
@@ -87,11 +87,11 @@ pub struct MessagesRequest {
 /// new messages, and a server that holds no thread answers 400 with the message
 /// `capability_rejected: beta_header:message-threads-2026-08-12`, on which Claude Code
 /// (2.1.337) sends the turn again with its whole history.
-pub const MESSAGE_THREADS_BETA: &str = "message-threads-2026-08-12";
+pub(crate) const MESSAGE_THREADS_BETA: &str = "message-threads-2026-08-12";
 
 /// Most checks one request's `safeguards` may ask for (Claude Code asks for one); a Cursor
 /// route refuses more, so the answer's work stays bounded by a small number.
-pub const MAX_SAFEGUARDS: usize = 16;
+pub(crate) const MAX_SAFEGUARDS: usize = 16;
 
 /// One check of `safeguards`. Of its `classifier_context` (paths, git state, identity: never
 /// stored or logged) only the number of the user's own auto-mode rules is kept.
@@ -108,7 +108,7 @@ impl MessagesRequest {
     /// Whether the request leans on a server-side thread: a `thread` of any type but
     /// `create` (a continuation, or a shape this gateway does not know), whose `messages` may
     /// be only the newest part of the conversation.
-    pub fn continues_a_thread(&self) -> bool {
+    pub(crate) fn continues_a_thread(&self) -> bool {
         self.thread
             .as_ref()
             .is_some_and(|thread| thread.get("type").and_then(Value::as_str) != Some("create"))
@@ -116,7 +116,7 @@ impl MessagesRequest {
 
     /// The user's Claude auto-mode rules the request delivers, counted (0 without
     /// `safeguards`).
-    pub fn auto_mode_rules(&self) -> usize {
+    pub(crate) fn auto_mode_rules(&self) -> usize {
         self.safeguards
             .iter()
             .flatten()
@@ -295,7 +295,7 @@ impl<'de> Deserialize<'de> for Content {
 
 impl Content {
     /// The text of a string, or of each text block, in order.
-    pub fn texts(&self) -> Vec<&str> {
+    pub(crate) fn texts(&self) -> Vec<&str> {
         match self {
             Content::Text(text) => vec![text.as_str()],
             Content::Blocks(blocks) => blocks

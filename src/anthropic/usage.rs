@@ -6,7 +6,7 @@ use serde::Serialize;
 
 /// Top-level field of the final `message_delta` (and of a folded message) naming where the
 /// answer's usage came from.
-pub const USAGE_FIELD: &str = "multi_cursor_usage";
+pub(crate) const USAGE_FIELD: &str = "multi_cursor_usage";
 
 /// Anthropic's `usage` object: input and output tokens, and the cache counts when known.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

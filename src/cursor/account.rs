@@ -17,7 +17,7 @@ use super::spawn::signal_group;
 use crate::text::strip_ansi;
 
 /// Environment variable holding a Cursor API key.
-pub const API_KEY_ENV: &str = "CURSOR_API_KEY";
+pub(crate) const API_KEY_ENV: &str = "CURSOR_API_KEY";
 
 const STATUS_TIMEOUT: Duration = Duration::from_secs(15);
 
@@ -69,7 +69,7 @@ pub enum AccountError {
 }
 
 /// Reads `agent status` output into a [`LoginState`].
-pub fn parse_status(output: &str) -> LoginState {
+pub(crate) fn parse_status(output: &str) -> LoginState {
     // Cursor's words end up in messages Claude Code shows: no control characters.
     let clean = sanitize(&strip_ansi(output));
     for line in clean.lines() {
@@ -313,7 +313,7 @@ async fn run_detached_login(
 }
 
 /// The first `https://` link in `agent login`'s output (colours removed).
-pub fn login_link(output: &str) -> Option<String> {
+pub(crate) fn login_link(output: &str) -> Option<String> {
     strip_ansi(output)
         .split_whitespace()
         .find(|word| word.starts_with("https://"))

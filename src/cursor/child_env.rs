@@ -65,7 +65,7 @@ const DENIED_SUFFIXES: &[&str] = &["_FILE_DESCRIPTOR"];
 
 /// True when `name` must not reach an agent child (compared in upper case; a name that is not
 /// UTF-8 is kept, since none of ours is).
-pub fn is_denied(name: &OsStr) -> bool {
+pub(crate) fn is_denied(name: &OsStr) -> bool {
     let Some(name) = name.to_str() else {
         return false;
     };
@@ -83,7 +83,7 @@ pub fn is_denied(name: &OsStr) -> bool {
 
 /// True when the variable `name=value` must not reach an agent child: [`is_denied`] by name,
 /// or an `ANTHROPIC_*` name whose value is a URL (holds `://`).
-pub fn is_denied_variable(name: &OsStr, value: &OsStr) -> bool {
+pub(crate) fn is_denied_variable(name: &OsStr, value: &OsStr) -> bool {
     is_denied(name)
         || name
             .to_str()
@@ -94,9 +94,10 @@ pub fn is_denied_variable(name: &OsStr, value: &OsStr) -> bool {
                 .any(|w| w == URL_MARK.as_bytes())
 }
 
+#[cfg(test)]
 /// What [`is_denied`] removes, in words, for the reference page (`docs/environment.md` is
 /// generated from it).
-pub fn denied_reference() -> String {
+pub(crate) fn denied_reference() -> String {
     let quoted = |names: &[&str]| {
         names
             .iter()
@@ -124,7 +125,7 @@ pub fn denied_reference() -> String {
 }
 
 /// `vars` without the denied names, in their order.
-pub fn agent_env<K, V>(vars: impl IntoIterator<Item = (K, V)>) -> Vec<(OsString, OsString)>
+pub(crate) fn agent_env<K, V>(vars: impl IntoIterator<Item = (K, V)>) -> Vec<(OsString, OsString)>
 where
     K: Into<OsString>,
     V: Into<OsString>,

@@ -29,7 +29,7 @@ pub enum CursorMode {
 impl CursorMode {
     /// The mode's one spelling (`plan`, `allowlist`, `force`, `auto_review`, `ask`): its
     /// ledger lines' `mode`.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             CursorMode::Plan => "plan",
             CursorMode::Allowlist => "allowlist",
@@ -40,7 +40,7 @@ impl CursorMode {
     }
 
     /// The flags this mode adds to the turn's argv.
-    pub fn flags(self) -> &'static [&'static str] {
+    pub(crate) fn flags(self) -> &'static [&'static str] {
         match self {
             CursorMode::Plan => &["--mode", "plan"],
             CursorMode::Allowlist => &[],
@@ -88,7 +88,7 @@ pub const SCRUBBED_ENV: &[&str] = &[
 
 impl TurnSpec {
     /// The turn's argv, without the program name.
-    pub fn args(&self) -> Vec<OsString> {
+    pub(crate) fn args(&self) -> Vec<OsString> {
         let mut args: Vec<OsString> = [
             "-p",
             "--output-format",

@@ -84,7 +84,7 @@ pub enum QueryKind {
 
 impl QueryKind {
     /// The kind of a `query_type` string.
-    pub fn of(query_type: &str) -> QueryKind {
+    pub(crate) fn of(query_type: &str) -> QueryKind {
         match query_type {
             "webFetchRequestQuery" => QueryKind::WebFetch,
             "webSearchRequestQuery" => QueryKind::WebSearch,
@@ -111,7 +111,7 @@ pub struct ToolCall {
 
 impl ToolCall {
     /// The file paths the call names in its arguments (see `paths_in_args`).
-    pub fn paths(&self) -> Vec<PathBuf> {
+    pub(crate) fn paths(&self) -> Vec<PathBuf> {
         paths_in_args(&self.args)
     }
 }

@@ -1,11 +1,11 @@
 //! Cursor's failures, classified from what the agent CLI printed and how it ended.
 //!
 //! Two levels, both pure (no I/O, no clock):
-//! - [`classify_plain_text`] reads ONE plain-text line (stdout or stderr) and recognises the
+//! - `classify_plain_text` reads ONE plain-text line (stdout or stderr) and recognises the
 //!   failures the stream parser reports as they arrive ([`CliFailure`]); `TrustBlock` joins the
 //!   multi-line workspace-trust banner into one failure.
-//! - [`classify_run`] reads everything a run left behind when it ended **without** a `result`
-//!   ([`RunEnd`]: the stderr tail, stdout's plain-text lines, the exit status, how far the run
+//! - `classify_run` reads everything a run left behind when it ended **without** a `result`
+//!   (`RunEnd`: the stderr tail, stdout's plain-text lines, the exit status, how far the run
 //!   got) and names the case ([`RunFailure`]), with the recovery a turn may try and a message
 //!   in Cursor's own words that says what to do. The gateway decides the answer's status from
 //!   the case (`gateway::error`); nothing here speaks HTTP.
@@ -44,7 +44,7 @@ const LAST_LINES: usize = 5;
 /// Recognised (case-insensitive): `Authentication required`, `Cannot use this model`,
 /// `Workspace Trust Required` (the header line only; the stream parser joins the block with a
 /// `TrustBlock`), and rate limits (`rate limit`, `rate-limit`, `too many requests`).
-pub fn classify_plain_text(line: &str) -> Option<CliFailure> {
+pub(crate) fn classify_plain_text(line: &str) -> Option<CliFailure> {
     let cleaned = strip_ansi(line);
     let words = cleaned.trim();
     if words.is_empty() {
@@ -139,7 +139,7 @@ impl Exit {
     /// SIGABRT, …) is not one.
     /// Its name is returned; the numbers are those of Linux and macOS alike (a Windows exit
     /// code above 128 names them only when a Unix-like shell made it so).
-    pub fn outside_signal(self) -> Option<&'static str> {
+    pub(crate) fn outside_signal(self) -> Option<&'static str> {
         let number = match self {
             Exit::Signal(number) => number,
             Exit::Code(code) if code > 128 => code - 128,
@@ -185,7 +185,7 @@ pub enum Reached {
 impl Reached {
     /// From what the stream showed: `started` = a `system/init` was seen, `tool_called` = a
     /// `tool_call` event (started or completed) was seen.
-    pub fn from_run(started: bool, tool_called: bool) -> Self {
+    pub(crate) fn from_run(started: bool, tool_called: bool) -> Self {
         if tool_called {
             Reached::Acted
         } else if started {
@@ -211,7 +211,7 @@ impl Reached {
 
 /// What a run that ended without a `result` left behind: the input of [`classify_run`].
 #[derive(Debug, Clone, Copy)]
-pub struct RunEnd<'a> {
+pub(crate) struct RunEnd<'a> {
     /// The newest bytes of the agent's stderr (the supervisor keeps a bounded tail; it may
     /// start inside a character).
     pub stderr: &'a [u8],
@@ -390,11 +390,12 @@ impl RunFailure {
         }
     }
 
+    #[cfg(test)]
     /// The case's name, as the first column of `docs/cursor-failures.md`'s table of cases
     /// spells it: the page's status column is generated for each name from the gateway's
     /// mapping, its recovery column from [`RunFailure::recovery`] (a new case needs a row there
     /// and an entry in `one_of_each`).
-    pub fn case(&self) -> &'static str {
+    pub(crate) fn case(&self) -> &'static str {
         match self {
             RunFailure::Killed { .. } => "killed from outside",
             RunFailure::WorkspaceTrust { .. } => "workspace trust gate",
@@ -593,7 +594,7 @@ const RESUME_WORDS: [&str; 4] = ["resume", "chat", "session", "conversation"];
 /// resume; anything else is [`RunFailure::Other`] with the last stderr lines (stdout's text
 /// when stderr is empty). Cursor's words are quoted from the matching line to the end of its
 /// output (the multi-line usage banner stays whole), on one line and bounded.
-pub fn classify_run(end: &RunEnd<'_>) -> RunFailure {
+pub(crate) fn classify_run(end: &RunEnd<'_>) -> RunFailure {
     if end.exit.outside_signal().is_some() {
         return RunFailure::Killed {
             exit: end.exit,

@@ -27,7 +27,7 @@ use crate::exec::resolve_configured;
 use crate::exec::search_path;
 
 /// How to install the Cursor CLI on this system, quoted in every "not found" message.
-pub fn install_hint() -> String {
+pub(crate) fn install_hint() -> String {
     format!(
         "install the Cursor CLI with {}, or set MULTI_CURSOR_AGENT to its path",
         crate::platform::places::AGENT_INSTALL_COMMAND
@@ -75,13 +75,13 @@ pub struct AgentInfo {
 impl AgentInfo {
     /// Whether this CLI reads Claude Code's `.claude/skills` itself: 2026.10 and later builds
     /// (versions are `YYYY.MM.DD-<hash>`, so they order as text).
-    pub fn reads_claude_skills(&self) -> bool {
+    pub(crate) fn reads_claude_skills(&self) -> bool {
         self.version.as_str() >= "2026.10"
     }
 }
 
 /// Finds the agent executable without running it: the first of [`agent_candidates`].
-pub fn find_agent_path() -> Result<PathBuf, LocateError> {
+pub(crate) fn find_agent_path() -> Result<PathBuf, LocateError> {
     find_agent_path_in(
         std::env::var_os(AGENT_ENV).as_deref(),
         std::env::var_os("PATH").as_deref(),
@@ -90,7 +90,7 @@ pub fn find_agent_path() -> Result<PathBuf, LocateError> {
 }
 
 /// [`find_agent_path`] with its inputs passed in, for tests.
-pub fn find_agent_path_in(
+pub(crate) fn find_agent_path_in(
     configured: Option<&OsStr>,
     path_var: Option<&OsStr>,
     home: Option<&OsStr>,
@@ -104,7 +104,7 @@ pub fn find_agent_path_in(
 /// Where Cursor's agent may be, in the order they are tried: `$MULTI_CURSOR_AGENT` alone when
 /// set; else `cursor-agent` then `agent` on PATH, then `~/.local/bin/cursor-agent` and
 /// `~/.local/bin/agent` (each once).
-pub fn agent_candidates(
+pub(crate) fn agent_candidates(
     configured: Option<&OsStr>,
     path_var: Option<&OsStr>,
     home: Option<&OsStr>,
@@ -152,7 +152,7 @@ fn probe_cache() -> &'static ProbeCache {
 }
 
 /// Finds the agent and checks, once per process, that it is Cursor's: the first of
-/// [`agent_candidates`] that answers like Cursor's CLI. A candidate that is another program is
+/// `agent_candidates` that answers like Cursor's CLI. A candidate that is another program is
 /// skipped; when none is Cursor's, the error names each one skipped.
 pub async fn locate_agent() -> Result<AgentInfo, LocateError> {
     let candidates = agent_candidates(
@@ -194,12 +194,12 @@ pub async fn locate_agent() -> Result<AgentInfo, LocateError> {
 
 /// The file in the state folder remembering each agent executable's probe while it is
 /// unchanged (`launch::agent_probe`).
-pub const PROBE_CACHE_FILE: &str = "agent-probe.json";
+pub(crate) const PROBE_CACHE_FILE: &str = "agent-probe.json";
 
 /// A run showed the probe of `path` wrong (it refused a flag the probe said the CLI has: a
 /// wrapper script whose environment changed keeps its path, time and size): forgotten in this
 /// process and in `state_dir`'s cache, so the next lookup runs `--version`/`--help` again.
-pub fn forget_probe(state_dir: &Path, path: &Path) {
+pub(crate) fn forget_probe(state_dir: &Path, path: &Path) {
     if let Ok(mut cache) = probe_cache().lock() {
         cache.remove(path);
     }
@@ -212,14 +212,14 @@ pub fn forget_probe(state_dir: &Path, path: &Path) {
 
 /// Takes `info` as this process's answer for its executable (a probe remembered from an earlier
 /// start, `launch::agent_probe`), so no later lookup runs it again.
-pub fn remember(info: &AgentInfo) {
+pub(crate) fn remember(info: &AgentInfo) {
     if let Ok(mut cache) = probe_cache().lock() {
         cache.insert(info.path.clone(), Ok(info.clone()));
     }
 }
 
 /// Checks (once per executable per process) that `path` is Cursor's agent CLI.
-pub async fn identify(path: &Path) -> Result<AgentInfo, LocateError> {
+pub(crate) async fn identify(path: &Path) -> Result<AgentInfo, LocateError> {
     if let Some(known) = probe_cache()
         .lock()
         .ok()
@@ -245,7 +245,7 @@ async fn probe(path: &Path) -> Result<AgentInfo, LocateError> {
 }
 
 /// Decides from `--version` and `--help` output whether `path` is Cursor's CLI.
-pub fn classify(path: &Path, version: &str, help: &str) -> Result<AgentInfo, LocateError> {
+pub(crate) fn classify(path: &Path, version: &str, help: &str) -> Result<AgentInfo, LocateError> {
     let lower_help = help.to_ascii_lowercase();
     let lower_version = version.to_ascii_lowercase();
     let other = ["grok", "xai", "x.ai"]

@@ -3,21 +3,21 @@
 
 pub mod account;
 pub mod catalog;
-pub mod child_env;
+pub(crate) mod child_env;
 pub mod command;
 pub mod events;
 pub mod failure;
 pub mod locate;
 pub mod process;
-pub mod sanitize;
-pub mod spawn;
+pub(crate) mod sanitize;
+pub(crate) mod spawn;
 pub mod stream;
 
 use thiserror::Error;
 
 /// `text` on one line (whitespace runs become one space) and at most `max` characters, with
 /// `…` when cut: words the CLI said, quoted in a message.
-pub fn bounded_line(text: &str, max: usize) -> String {
+pub(crate) fn bounded_line(text: &str, max: usize) -> String {
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
     match flat.char_indices().nth(max) {
         Some((cut, _)) => format!("{}…", &flat[..cut]),

@@ -9,14 +9,14 @@
 //! itself, then the group is ended anyway (the real CLI sometimes never exits). A run that
 //! stays silent longer than the inactivity limit is ended as stalled.
 //!
-//! Each child carries a random marker in its environment ([`RUN_MARKER_ENV`]); a gateway that
+//! Each child carries a random marker in its environment (`RUN_MARKER_ENV`); a gateway that
 //! restarts after a crash ends a recorded group only when its leader still has the recorded
-//! start time *and* its environment carries the marker ([`identity`]), so a record naming some
+//! start time *and* its environment carries the marker (`identity`), so a record naming some
 //! other process (with its exact start time) never gets a stranger signalled.
 //!
-//! - [`identity`]: start times, command lines and the marker check, from
+//! - `identity`: start times, command lines and the marker check, from
 //!   [`crate::platform`] (`/proc`, `proc_pidinfo` and `sysctl`, `GetProcessTimes`);
-//! - [`crate::platform::parse`]: the pure parsers of what those platforms return;
+//! - `crate::platform::parse`: the pure parsers of what those platforms return;
 //! - [`crate::platform::watchdog`]: what ends the group if this process dies (SIGKILL included) while the run
 //!   goes on: a helper process on Unix, a kill-on-close Job Object on Windows.
 
@@ -56,15 +56,15 @@ use crate::platform::Stop;
 use crate::platform::watchdog::Target;
 use crate::platform::watchdog::Watchdog;
 
-pub mod identity;
+pub(crate) mod identity;
 
-pub use identity::command_line;
+pub(crate) use identity::command_line;
 pub use identity::end_stray_run;
 pub use identity::environ_carries;
 pub use identity::process_start_time;
 
 /// Delay between the escalation steps SIGINT → SIGTERM → SIGKILL.
-pub const KILL_STEP: Duration = Duration::from_millis(1500);
+pub(crate) const KILL_STEP: Duration = Duration::from_millis(1500);
 
 /// Bounds on one run. The defaults suit real turns; tests shorten them.
 #[derive(Debug, Clone, Copy)]
@@ -102,7 +102,7 @@ impl Default for RunLimits {
 impl RunLimits {
     /// The defaults, with [`FIRST_EVENT_ENV`] applied; an unreadable value is refused with
     /// its name.
-    pub fn from_env() -> Result<RunLimits, String> {
+    pub(crate) fn from_env() -> Result<RunLimits, String> {
         let first_event = match std::env::var(FIRST_EVENT_ENV) {
             Err(_) => DEFAULT_FIRST_EVENT,
             Ok(value) => match value.trim().parse::<u64>() {
@@ -171,7 +171,7 @@ pub enum RunError {
 
 /// Blocking work to do once a run's process group has ended, on the blocking pool (a turn's
 /// hold on Cursor's default model, [`crate::policy::cursor_config::ModelPutBack`]).
-pub type AfterEnd = Box<dyn FnOnce() + Send + Sync + 'static>;
+pub(crate) type AfterEnd = Box<dyn FnOnce() + Send + Sync + 'static>;
 
 /// A running Cursor turn. Dropping it ends the child's whole process group.
 #[derive(Debug)]
@@ -180,7 +180,7 @@ pub struct CursorRun {
     pub pgid: i32,
     /// The leader's start time ([`process_start_time`]), to recognise the group later.
     pub process_start: Option<u64>,
-    /// The random value of [`RUN_MARKER_ENV`] in the child's environment: recorded with the
+    /// The random value of `RUN_MARKER_ENV` in the child's environment: recorded with the
     /// group, it proves after a restart that a group is still ours ([`end_stray_run`]).
     pub marker: String,
     rx: mpsc::Receiver<Result<RunOutput, RunError>>,
@@ -197,7 +197,7 @@ impl CursorRun {
     /// Writes the prompt to the agent's stdin and closes it. A run from [`spawn_turn_held`]
     /// waits for this (the agent sits blocked on stdin, doing nothing), so the caller can
     /// record the process group before Cursor can act.
-    pub fn deliver_prompt(&mut self) {
+    pub(crate) fn deliver_prompt(&mut self) {
         if let Some(gate) = self.prompt_gate.take() {
             let _ = gate.send(());
         }
@@ -214,7 +214,7 @@ impl CursorRun {
     /// Waits until the run is over and its process group has ended (after [`Self::cancel`] or
     /// a `result`), discarding output still queued. Bounded: ending a group escalates to
     /// SIGKILL.
-    pub async fn ended(&mut self) {
+    pub(crate) async fn ended(&mut self) {
         while self.rx.recv().await.is_some() {}
     }
 }
@@ -236,7 +236,7 @@ pub fn spawn_turn(agent: &Path, spec: &TurnSpec, limits: RunLimits) -> Result<Cu
 /// Like [`spawn_turn`], but the prompt is held back until [`CursorRun::deliver_prompt`]; a run
 /// cancelled or dropped before that never receives it. `after_end` runs once the run's process
 /// group has ended (also when the spawn fails), however the run ends.
-pub fn spawn_turn_held(
+pub(crate) fn spawn_turn_held(
     agent: &Path,
     spec: &TurnSpec,
     limits: RunLimits,

@@ -16,7 +16,7 @@
 //! Passthrough bytes to Anthropic are never touched; this is for text we generate.
 
 /// Longest escape sequence followed; beyond it the sequence is dropped and text resumes.
-pub const MAX_SEQUENCE: usize = 4096;
+pub(crate) const MAX_SEQUENCE: usize = 4096;
 
 const ESC: char = '\u{1b}';
 const BEL: char = '\u{7}';
@@ -45,7 +45,7 @@ enum State {
 
 /// A control-sequence stripper for one stream of text (see the module documentation).
 #[derive(Debug, Clone, Default)]
-pub struct Sanitizer {
+pub(crate) struct Sanitizer {
     state: State,
     /// Characters of the current sequence so far.
     length: usize,
@@ -53,12 +53,12 @@ pub struct Sanitizer {
 
 impl Sanitizer {
     /// A stripper in the plain-text state.
-    pub fn new() -> Sanitizer {
+    pub(crate) fn new() -> Sanitizer {
         Sanitizer::default()
     }
 
     /// The text of `delta` that may be shown, given everything pushed before it.
-    pub fn push(&mut self, delta: &str) -> String {
+    pub(crate) fn push(&mut self, delta: &str) -> String {
         let mut out = String::with_capacity(delta.len());
         for c in delta.chars() {
             self.step(c, &mut out);
@@ -68,7 +68,7 @@ impl Sanitizer {
 
     /// Ends the stream: an unfinished sequence is dropped. Returns what is left to show
     /// (always empty, since plain text is never held; kept for callers that flush).
-    pub fn finish(&mut self) -> String {
+    pub(crate) fn finish(&mut self) -> String {
         self.state = State::Text;
         self.length = 0;
         String::new()
@@ -151,7 +151,7 @@ impl Sanitizer {
 }
 
 /// `text` with control characters and escape sequences removed, in one go.
-pub fn sanitize(text: &str) -> String {
+pub(crate) fn sanitize(text: &str) -> String {
     let mut sanitizer = Sanitizer::new();
     let mut out = sanitizer.push(text);
     out.push_str(&sanitizer.finish());

@@ -35,7 +35,7 @@ use crate::platform::windows_entry::ShimError;
 
 /// How a child is attached to us; see the module documentation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// Own process group, piped output, ended with us. Started held (on Windows, suspended
     /// until it is in its Job Object): whoever spawns one gives it a watchdog, then calls
     /// `platform::release`.
@@ -49,7 +49,7 @@ pub enum Kind {
 /// One agent invocation, built like a `Command` and started by [`AgentCommand::command`] or
 /// [`AgentCommand::capture`].
 #[derive(Debug, Clone)]
-pub struct AgentCommand {
+pub(crate) struct AgentCommand {
     program: PathBuf,
     kind: Kind,
     args: Vec<OsString>,
@@ -59,13 +59,13 @@ pub struct AgentCommand {
 
 impl AgentCommand {
     /// `program` with this process's environment (credentials removed).
-    pub fn new(program: &Path, kind: Kind) -> AgentCommand {
+    pub(crate) fn new(program: &Path, kind: Kind) -> AgentCommand {
         AgentCommand::with_environment(program, kind, std::env::vars_os())
     }
 
     /// `program` with `environment` as the inherited environment (credentials removed); for
     /// tests and callers that build the environment themselves.
-    pub fn with_environment(
+    pub(crate) fn with_environment(
         program: &Path,
         kind: Kind,
         environment: impl IntoIterator<Item = (OsString, OsString)>,
@@ -80,19 +80,26 @@ impl AgentCommand {
     }
 
     /// Adds one argument.
-    pub fn arg(mut self, arg: impl Into<OsString>) -> AgentCommand {
+    pub(crate) fn arg(mut self, arg: impl Into<OsString>) -> AgentCommand {
         self.args.push(arg.into());
         self
     }
 
     /// Adds arguments.
-    pub fn args<I: IntoIterator<Item = A>, A: Into<OsString>>(mut self, args: I) -> AgentCommand {
+    pub(crate) fn args<I: IntoIterator<Item = A>, A: Into<OsString>>(
+        mut self,
+        args: I,
+    ) -> AgentCommand {
         self.args.extend(args.into_iter().map(Into::into));
         self
     }
 
     /// Sets one variable (after the credential filter: what is set here is ours to set).
-    pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> AgentCommand {
+    pub(crate) fn env(
+        mut self,
+        key: impl Into<OsString>,
+        value: impl Into<OsString>,
+    ) -> AgentCommand {
         let key = key.into();
         self.env.retain(|(k, _)| *k != key);
         self.env.push((key, value.into()));
@@ -100,20 +107,15 @@ impl AgentCommand {
     }
 
     /// Removes one variable.
-    pub fn env_remove(mut self, key: &str) -> AgentCommand {
+    pub(crate) fn env_remove(mut self, key: &str) -> AgentCommand {
         self.env.retain(|(k, _)| k != key);
         self
     }
 
     /// The child's working directory.
-    pub fn current_dir(mut self, dir: &Path) -> AgentCommand {
+    pub(crate) fn current_dir(mut self, dir: &Path) -> AgentCommand {
         self.cwd = Some(dir.to_path_buf());
         self
-    }
-
-    /// The executable.
-    pub fn program(&self) -> &Path {
-        &self.program
     }
 
     /// What is really started: on Windows, Cursor's `.cmd` shim becomes the `node.exe` and
@@ -131,7 +133,7 @@ impl AgentCommand {
     /// Whether the child can be started as built: a `.cmd` shim must lead to a complete
     /// Cursor build, and on Windows the command line must fit its limit. Every spawn of a
     /// captured child checks this first; the error says what to do.
-    pub fn check(&self) -> std::io::Result<()> {
+    pub(crate) fn check(&self) -> std::io::Result<()> {
         let (program, mut args) = self
             .entry()
             .map_err(|error| std::io::Error::new(std::io::ErrorKind::NotFound, error))?;
@@ -143,14 +145,9 @@ impl AgentCommand {
         Ok(())
     }
 
-    /// The environment the child will get, in order.
-    pub fn environment(&self) -> &[(OsString, OsString)] {
-        &self.env
-    }
-
     /// A `std` command with the policy applied: environment replaced, descriptor limit
     /// restored, process group and stdio per [`Kind`] (the caller may still change stdio).
-    pub fn std_command(&self) -> std::process::Command {
+    pub(crate) fn std_command(&self) -> std::process::Command {
         // An unusable shim is refused by `check`; started as it is, it would fail to run.
         let (program, leading) = self
             .entry()
@@ -191,7 +188,7 @@ impl AgentCommand {
 
     /// A tokio command with the policy applied ([`Self::std_command`]); a captured child is
     /// killed when its handle is dropped (the caller ends the rest of its group).
-    pub fn command(&self) -> tokio::process::Command {
+    pub(crate) fn command(&self) -> tokio::process::Command {
         let mut command = tokio::process::Command::from(self.std_command());
         command.kill_on_drop(self.kind == Kind::Captured);
         command
@@ -200,7 +197,7 @@ impl AgentCommand {
     /// Runs a captured child to its end: stdin empty, stdout and stderr read concurrently and
     /// kept up to `limits` (the rest is drained, so the child never blocks on a full pipe),
     /// and the whole group killed when `limits.timeout` passes or the future is dropped.
-    pub async fn capture(&self, limits: CaptureLimits) -> Result<Captured, SpawnError> {
+    pub(crate) async fn capture(&self, limits: CaptureLimits) -> Result<Captured, SpawnError> {
         self.check().map_err(|source| SpawnError::Spawn {
             path: self.program.clone(),
             source,
@@ -258,7 +255,7 @@ impl AgentCommand {
 
 /// Bounds for [`AgentCommand::capture`].
 #[derive(Debug, Clone, Copy)]
-pub struct CaptureLimits {
+pub(crate) struct CaptureLimits {
     /// Longest the child may run.
     pub timeout: Duration,
     /// stdout bytes kept.
@@ -269,7 +266,7 @@ pub struct CaptureLimits {
 
 impl CaptureLimits {
     /// `timeout`, with 1 MiB of stdout and 64 KiB of stderr kept.
-    pub fn new(timeout: Duration) -> CaptureLimits {
+    pub(crate) fn new(timeout: Duration) -> CaptureLimits {
         CaptureLimits {
             timeout,
             stdout: 1024 * 1024,
@@ -280,7 +277,7 @@ impl CaptureLimits {
 
 /// What a captured child printed and how it ended.
 #[derive(Debug)]
-pub struct Captured {
+pub(crate) struct Captured {
     pub status: ExitStatus,
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
@@ -288,7 +285,7 @@ pub struct Captured {
 
 /// Why a captured child gave no output.
 #[derive(Debug, Error)]
-pub enum SpawnError {
+pub(crate) enum SpawnError {
     /// It could not be started (or waited for).
     #[error("could not run {path}: {source}")]
     Spawn {
@@ -348,12 +345,12 @@ async fn read_bounded<R: AsyncRead + Unpin>(pipe: Option<R>, limit: usize) -> Ve
 /// Asks every process of the tree led by `pgid` to stop ([`Stop`]: SIGINT, SIGTERM, SIGKILL on
 /// Unix; see [`crate::platform`] for Windows); false when the tree is gone. Ids 0 and 1 (and
 /// negative ids) are never signalled.
-pub fn signal_group(pgid: i32, stop: Stop) -> bool {
+pub(crate) fn signal_group(pgid: i32, stop: Stop) -> bool {
     crate::platform::stop_group(pgid, stop)
 }
 
 /// True while any process of the tree exists (zombies included).
-pub fn group_alive(pgid: i32) -> bool {
+pub(crate) fn group_alive(pgid: i32) -> bool {
     crate::platform::group_alive(pgid)
 }
 

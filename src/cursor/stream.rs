@@ -5,7 +5,7 @@
 //! as plain text.
 //!
 //! The process supervisor feeds every stdout read to [`StreamParser::feed`] and calls
-//! [`StreamParser::finish`] at EOF; it runs each stderr line through [`classify_plain_text`]
+//! [`StreamParser::finish`] at EOF; it runs each stderr line through `classify_plain_text`
 //! (which lives in [`super::failure`] with the rest of the failure classification).
 //!
 //! Decisions worth knowing:
@@ -15,14 +15,14 @@
 //!   as it grows (memory stays bounded), reported once as [`StreamError::LineTooLong`], and the
 //!   parser resynchronises at the next newline.
 //! - **JSON or plain text.** A line whose first non-blank byte is `{` is JSON; anything else is
-//!   plain text, classified by [`classify_plain_text`] (unrecognised text is noise, skipped and
+//!   plain text, classified by `classify_plain_text` (unrecognised text is noise, skipped and
 //!   logged at debug level). The workspace-trust gate prints a multi-line block: its header opens
 //!   a block, the indented lines after it join it, and the block becomes ONE
 //!   [`CliFailure::WorkspaceTrust`] carrying all its words when a non-indented line, a JSON line
 //!   or EOF ends it.
 //! - **Malformed JSON** (and a `system/init` without `session_id`) is skipped, never fatal: it is
 //!   logged with `tracing::warn!` (a preview and the serde error) and counted by
-//!   [`StreamParser::malformed_lines`], but not turned into a [`StreamItem`]. A broken line
+//!   the parser, but not turned into a [`StreamItem`]. A broken line
 //!   carries nothing a turn can act on; what it costs (a missing `result`, a tool that never
 //!   completes) is already visible to the supervisor as an absence. Fields with an unexpected
 //!   type (a float `duration_ms`, a string `usage`) only lose that field, not the event.
@@ -178,12 +178,6 @@ impl StreamParser {
     /// Bytes currently held: the incomplete line only. The bench checks it stays bounded.
     pub fn buffered(&self) -> usize {
         self.partial.len()
-    }
-
-    /// How many JSON lines were skipped because they did not parse (or lacked what their type
-    /// needs). The supervisor may mention a non-zero count when a run ends badly.
-    pub fn malformed_lines(&self) -> u64 {
-        self.malformed
     }
 
     /// Keep an incomplete tail for the next feed, or drop it when it makes the line too long.

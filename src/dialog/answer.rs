@@ -22,14 +22,14 @@ use crate::anthropic::request::MessagesRequest;
 use crate::anthropic::request::Role;
 
 /// How the approved-plan result begins.
-pub const PLAN_APPROVED: &str = "User has approved your plan.";
+pub(crate) const PLAN_APPROVED: &str = "User has approved your plan.";
 /// How the result of approving an empty plan begins.
-pub const EXIT_APPROVED: &str = "User has approved exiting plan mode.";
+pub(crate) const EXIT_APPROVED: &str = "User has approved exiting plan mode.";
 /// What comes before the user's words in a rejected tool's result.
-pub const USER_SAID: &str = "To tell you how to proceed, the user said:\n";
+pub(crate) const USER_SAID: &str = "To tell you how to proceed, the user said:\n";
 /// How long an allowed action stays allowed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AllowScope {
+pub(crate) enum AllowScope {
     /// For the one resumed run; the file is put back after it.
     Once,
     /// For good, in the workspace's `.cursor/cli.json`.
@@ -37,20 +37,20 @@ pub enum AllowScope {
 }
 
 /// The options of the dialog that allows a refused action, in order.
-pub const ALLOW_ONCE: &str = "Allow once";
+pub(crate) const ALLOW_ONCE: &str = "Allow once";
 /// See [`ALLOW_ONCE`].
-pub const ALLOW_WORKSPACE: &str = "Allow in this workspace";
+pub(crate) const ALLOW_WORKSPACE: &str = "Allow in this workspace";
 /// See [`ALLOW_ONCE`].
-pub const DO_NOT_ALLOW: &str = "No";
+pub(crate) const DO_NOT_ALLOW: &str = "No";
 
 /// How a question dialog's pick begins.
-pub const QUESTIONS_ANSWERED: &str = "Your questions have been answered:";
+pub(crate) const QUESTIONS_ANSWERED: &str = "Your questions have been answered:";
 /// How a question dialog's free-text answer begins.
-pub const USER_ANSWERED: &str = "The user answered:";
+pub(crate) const USER_ANSWERED: &str = "The user answered:";
 
 /// What the user did with a pending dialog.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DialogAnswer {
+pub(crate) enum DialogAnswer {
     /// The plan file was written: open "Ready to code?".
     PlanWritten,
     /// The plan was approved, with words typed beside the approval.
@@ -70,7 +70,7 @@ pub enum DialogAnswer {
 
 /// The user's answer to `pending` in the request's newest user turn; `None` when the turn
 /// carries no result for it (the conversation moved on without it).
-pub fn read(request: &MessagesRequest, pending: &PendingDialog) -> Option<DialogAnswer> {
+pub(crate) fn read(request: &MessagesRequest, pending: &PendingDialog) -> Option<DialogAnswer> {
     let newest = newest_turn(request);
     let result_of = |id: &str| {
         newest
@@ -180,7 +180,7 @@ fn newest_turn(request: &MessagesRequest) -> Vec<&Message> {
 }
 
 /// What Cursor is told when its chat resumes with the user's answer.
-pub fn prompt_for(answer: &DialogAnswer) -> Option<String> {
+pub(crate) fn prompt_for(answer: &DialogAnswer) -> Option<String> {
     match answer {
         DialogAnswer::PlanApproved { added } => {
             let mut prompt = String::from(

@@ -18,19 +18,19 @@
 //!
 //! Anything that is not a clear pick (Esc, an interrupt, a timeout, a validation error, a crash's
 //! interrupted result) is a "no": the pending dialog is dropped and Cursor reads what the user
-//! sends next. The pending dialog is part of the session's record ([`pending::PendingDialog`]),
+//! sends next. The pending dialog is part of the session's record (`pending::PendingDialog`),
 //! so a gateway restarted between the dialog and its answer still resumes. Where Claude Code
 //! has no dialog (`-p`, stream-json, workers) the answer says the same in words.
 //!
 //! [`surface`] decides what a request can open, [`material`] collects what Cursor asked during a
 //! run, [`offer`] turns it into the `tool_use` (the only `tool_use`s the gateway ever writes,
-//! typed by [`DialogTool`]), [`answer`] reads the user's pick back.
+//! typed by `DialogTool`), `answer` reads the user's pick back.
 
-pub mod answer;
+pub(crate) mod answer;
 pub mod material;
-pub mod naming;
+pub(crate) mod naming;
 pub mod offer;
-pub mod pending;
+pub(crate) mod pending;
 pub mod surface;
 
 use serde::Deserialize;
@@ -41,7 +41,7 @@ use sha2::Sha256;
 /// The only tools an answer of this gateway may call: Claude Code's two dialogs, and the
 /// `Write` of the plan file that plan approval reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum DialogTool {
+pub(crate) enum DialogTool {
     /// Claude Code's question dialog.
     AskUserQuestion,
     /// Claude Code's plan approval ("Ready to code?").
@@ -52,7 +52,7 @@ pub enum DialogTool {
 
 impl DialogTool {
     /// The tool's name in Claude Code's `tools`.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             DialogTool::AskUserQuestion => "AskUserQuestion",
             DialogTool::ExitPlanMode => "ExitPlanMode",
@@ -63,7 +63,7 @@ impl DialogTool {
 
 /// A `tool_use` id (`toolu_` and 24 hex digits) derived from what it asks: a re-sent request,
 /// and a gateway restarted in between, give the same id.
-pub fn tool_use_id(parts: &[&str]) -> String {
+pub(crate) fn tool_use_id(parts: &[&str]) -> String {
     let mut hash = Sha256::new();
     for part in parts {
         hash.update(part.as_bytes());

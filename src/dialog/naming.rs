@@ -18,7 +18,7 @@ const NAME_WORDS: usize = 5;
 
 /// What a naming request asks for: the schema's one property.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Naming {
+pub(crate) enum Naming {
     /// `{"name": …}`: kebab-case.
     Name,
     /// `{"title": …}`: sentence case.
@@ -26,7 +26,7 @@ pub enum Naming {
 }
 
 /// The naming request `request` is, if it is one.
-pub fn naming_request(request: &MessagesRequest) -> Option<Naming> {
+pub(crate) fn naming_request(request: &MessagesRequest) -> Option<Naming> {
     if !request.tools.is_empty() {
         return None;
     }
@@ -48,7 +48,7 @@ pub fn naming_request(request: &MessagesRequest) -> Option<Naming> {
 
 /// The answer's JSON text (`{"name":"add-a-verbose-flag"}`, `{"title":"Plan a greeting"}`),
 /// from the conversation's first heading (or first line).
-pub fn answer(request: &MessagesRequest, naming: Naming) -> String {
+pub(crate) fn answer(request: &MessagesRequest, naming: Naming) -> String {
     let conversation: Vec<&str> = request
         .messages
         .iter()

@@ -27,19 +27,19 @@ use crate::text::clip_chars;
 use crate::text::one_line;
 
 /// Questions one dialog holds.
-pub const MAX_QUESTIONS: usize = 4;
+pub(crate) const MAX_QUESTIONS: usize = 4;
 /// Options one question holds.
-pub const MAX_OPTIONS: usize = 4;
+pub(crate) const MAX_OPTIONS: usize = 4;
 /// Characters of a question's header chip.
-pub const HEADER_CHARS: usize = 12;
+pub(crate) const HEADER_CHARS: usize = 12;
 /// Characters of a question's text.
-pub const QUESTION_CHARS: usize = 400;
+pub(crate) const QUESTION_CHARS: usize = 400;
 /// Characters of an option's label.
-pub const LABEL_CHARS: usize = 80;
+pub(crate) const LABEL_CHARS: usize = 80;
 
 /// A dialog to open at the end of an answer.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Offer {
+pub(crate) struct Offer {
     /// A `[Cursor]` paragraph streamed before the `tool_use` (what opens, what was cut).
     pub note: String,
     /// The tool called.
@@ -54,7 +54,7 @@ pub struct Offer {
 
 /// The dialog `surface` can open for what Cursor wanted in a turn of `chat`: its plan first
 /// (plan approval), else its questions. `None` when there is nothing to ask or no dialog for it.
-pub fn offer(surface: &Surface, material: &Material, chat: &str) -> Option<Offer> {
+pub(crate) fn offer(surface: &Surface, material: &Material, chat: &str) -> Option<Offer> {
     let seed = format!("{chat}\n{}", surface.seed);
     if let (Some(plan_file), Some(plan)) = (&surface.plan_file, &material.plan) {
         return Some(plan_offer(plan_file, &render_plan(plan), &seed));
@@ -134,7 +134,7 @@ fn allow_offer(blocked: &Blocked, others: &[&Blocked], seed: &str) -> Offer {
 /// Whether one of Cursor's deny entries names `token`: the same kind, and its argument (a
 /// glob; a shell entry's command part before `:`) matches the token's. An entry whose glob
 /// cannot be read counts as naming it.
-pub fn denied(token: &str, deny: &[String]) -> bool {
+pub(crate) fn denied(token: &str, deny: &[String]) -> bool {
     let Some((kind, argument)) = split_token(token) else {
         return true;
     };
@@ -181,7 +181,7 @@ fn plan_offer(plan_file: &Path, plan: &str, seed: &str) -> Offer {
 
 /// The `ExitPlanMode` call that opens "Ready to code?" once the plan file is written: its
 /// input is `{}` (Claude Code reads the plan from the file).
-pub fn exit_plan_mode() -> Value {
+pub(crate) fn exit_plan_mode() -> Value {
     json!({})
 }
 

@@ -48,7 +48,7 @@ pub enum PendingDialog {
 
 impl PendingDialog {
     /// The `tool_use` id whose result answers the dialog.
-    pub fn answered_by(&self) -> &str {
+    pub(crate) fn answered_by(&self) -> &str {
         match self {
             PendingDialog::PlanWrite { write_id, .. } => write_id,
             PendingDialog::PlanApproval { exit_id, .. } => exit_id,

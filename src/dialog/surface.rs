@@ -23,7 +23,7 @@ use crate::anthropic::request::MessagesRequest;
 use crate::anthropic::request::Role;
 
 /// How Claude Code's plan-mode instructions begin (2.1.328–2.1.337).
-pub const PLAN_MODE_TEXT: &str = "Plan mode is active.";
+pub(crate) const PLAN_MODE_TEXT: &str = "Plan mode is active.";
 
 /// What one request can open.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -52,7 +52,7 @@ impl Surface {
 
     /// What `request` can open. `main_thread`: not a worker's request; `plan_mode`: the
     /// session is in plan mode as its hooks last said.
-    pub fn of(request: &MessagesRequest, main_thread: bool, plan_mode: bool) -> Surface {
+    pub(crate) fn of(request: &MessagesRequest, main_thread: bool, plan_mode: bool) -> Surface {
         if !main_thread {
             return Surface::none();
         }
@@ -75,11 +75,6 @@ impl Surface {
             never_offer: Vec::new(),
             seed: String::new(),
         }
-    }
-
-    /// Whether any dialog can be opened.
-    pub fn any(&self) -> bool {
-        self.question || self.plan_file.is_some()
     }
 }
 
@@ -118,7 +113,7 @@ const REMINDER: &str = "<system-reminder>";
 /// The plan file the newest plan-mode text names: the first absolute path ending in `.md`
 /// after [`PLAN_MODE_TEXT`] ("… create your plan at `<path>` using the Write tool", or "A plan
 /// file already exists at `<path>`"), with no `..` in it.
-pub fn plan_file(texts: &[&str]) -> Option<PathBuf> {
+pub(crate) fn plan_file(texts: &[&str]) -> Option<PathBuf> {
     let text = texts.iter().rev().find(|t| t.contains(PLAN_MODE_TEXT))?;
     let after = &text[text.find(PLAN_MODE_TEXT)?..];
     after

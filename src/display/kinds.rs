@@ -5,7 +5,7 @@
 
 /// How a native tool is counted and shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ActionKind {
+pub(crate) enum ActionKind {
     /// `shell`.
     Shell,
     /// `edit`, `write`, `delete` and other file changes.
@@ -35,7 +35,7 @@ pub enum ActionKind {
 impl ActionKind {
     /// The kind of a tool as the stream parser names it (`shell`, `readToolCall` without its
     /// suffix, the function form's name, …), compared without case.
-    pub fn of(tool: &str) -> ActionKind {
+    pub(crate) fn of(tool: &str) -> ActionKind {
         match tool.to_ascii_lowercase().as_str() {
             "shell" | "bash" | "terminal" | "runterminalcommand" => ActionKind::Shell,
             "edit" | "write" | "delete" | "multiedit" | "searchreplace" | "applypatch"
@@ -56,7 +56,7 @@ impl ActionKind {
     }
 
     /// The words the summary counts a `tool` of this kind under ("2 web fetch, 1 question").
-    pub fn label(self, tool: &str) -> String {
+    pub(crate) fn label(self, tool: &str) -> String {
         let fixed = match self {
             ActionKind::Shell => "shell",
             ActionKind::Edit => "edit",
@@ -103,7 +103,7 @@ impl ActionKind {
 
 /// A tool's name as words: camelCase and `_` split, lowercase (`readMcpResource` → "read mcp
 /// resource"); "tool" when it has no letters.
-pub fn tool_words(tool: &str) -> String {
+pub(crate) fn tool_words(tool: &str) -> String {
     let mut words = String::new();
     let mut previous_lower = false;
     for c in tool.chars() {

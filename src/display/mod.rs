@@ -22,18 +22,18 @@
 //! [Cursor] Not completed: shell `uname -a` (denied by Cursor permissions).
 //! ```
 //!
-//! - **Rows** start with [`ROW_PREFIX`] (`⎿ `, the glyph Claude Code uses for tool output), one
+//! - **Rows** start with `ROW_PREFIX` (`⎿ `, the glyph Claude Code uses for tool output), one
 //!   line each, in a paragraph of their own (a blank line before the first and after the last,
 //!   one row per line). Commands and paths are code spans, so Markdown never reinterprets them.
 //!   ANSI escapes and control characters are removed, whitespace is collapsed, and each part is
-//!   bounded (command [`COMMAND_LIMIT`], path [`PATH_LIMIT`], output tail [`TAIL_LIMIT`], reason
-//!   [`REASON_LIMIT`] characters). A row is shown when the action completes; one still running
+//!   bounded (command `COMMAND_LIMIT`, path `PATH_LIMIT`, output tail `TAIL_LIMIT`, reason
+//!   `REASON_LIMIT` characters). A row is shown when the action completes; one still running
 //!   after [`LONG_ACTION`] also gets a `· running…` row when it starts to look long. `actions`
 //!   follows each tool call from start to outcome; `rows` words it.
 //! - **Paths** inside the workspace are shown relative to it; others as Cursor reported them.
 //! - **Plan mode**: a `createPlanToolCall` is rendered as the plan itself (name, overview, plan
-//!   text, todos), bounded to [`PLAN_LIMIT`] bytes. It is the answer, so it is not an action.
-//! - **Thinking** is never shown. After [`PROGRESS_EVERY`] without any visible text, a
+//!   text, todos), bounded to `PLAN_LIMIT` bytes. It is the answer, so it is not an action.
+//! - **Thinking** is never shown. After `PROGRESS_EVERY` without any visible text, a
 //!   `[Cursor] Still working (…)` line says how long the turn has run and what it is doing (a
 //!   running tool: that it runs and Cursor prints nothing until it ends).
 //! - **Print mode's refusals**: a call whose `interaction_query` was rejected says what Cursor
@@ -41,18 +41,18 @@
 //!   says Cursor could not put it to the user.
 //! - **Notes** about the run itself (a reconnect attempt, a background task's notification,
 //!   background commands stopped) are `[Cursor]` lines, each said once (`notes`).
-//! - **Quiet is not stalled**: [`TurnDisplay::silence_allowed`] tells the turn how long Cursor
+//! - **Quiet is not stalled**: `TurnDisplay::silence_allowed` tells the turn how long Cursor
 //!   may stay silent: longer while a tool call is open.
 //! - **Closing summary** (after every turn that used at least one native action):
 //!   `[Cursor] N native actions: …` (every kind named, `kinds`), `[Cursor] Changed: …`
-//!   (successful edits, at most [`SUMMARY_LIST_LIMIT`] paths), `[Cursor] Not completed: …`
+//!   (successful edits, at most `SUMMARY_LIST_LIMIT` paths), `[Cursor] Not completed: …`
 //!   (failed or denied, a non-zero shell exit included), `[Cursor] Unconfirmed: …` (started,
 //!   never reported an outcome) (`summary`).
 //! - **Terminal suffix**: Cursor's `result` repeats every segment it streamed; only the part
 //!   the deltas did not carry is added, so no sentence is shown twice.
 
 mod actions;
-mod kinds;
+pub(crate) mod kinds;
 mod notes;
 mod plan;
 mod rows;
@@ -60,12 +60,11 @@ mod summary;
 mod tokens;
 mod usage;
 
-pub use kinds::ActionKind;
-pub use kinds::tool_words;
-pub use plan::render_plan;
+pub(crate) use kinds::ActionKind;
+pub(crate) use plan::render_plan;
 pub use tokens::turn_tokens;
-pub use usage::estimate_text_tokens;
-pub use usage::run_tokens;
+pub(crate) use usage::estimate_text_tokens;
+pub(crate) use usage::run_tokens;
 pub use usage::usage_json;
 pub use usage::usage_source;
 
@@ -86,44 +85,44 @@ use crate::text::one_line;
 use rows::describe;
 
 /// First characters of every action row.
-pub const ROW_PREFIX: &str = "⎿ ";
+pub(crate) const ROW_PREFIX: &str = "⎿ ";
 
 /// First word of the summary, notice and progress lines.
-pub const SUMMARY_PREFIX: &str = "[Cursor]";
+pub(crate) const SUMMARY_PREFIX: &str = "[Cursor]";
 
 /// An action still running after this long gets a `running…` row.
 pub const LONG_ACTION: Duration = Duration::from_secs(5);
 
 /// Silence (no visible text) after which a progress line is shown, and between two of them.
-pub const PROGRESS_EVERY: Duration = Duration::from_secs(30);
+pub(crate) const PROGRESS_EVERY: Duration = Duration::from_secs(30);
 
 /// Most characters of a command shown in a row.
-pub const COMMAND_LIMIT: usize = 100;
+pub(crate) const COMMAND_LIMIT: usize = 100;
 
 /// Most characters of a path shown in a row (the end is kept).
-pub const PATH_LIMIT: usize = 100;
+pub(crate) const PATH_LIMIT: usize = 100;
 
 /// Most characters of the output tail of a shell row (the end is kept).
-pub const TAIL_LIMIT: usize = 60;
+pub(crate) const TAIL_LIMIT: usize = 60;
 
 /// Most characters of a failure or refusal reason.
-pub const REASON_LIMIT: usize = 120;
+pub(crate) const REASON_LIMIT: usize = 120;
 
 /// Most paths or actions listed on one summary line.
-pub const SUMMARY_LIST_LIMIT: usize = 8;
+pub(crate) const SUMMARY_LIST_LIMIT: usize = 8;
 
 /// Most bytes of a rendered plan.
-pub const PLAN_LIMIT: usize = 32 * 1024;
+pub(crate) const PLAN_LIMIT: usize = 32 * 1024;
 
 /// How much longer than its own hard timeout an open tool call may keep Cursor quiet.
-pub const QUIET_MARGIN: Duration = Duration::from_secs(60);
+pub(crate) const QUIET_MARGIN: Duration = Duration::from_secs(60);
 
 /// The CLI's own hard timeout of a shell call (`hardTimeout: 86400000` in its arguments): the
 /// longest a tool call may keep Cursor quiet when the call names no timeout of its own.
-pub const CURSOR_HARD_TIMEOUT: Duration = Duration::from_secs(24 * 60 * 60);
+pub(crate) const CURSOR_HARD_TIMEOUT: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// Most actions itemised in the summary (all are counted).
-pub const TRACKED_ACTIONS: usize = 512;
+pub(crate) const TRACKED_ACTIONS: usize = 512;
 
 /// How an action ended, as far as the stream said.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -240,7 +239,7 @@ impl TurnDisplay {
 
     /// Cursor's questions go to Claude Code's question dialog at the end of this answer: their
     /// rows say so instead of "could not put to you".
-    pub fn questions_in_dialog(&mut self) {
+    pub(crate) fn questions_in_dialog(&mut self) {
         self.questions_in_dialog = true;
     }
 
@@ -253,7 +252,7 @@ impl TurnDisplay {
 
     /// One extra row (e.g. a rule attached or fired), sanitised and bounded like an action row,
     /// on its own line. `row` is shown as given after sanitising: give it its own prefix.
-    pub fn row(&mut self, row: &str, now: Instant) -> String {
+    pub(crate) fn row(&mut self, row: &str, now: Instant) -> String {
         let line = clip_chars(&one_line(row), COMMAND_LIMIT + REASON_LIMIT + PATH_LIMIT);
         self.block_line(&line, now)
     }
@@ -296,7 +295,7 @@ impl TurnDisplay {
     /// until it ends (a build, a test suite: an hour is normal), so while one is open it is the
     /// longest open call's own hard timeout (`hardTimeout` in its arguments, else
     /// [`CURSOR_HARD_TIMEOUT`]) plus [`QUIET_MARGIN`], and never less than `inactivity`.
-    pub fn silence_allowed(&self, inactivity: Duration) -> Duration {
+    pub(crate) fn silence_allowed(&self, inactivity: Duration) -> Duration {
         let open = self
             .actions
             .iter()
@@ -314,7 +313,7 @@ impl TurnDisplay {
     }
 
     /// Time passed: `running…` rows for actions running longer than [`LONG_ACTION`], and a
-    /// progress line after [`PROGRESS_EVERY`] of silence.
+    /// progress line after `PROGRESS_EVERY` of silence.
     pub fn tick(&mut self, now: Instant) -> String {
         let mut out = String::new();
         let long: Vec<usize> = (0..self.actions.len())
@@ -374,7 +373,7 @@ impl TurnDisplay {
     /// Fast`) for a run asked to run Cursor id `asked`: a Fast variant the id does not name is
     /// said in the summary ([`TurnDisplay::served_fast`]). Some integrators saw a bare
     /// `composer-2.5` served as its Fast variant.
-    pub fn note_served(&mut self, served: &str, asked: &str) {
+    pub(crate) fn note_served(&mut self, served: &str, asked: &str) {
         let fast_name = served
             .split_whitespace()
             .any(|word| word.eq_ignore_ascii_case("fast"));
@@ -387,13 +386,13 @@ impl TurnDisplay {
     }
 
     /// The Fast variant served unasked, if any ([`TurnDisplay::note_served`]).
-    pub fn served_fast(&self) -> Option<&str> {
+    pub(crate) fn served_fast(&self) -> Option<&str> {
         self.served_fast.as_deref()
     }
 
     /// The newest action Cursor started or finished, in a row's words without the glyph
     /// (`read \`src/lib.rs\``): what the status line shows as the live run's last action.
-    pub fn last_action(&self) -> Option<String> {
+    pub(crate) fn last_action(&self) -> Option<String> {
         self.actions
             .last()
             .map(|action| rows::describe(action, self))
@@ -408,7 +407,7 @@ impl TurnDisplay {
 
     /// Another Cursor run of the same turn starts (a stream rule interrupted the last one):
     /// its `result` only covers what it streams itself.
-    pub fn next_run(&mut self) {
+    pub(crate) fn next_run(&mut self) {
         self.prose.clear();
         // A new run is a new text stream: a sequence the last one left open is dropped.
         let _dropped = self.sanitizer.finish();
@@ -533,7 +532,7 @@ impl TurnDisplay {
 /// when it starts with what was streamed only the rest is new; when nothing was streamed all
 /// of it is; when the two disagree otherwise, nothing is added (the deltas were shown and
 /// adding `result` would repeat them).
-pub fn terminal_suffix<'a>(streamed: &str, result: &'a str) -> &'a str {
+pub(crate) fn terminal_suffix<'a>(streamed: &str, result: &'a str) -> &'a str {
     if let Some(rest) = result.strip_prefix(streamed) {
         return rest;
     }
@@ -545,7 +544,7 @@ pub fn terminal_suffix<'a>(streamed: &str, result: &'a str) -> &'a str {
 }
 
 /// `464 ms`, `2.3 s`, `45 s`, `1 min 5 s`.
-pub fn format_duration(duration: Duration) -> String {
+pub(crate) fn format_duration(duration: Duration) -> String {
     let ms = duration.as_millis();
     if ms < 1000 {
         format!("{ms} ms")

@@ -8,7 +8,7 @@ use crate::text::multi_line;
 use crate::text::one_line;
 
 /// A plan-mode `createPlan` call's arguments as the answer: name, overview, plan, todos.
-pub fn render_plan(args: &Value) -> String {
+pub(crate) fn render_plan(args: &Value) -> String {
     let field = |key: &str| {
         args.get(key)
             .and_then(Value::as_str)

@@ -14,7 +14,7 @@ use crate::cursor::sanitize::sanitize;
 impl TurnDisplay {
     /// The closing summary's lines (empty when no native action ran and nothing else needs
     /// saying).
-    pub fn summary_lines(&self) -> Vec<String> {
+    pub(crate) fn summary_lines(&self) -> Vec<String> {
         let mut lines = self.action_lines();
         if let Some(served) = &self.served_fast {
             lines.push(format!(
@@ -101,7 +101,7 @@ impl TurnDisplay {
     }
 
     /// The summary on one line (for an error message), or `None` when no action ran.
-    pub fn summary_sentence(&self) -> Option<String> {
+    pub(crate) fn summary_sentence(&self) -> Option<String> {
         let lines = self.summary_lines();
         if lines.is_empty() {
             return None;

@@ -8,7 +8,7 @@ use crate::cursor::events::RunUsage;
 use crate::spend::TokenFigures;
 
 /// Tokens estimated from text: its bytes / 4, rounded up (not a tokenizer).
-pub fn estimate_text_tokens(text: &str) -> u64 {
+pub(crate) fn estimate_text_tokens(text: &str) -> u64 {
     (text.len() as u64).div_ceil(4)
 }
 
@@ -46,7 +46,11 @@ pub fn usage_source(usage: Option<RunUsage>, cursor_model: &str) -> UsageSource 
 /// The tokens of one run as its ledger line records them: the same counts as the answer's
 /// `usage` ([`usage_json`]), an estimate unless Cursor reported both input and output tokens
 /// (as [`usage_source`] decides).
-pub fn run_tokens(usage: Option<RunUsage>, input_estimate: u64, answer: &str) -> TokenFigures {
+pub(crate) fn run_tokens(
+    usage: Option<RunUsage>,
+    input_estimate: u64,
+    answer: &str,
+) -> TokenFigures {
     let counted = usage_json(usage, input_estimate, answer);
     TokenFigures {
         input_tokens: counted.input_tokens,

@@ -84,7 +84,7 @@ pub(super) fn check_state_folder() -> Check {
 
 /// A session record's lock currently held by a running process.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HeldLock {
+pub(crate) struct HeldLock {
     /// The `<record>.lock` file.
     pub path: PathBuf,
     /// The owner's pid, as written in the lock file.
@@ -94,7 +94,7 @@ pub struct HeldLock {
 /// The `*.lock` files in `sessions` that some process holds right now (an OS lock, as a
 /// gateway holds one while it owns a Claude session). Each is probed with a shared,
 /// non-blocking lock that is released at once.
-pub fn held_session_locks(sessions: &Path) -> std::io::Result<Vec<HeldLock>> {
+pub(crate) fn held_session_locks(sessions: &Path) -> std::io::Result<Vec<HeldLock>> {
     let entries = match std::fs::read_dir(sessions) {
         Ok(entries) => entries,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),

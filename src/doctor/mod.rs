@@ -16,16 +16,13 @@ mod claude;
 mod cursor;
 mod editors;
 mod live;
-mod locks;
+pub(crate) mod locks;
 mod parts;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use crate::policy;
-
-pub use locks::HeldLock;
-pub use locks::held_session_locks;
 
 /// The result of one check.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,4 +1,6 @@
 use super::*;
+use crate::doctor::locks::HeldLock;
+use crate::doctor::locks::held_session_locks;
 
 #[test]
 fn the_report_shows_each_fix() {

@@ -40,7 +40,10 @@ fn every_constant_is_documented() {
     let source = include_str!("../env.rs");
     let constants: Vec<&str> = source
         .lines()
-        .filter(|line| line.starts_with("pub const ") && line.contains("_ENV: &str = \""))
+        .filter(|line| {
+            (line.starts_with("pub const ") || line.starts_with("pub(crate) const "))
+                && line.contains("_ENV: &str = \"")
+        })
         .filter_map(|line| line.split('"').nth(1))
         .collect();
     assert!(constants.len() >= 20, "{constants:?}");

@@ -5,8 +5,8 @@
 //! It sends the gateway token and every prompt, so it talks only to a loopback IP literal
 //! (`http://127.0.0.1:<port>`, `http://[::1]:<port>`; no name is ever resolved: a project's
 //! settings `env` could otherwise point `MULTI_CURSOR_GATEWAY_URL` anywhere), each exchange has
-//! one deadline of at most [`MAX_EXCHANGE`] from connect to the last byte, and an answer is read
-//! to at most [`MAX_RESPONSE`] bytes.
+//! one deadline of at most `MAX_EXCHANGE` from connect to the last byte, and an answer is read
+//! to at most `MAX_RESPONSE` bytes.
 
 use crate::env::GATEWAY_TOKEN_ENV;
 use crate::env::GATEWAY_URL_ENV;
@@ -24,10 +24,10 @@ const MAX_PAYLOAD: u64 = 1024 * 1024;
 
 /// Longest one exchange with the gateway may take, connect to last byte (a caller may ask for
 /// less).
-pub const MAX_EXCHANGE: Duration = Duration::from_secs(2);
+pub(crate) const MAX_EXCHANGE: Duration = Duration::from_secs(2);
 
 /// Largest answer read from the gateway, in bytes (the status JSON is a few KiB).
-pub const MAX_RESPONSE: u64 = 4 * 1024 * 1024;
+pub(crate) const MAX_RESPONSE: u64 = 4 * 1024 * 1024;
 
 /// Why a call to the gateway failed.
 #[derive(Debug, Error)]
@@ -52,14 +52,14 @@ pub enum ClientError {
 
 /// Where the gateway is, from the environment.
 #[derive(Debug, Clone)]
-pub struct GatewayAddress {
+pub(crate) struct GatewayAddress {
     pub url: String,
     pub token: String,
 }
 
 impl GatewayAddress {
     /// Reads `MULTI_CURSOR_GATEWAY_URL` and `MULTI_CURSOR_GATEWAY_TOKEN`.
-    pub fn from_env() -> Result<Self, ClientError> {
+    pub(crate) fn from_env() -> Result<Self, ClientError> {
         let url = std::env::var(GATEWAY_URL_ENV)
             .ok()
             .filter(|v| !v.is_empty())
@@ -70,7 +70,7 @@ impl GatewayAddress {
 
     /// The gateway's socket address: `http://` and a loopback IP literal with its port (a
     /// trailing `/` allowed), never a name.
-    pub fn socket_addr(&self) -> Result<SocketAddr, ClientError> {
+    pub(crate) fn socket_addr(&self) -> Result<SocketAddr, ClientError> {
         let bad = || ClientError::BadUrl(crate::cursor::sanitize::sanitize(&self.url));
         let rest = self.url.strip_prefix("http://").ok_or_else(bad)?;
         let addr: SocketAddr = rest.trim_end_matches('/').parse().map_err(|_| bad())?;
@@ -83,7 +83,7 @@ impl GatewayAddress {
 
 /// Sends one request and returns (status, body), all within `timeout` (at most
 /// [`MAX_EXCHANGE`]); an answer over [`MAX_RESPONSE`] bytes is an error.
-pub fn request(
+pub(crate) fn request(
     address: &GatewayAddress,
     method: &str,
     path: &str,

@@ -31,28 +31,28 @@ use crate::turn::TurnError;
 
 /// One status the gateway answers errors with: its Anthropic error type and the cases that get
 /// it, in the words of the reference page (`docs/gateway.md`'s status table is generated from
-/// [`STATUS_TABLE`]).
+/// `STATUS_TABLE`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct StatusRow {
+pub(crate) struct StatusRow {
     pub status: StatusCode,
     pub kind: ErrorType,
     pub cases: &'static str,
 }
 
 /// 400.
-pub const BAD_REQUEST: StatusRow = StatusRow {
+pub(crate) const BAD_REQUEST: StatusRow = StatusRow {
     status: StatusCode::BAD_REQUEST,
     kind: ErrorType::InvalidRequest,
     cases: "malformed JSON, no new user message, unsupported request feature, agent missing, a permission setting Cursor would not enforce, a Cursor configuration that widens accept edits or auto, Cursor refused the model or the workspace is not trusted, a request path that cannot be forwarded to the upstream, a message-thread continuation on a Cursor route (`capability_rejected: beta_header:message-threads-2026-08-12`, on which Claude Code sends the whole history)",
 };
 /// 401.
-pub const UNAUTHORIZED: StatusRow = StatusRow {
+pub(crate) const UNAUTHORIZED: StatusRow = StatusRow {
     status: StatusCode::UNAUTHORIZED,
     kind: ErrorType::Authentication,
     cases: "missing or wrong token",
 };
 /// 403.
-pub const FORBIDDEN: StatusRow = StatusRow {
+pub(crate) const FORBIDDEN: StatusRow = StatusRow {
     status: StatusCode::FORBIDDEN,
     kind: ErrorType::Permission,
     cases: "`Origin` header, non-loopback `Host`, no Anthropic login (placeholder credential)",
@@ -62,50 +62,51 @@ pub const FORBIDDEN: StatusRow = StatusRow {
 /// pointing at the Anthropic login; nor 400 or 422, which it sends again up to five times.
 /// A 424 it shows as `API Error: 424 <our message>` once, in the terminal and with `-p`
 /// (measured on Claude Code 2.1.328 and 2.1.337).
-pub const CURSOR_LOGIN: StatusRow = StatusRow {
+pub(crate) const CURSOR_LOGIN: StatusRow = StatusRow {
     status: StatusCode::FAILED_DEPENDENCY,
     kind: ErrorType::Permission,
     cases: "Cursor logged out (answered again without running Cursor until its login changes), Cursor refused the key in `CURSOR_API_KEY`, the account's plan runs only Auto",
 };
 /// 404.
-pub const NOT_FOUND: StatusRow = StatusRow {
+pub(crate) const NOT_FOUND: StatusRow = StatusRow {
     status: StatusCode::NOT_FOUND,
     kind: ErrorType::NotFound,
     cases: "unknown path",
 };
 /// 409.
-pub const CONFLICT: StatusRow = StatusRow {
+pub(crate) const CONFLICT: StatusRow = StatusRow {
     status: StatusCode::CONFLICT,
     kind: ErrorType::Conflict,
     cases: "a different request while this identity's turn runs; the session is open in another gateway; two records claim the chat; Cursor's chat held by another agent and no fresh chat possible",
 };
 /// 413.
-pub const TOO_LARGE: StatusRow = StatusRow {
+pub(crate) const TOO_LARGE: StatusRow = StatusRow {
     status: StatusCode::PAYLOAD_TOO_LARGE,
     kind: ErrorType::RequestTooLarge,
     cases: "body over 8 MiB, declared or chunked",
 };
 /// 429.
-pub const RATE_LIMITED: StatusRow = StatusRow {
+pub(crate) const RATE_LIMITED: StatusRow = StatusRow {
     status: StatusCode::TOO_MANY_REQUESTS,
     kind: ErrorType::RateLimit,
     cases: "Cursor's usage or spend limit reached; Cursor short of capacity (`resource_exhausted`, high load, a rate limit); all `MULTI_CURSOR_MAX_SESSIONS` sessions busy; a spend budget or runaway guard ([spend.md](spend.md#budgets))",
 };
 /// 500.
-pub const INTERNAL: StatusRow = StatusRow {
+pub(crate) const INTERNAL: StatusRow = StatusRow {
     status: StatusCode::INTERNAL_SERVER_ERROR,
     kind: ErrorType::Api,
     cases: "a session record that cannot be read or written; the workspace's rulebook could not be loaded",
 };
 /// 502.
-pub const BAD_GATEWAY: StatusRow = StatusRow {
+pub(crate) const BAD_GATEWAY: StatusRow = StatusRow {
     status: StatusCode::BAD_GATEWAY,
     kind: ErrorType::Api,
     cases: "the Cursor run ended without a result for any other reason (server refusal after reconnects, stopped from outside, a crash, a refused resume with no fresh chat possible), stalled, or wrote no first event in time; the Anthropic upstream cannot be reached (the one error sent without `x-should-retry: false`: Claude Code's own retries suit a passing network problem)",
 };
 
+#[cfg(test)]
 /// Every error status, in the order of the reference page.
-pub const STATUS_TABLE: [StatusRow; 10] = [
+pub(crate) const STATUS_TABLE: [StatusRow; 10] = [
     BAD_REQUEST,
     UNAUTHORIZED,
     FORBIDDEN,
@@ -118,8 +119,9 @@ pub const STATUS_TABLE: [StatusRow; 10] = [
     BAD_GATEWAY,
 ];
 
+#[cfg(test)]
 /// [`STATUS_TABLE`] as the reference page's markdown table.
-pub fn status_table_markdown() -> String {
+pub(crate) fn status_table_markdown() -> String {
     let mut out = String::from("| case | status | error type |\n|---|---|---|\n");
     for row in STATUS_TABLE {
         out.push_str(&format!(
@@ -134,7 +136,7 @@ pub fn status_table_markdown() -> String {
 
 /// One error answer: status, Anthropic error type and a message that names the fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ApiError {
+pub(crate) struct ApiError {
     pub status: StatusCode,
     pub kind: ErrorType,
     pub message: String,
@@ -160,14 +162,14 @@ impl ApiError {
     }
 
     /// 400: malformed request, unknown model, unsupported mode or feature, agent missing.
-    pub fn bad_request(message: impl Into<String>) -> Self {
+    pub(crate) fn bad_request(message: impl Into<String>) -> Self {
         Self::of(BAD_REQUEST, message)
     }
 
     /// 400 whose message is exactly `message`, without our name: a `capability_rejected: …`
     /// token, which Claude Code matches as the whole message to send the request again
     /// without the capability (it says what to do next to Claude Code, not to a person).
-    pub fn capability_rejected(message: impl Into<String>) -> Self {
+    pub(crate) fn capability_rejected(message: impl Into<String>) -> Self {
         ApiError {
             status: BAD_REQUEST.status,
             kind: BAD_REQUEST.kind,
@@ -177,48 +179,48 @@ impl ApiError {
     }
 
     /// 401: missing or wrong gateway token.
-    pub fn unauthorized(message: impl Into<String>) -> Self {
+    pub(crate) fn unauthorized(message: impl Into<String>) -> Self {
         Self::of(UNAUTHORIZED, message)
     }
 
     /// 403: browser origin, foreign Host, no Anthropic login.
-    pub fn forbidden(message: impl Into<String>) -> Self {
+    pub(crate) fn forbidden(message: impl Into<String>) -> Self {
         Self::of(FORBIDDEN, message)
     }
 
     /// 424: Cursor is logged out, refused its API key, or its plan runs only Auto.
-    pub fn cursor_login(message: impl Into<String>) -> Self {
+    pub(crate) fn cursor_login(message: impl Into<String>) -> Self {
         Self::of(CURSOR_LOGIN, message)
     }
 
     /// 404: unknown path.
-    pub fn not_found(message: impl Into<String>) -> Self {
+    pub(crate) fn not_found(message: impl Into<String>) -> Self {
         Self::of(NOT_FOUND, message)
     }
 
     /// 409: a different request while this identity's turn runs, or another gateway owns it.
-    pub fn conflict(message: impl Into<String>) -> Self {
+    pub(crate) fn conflict(message: impl Into<String>) -> Self {
         Self::of(CONFLICT, message)
     }
 
     /// 413: body over the cap.
-    pub fn too_large(message: impl Into<String>) -> Self {
+    pub(crate) fn too_large(message: impl Into<String>) -> Self {
         Self::of(TOO_LARGE, message)
     }
 
     /// 429: Cursor's rate limit.
-    pub fn rate_limited(message: impl Into<String>) -> Self {
+    pub(crate) fn rate_limited(message: impl Into<String>) -> Self {
         Self::of(RATE_LIMITED, message)
     }
 
     /// 502: the Cursor run failed after it may have acted.
-    pub fn run_failed(message: impl Into<String>) -> Self {
+    pub(crate) fn run_failed(message: impl Into<String>) -> Self {
         Self::of(BAD_GATEWAY, message)
     }
 
     /// 502 without `x-should-retry: false`: the Anthropic upstream could not be reached, a
     /// passing network problem Claude Code's own retries suit.
-    pub fn upstream_unreachable(message: impl Into<String>) -> Self {
+    pub(crate) fn upstream_unreachable(message: impl Into<String>) -> Self {
         ApiError {
             retry: true,
             ..Self::of(BAD_GATEWAY, message)
@@ -226,17 +228,17 @@ impl ApiError {
     }
 
     /// 500: multi-cursor itself could not do its part (a record it cannot read or write).
-    pub fn internal(message: impl Into<String>) -> Self {
+    pub(crate) fn internal(message: impl Into<String>) -> Self {
         Self::of(INTERNAL, message)
     }
 
     /// The JSON body Anthropic clients expect.
-    pub fn body(&self) -> serde_json::Value {
+    pub(crate) fn body(&self) -> serde_json::Value {
         error_body(self.kind, &self.message)
     }
 
     /// The streamed `error` event of an answer that fails after it started.
-    pub fn event(&self) -> StreamEvent {
+    pub(crate) fn event(&self) -> StreamEvent {
         StreamEvent::Error {
             error: ErrorDetail {
                 kind: self.kind,

@@ -20,13 +20,13 @@ use super::error::ApiError;
 use super::server::ConnectionHandle;
 
 /// Header carrying the gateway token (Claude Code sends it through `ANTHROPIC_CUSTOM_HEADERS`).
-pub const TOKEN_HEADER: &str = "x-multi-cursor-token";
+pub(crate) const TOKEN_HEADER: &str = "x-multi-cursor-token";
 
 /// Compares two byte strings in time that depends only on their lengths: every byte pair is
 /// XOR-ed and OR-ed into one accumulator, with no early exit, so where a wrong token first
 /// differs cannot be learnt by timing. A length mismatch returns at once; the length is not
 /// secret (every token is 64 hex digits). Used by [`check`] for the gateway token.
-pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
@@ -34,7 +34,7 @@ pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 }
 
 /// True when `host` (a Host header value) names a loopback address.
-pub fn is_loopback_host(host: &str) -> bool {
+pub(crate) fn is_loopback_host(host: &str) -> bool {
     let name = if let Some(rest) = host.strip_prefix('[') {
         rest.split(']').next().unwrap_or("")
     } else {
@@ -57,7 +57,11 @@ fn refusal(error: ApiError) -> Response {
 }
 
 /// Middleware applying the checks to every request.
-pub async fn check(State(gateway): State<Gateway>, request: Request, next: Next) -> Response {
+pub(crate) async fn check(
+    State(gateway): State<Gateway>,
+    request: Request,
+    next: Next,
+) -> Response {
     if request.headers().contains_key(header::ORIGIN) {
         return refusal(ApiError::forbidden(
             "requests from web pages are refused (an Origin header was present); only Claude Code on this machine may use the gateway",

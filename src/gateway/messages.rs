@@ -41,9 +41,9 @@ use crate::session::hooks::DEFAULT_SESSION;
 const PING_EVERY: Duration = Duration::from_secs(10);
 
 /// Header carrying Claude Code's session id.
-pub const SESSION_HEADER: &str = "x-claude-code-session-id";
+pub(crate) const SESSION_HEADER: &str = "x-claude-code-session-id";
 /// Header present on a worker's (subagent's) requests.
-pub const AGENT_HEADER: &str = "x-claude-code-agent-id";
+pub(crate) const AGENT_HEADER: &str = "x-claude-code-agent-id";
 
 #[derive(Deserialize)]
 struct ModelOnly {
@@ -52,7 +52,7 @@ struct ModelOnly {
 }
 
 /// Whether `model` is one of ours.
-pub fn is_cursor_model(model: &str) -> bool {
+pub(crate) fn is_cursor_model(model: &str) -> bool {
     model.starts_with(ROUTE_PREFIX)
 }
 
@@ -68,7 +68,7 @@ async fn split(request: Request) -> Result<(axum::http::request::Parts, Bytes), 
 /// Bodies up to this many bytes are read on the async worker; larger ones (up to the 8 MiB
 /// cap) are parsed, digested and checked on a blocking thread, so one big request never holds
 /// a worker that other connections (the status route, hooks, passthrough) need.
-pub const INLINE_PARSE_BYTES: usize = 64 * 1024;
+pub(crate) const INLINE_PARSE_BYTES: usize = 64 * 1024;
 
 /// Runs `work` on `body`: inline for a body of at most [`INLINE_PARSE_BYTES`], else on a
 /// blocking thread. `None` only if that thread panicked or the runtime is shutting down.
@@ -107,7 +107,7 @@ fn route(body: &[u8], session: Option<&str>, worker: Option<&str>) -> Route {
 }
 
 /// `POST /v1/messages`.
-pub async fn messages(State(gateway): State<Gateway>, request: Request) -> Response {
+pub(crate) async fn messages(State(gateway): State<Gateway>, request: Request) -> Response {
     let (parts, body) = match split(request).await {
         Ok(split) => split,
         Err(response) => return response,
@@ -133,7 +133,7 @@ pub async fn messages(State(gateway): State<Gateway>, request: Request) -> Respo
 }
 
 /// `POST /v1/messages/count_tokens`: a local estimate for Cursor models, else passthrough.
-pub async fn count_tokens(State(gateway): State<Gateway>, request: Request) -> Response {
+pub(crate) async fn count_tokens(State(gateway): State<Gateway>, request: Request) -> Response {
     let (parts, body) = match split(request).await {
         Ok(split) => split,
         Err(response) => return response,

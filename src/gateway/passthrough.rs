@@ -37,8 +37,8 @@
 //!   could mistake for a complete answer.
 //!
 //! - Claude Code has no Anthropic login (launcher only): the launcher gave Claude Code a
-//!   placeholder credential that means nothing to Anthropic ([`Upstream::refusing_placeholder`]).
-//!   A request carrying it is answered 403 with [`NOT_SIGNED_IN`] and `x-should-retry: false`
+//!   placeholder credential that means nothing to Anthropic (`Upstream::refusing_placeholder`).
+//!   A request carrying it is answered 403 with `NOT_SIGNED_IN` and `x-should-retry: false`
 //!   instead of being forwarded, so the user reads what to do and the placeholder never leaves
 //!   the machine.
 //!
@@ -65,7 +65,7 @@ use thiserror::Error;
 const TOKEN_HEADER: &str = "x-multi-cursor-token";
 
 /// What a request for an Anthropic model gets when Claude Code has no Anthropic login.
-pub const NOT_SIGNED_IN: &str =
+pub(crate) const NOT_SIGNED_IN: &str =
     "multi-cursor: not signed in to Anthropic: pick a Cursor model in /model, or log in";
 
 /// How long establishing a connection to the upstream may take. There is deliberately no
@@ -174,14 +174,9 @@ impl Upstream {
     /// `Authorization: Bearer <placeholder>` or `x-api-key: <placeholder>`): 403
     /// [`NOT_SIGNED_IN`]. The launcher passes the credential it gave a Claude Code that has no
     /// Anthropic login; `None` forwards everything.
-    pub fn refusing_placeholder(mut self, placeholder: Option<String>) -> Self {
+    pub(crate) fn refusing_placeholder(mut self, placeholder: Option<String>) -> Self {
         self.placeholder = placeholder.filter(|p| !p.is_empty());
         self
-    }
-
-    /// The base URL as it may be shown to users and logs (no user-info, no trailing `/`).
-    pub fn base(&self) -> &str {
-        &self.shown
     }
 }
 
@@ -190,7 +185,7 @@ impl Upstream {
 ///
 /// Pass the values read from the environment *before* the launcher points `ANTHROPIC_BASE_URL`
 /// at the gateway.
-pub fn resolve_base<'a>(
+pub(crate) fn resolve_base<'a>(
     multi_cursor_upstream: Option<&'a str>,
     anthropic_base_url: Option<&'a str>,
 ) -> &'a str {
@@ -370,7 +365,7 @@ fn describe(err: &reqwest::Error) -> String {
 
 /// `url` as it may be shown (the status route): unchanged, unless it carries user-info, which
 /// is removed (`redact`).
-pub fn without_user_info(url: &str) -> String {
+pub(crate) fn without_user_info(url: &str) -> String {
     let has_user_info = match reqwest::Url::parse(url) {
         Ok(parsed) => !parsed.username().is_empty() || parsed.password().is_some(),
         Err(_) => url.contains('@'),
@@ -494,7 +489,7 @@ mod tests {
             assert!(!err.to_string().contains("hunter2"), "{err}");
         }
         let up = Upstream::new("http://user:hunter2@host/p").unwrap();
-        assert_eq!(up.base(), "http://host/p");
+        assert_eq!(up.shown, "http://host/p");
         assert!(!format!("{up:?}").contains("hunter2"));
     }
 

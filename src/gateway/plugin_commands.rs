@@ -23,9 +23,9 @@ use crate::text::ELLIPSIS;
 use crate::text::strip_ansi;
 
 /// Opens the helper's output in a command file (`commands/*.md`).
-pub const OUTPUT_OPEN: &str = "<multi-cursor-output>";
+pub(crate) const OUTPUT_OPEN: &str = "<multi-cursor-output>";
 /// Closes the helper's output in a command file.
-pub const OUTPUT_CLOSE: &str = "</multi-cursor-output>";
+pub(crate) const OUTPUT_CLOSE: &str = "</multi-cursor-output>";
 
 /// Most lines of output repeated in the answer.
 const MAX_LINES: usize = 200;
@@ -36,7 +36,7 @@ const MAX_BYTES: usize = 16 * 1024;
 /// Code put in the request: `None` when the newest user turn runs no `/multi-cursor:…` command,
 /// or when its output block is missing (then the request is an ordinary Cursor turn). Used by
 /// the `/v1/messages` handler before anything about Cursor is looked up.
-pub fn local_answer_text(request: &MessagesRequest) -> Option<String> {
+pub(crate) fn local_answer_text(request: &MessagesRequest) -> Option<String> {
     let name = plugin_command(request)?;
     let turn = newest_user_text(request);
     const NAME_CLOSE: &str = "</command-name>";

@@ -43,25 +43,25 @@ use tower::ServiceExt;
 
 /// How long a new connection may take to start its first request (headers included), and how
 /// long a connection that never presented the token may stay idle between requests.
-pub const FIRST_REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const FIRST_REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How long a connection that presented the gateway token may stay idle between requests:
 /// Claude Code keeps pooled connections and reuses them after pauses of a minute or more.
-pub const AUTHENTICATED_IDLE: Duration = Duration::from_secs(300);
+pub(crate) const AUTHENTICATED_IDLE: Duration = Duration::from_secs(300);
 
 /// Descriptors kept out of the connection budget: the state folder, agent pipes, the upstream.
 const RESERVED_DESCRIPTORS: u64 = 128;
 
 /// Most connections served at once for a descriptor limit of `nofile`: half of what is left
 /// after `RESERVED_DESCRIPTORS` (128; each turn also needs pipes), at least 16, at most 4,096.
-pub fn connection_cap(nofile: u64) -> usize {
+pub(crate) fn connection_cap(nofile: u64) -> usize {
     let half = nofile.saturating_sub(RESERVED_DESCRIPTORS) / 2;
     usize::try_from(half.clamp(16, 4096)).unwrap_or(4096)
 }
 
 /// The limits one listener applies; [`ServerLimits::default`] is what the gateway uses.
 #[derive(Debug, Clone, Copy)]
-pub struct ServerLimits {
+pub(crate) struct ServerLimits {
     /// See [`FIRST_REQUEST_TIMEOUT`].
     pub first_request: Duration,
     /// See [`AUTHENTICATED_IDLE`].
@@ -83,7 +83,7 @@ impl Default for ServerLimits {
 /// One accepted connection as the listener tracks it. Every request carries a
 /// [`ConnectionHandle`] to it, through which the guard marks the connection authenticated.
 #[derive(Debug)]
-pub struct Connection {
+pub(crate) struct Connection {
     id: u64,
     authenticated: AtomicBool,
     in_flight: AtomicUsize,
@@ -134,12 +134,12 @@ impl Connection {
 
 /// The request extension naming the connection a request arrived on.
 #[derive(Debug, Clone)]
-pub struct ConnectionHandle(Arc<Connection>);
+pub(crate) struct ConnectionHandle(Arc<Connection>);
 
 impl ConnectionHandle {
     /// Notes that a request on this connection presented the gateway token: it may now stay
     /// idle for [`AUTHENTICATED_IDLE`] and is shed last.
-    pub fn mark_authenticated(&self) {
+    pub(crate) fn mark_authenticated(&self) {
         self.0.authenticated.store(true, Ordering::Relaxed);
     }
 }
@@ -236,7 +236,7 @@ fn pick_victim(open: &[Arc<Connection>]) -> Option<usize> {
 
 /// Serves `router` on `listener` until `shutdown` resolves, then waits for the open
 /// connections to finish what they are answering.
-pub async fn serve(
+pub(crate) async fn serve(
     listener: TcpListener,
     router: Router,
     limits: ServerLimits,

@@ -11,7 +11,7 @@ use crate::spend::SessionSpend;
 
 /// The spend of the session named in the path; a session this gateway never ran Cursor for
 /// has `runs: 0`, `replays: 0` and no `live`.
-pub async fn session_spend(
+pub(crate) async fn session_spend(
     State(gateway): State<Gateway>,
     Path(session): Path<String>,
 ) -> Json<SessionSpend> {
@@ -20,7 +20,7 @@ pub async fn session_spend(
 
 /// The spend part of `multi-cursor status`'s printout, from the status JSON's `spend` object:
 /// turns and tokens of this gateway, today's tokens across gateways, and each budget set.
-pub fn render_figures(spend: &serde_json::Value) -> String {
+pub(crate) fn render_figures(spend: &serde_json::Value) -> String {
     let n = |v: &serde_json::Value| v.as_u64().unwrap_or(0);
     if spend.is_null() {
         return String::new();

@@ -24,7 +24,10 @@ use crate::policy::ClaudeMode;
 use crate::session::hooks::HookPayload;
 
 /// Takes one hook payload: remembers the session's mode and workspace, or a worker's workspace.
-pub async fn hook(State(gateway): State<Gateway>, LimitedBody(body): LimitedBody) -> Response {
+pub(crate) async fn hook(
+    State(gateway): State<Gateway>,
+    LimitedBody(body): LimitedBody,
+) -> Response {
     let payload: HookPayload = match serde_json::from_slice(&body) {
         Ok(payload) => payload,
         Err(error) => {
@@ -56,7 +59,7 @@ pub async fn hook(State(gateway): State<Gateway>, LimitedBody(body): LimitedBody
 
 /// The gateway's state: version, agent, login, sessions, live runs, and Cursor spend (turns,
 /// tokens, today's tokens across gateways, each budget's use and what is left).
-pub async fn status(State(gateway): State<Gateway>) -> Json<Value> {
+pub(crate) async fn status(State(gateway): State<Gateway>) -> Json<Value> {
     let agent = gateway.services().agent().await;
     let (agent_json, login) = match &agent {
         Ok(info) => {
@@ -105,12 +108,12 @@ pub async fn status(State(gateway): State<Gateway>) -> Json<Value> {
 }
 
 /// How long one `agent status` answer serves the status route.
-pub const LOGIN_KEPT: Duration = Duration::from_secs(5);
+pub(crate) const LOGIN_KEPT: Duration = Duration::from_secs(5);
 
 /// The status route's view of the Cursor login: one `agent status` at a time, its answer shared
 /// by every request waiting for it and kept for [`LOGIN_KEPT`].
 #[derive(Debug, Default)]
-pub struct LoginProbe {
+pub(crate) struct LoginProbe {
     /// The last answer: when it was learned, for which agent, and the status's `login` object.
     /// Held across the run, so requests arriving meanwhile wait for it rather than start their
     /// own.
@@ -120,7 +123,7 @@ pub struct LoginProbe {
 impl LoginProbe {
     /// The status's `login` object (`usable`, `summary`) for `agent`: the kept answer when it is
     /// fresh, else one new `agent status` run.
-    pub async fn login(&self, agent: &Path) -> Value {
+    pub(crate) async fn login(&self, agent: &Path) -> Value {
         let mut last = self.last.lock().await;
         if let Some((at, path, login)) = last.as_ref()
             && at.elapsed() < LOGIN_KEPT

@@ -23,7 +23,7 @@ const PROBE_CACHE_LIMIT: usize = 8;
 
 /// What `--version` and `--help` said of a Cursor CLI (`crate::exec::AnswerCache`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ProbeAnswer {
+pub(crate) struct ProbeAnswer {
     /// The first line of `--version`.
     pub cli_version: String,
     pub supports_auto_review: bool,
@@ -47,12 +47,12 @@ fn answer_now(info: &AgentInfo) -> ProbeAnswer {
 }
 
 /// The probe remembered for the agent at `path` while it is unchanged, for `doctor`.
-pub fn remembered(state_dir: &Path, path: &Path) -> Option<ProbeAnswer> {
+pub(crate) fn remembered(state_dir: &Path, path: &Path) -> Option<ProbeAnswer> {
     probe_cache(state_dir).get(path)
 }
 
 /// Remembers `info` as the probe of its executable now (`doctor` after a fresh probe).
-pub fn remember(state_dir: &Path, info: &AgentInfo) {
+pub(crate) fn remember(state_dir: &Path, info: &AgentInfo) {
     probe_cache(state_dir).put(&info.path, answer_now(info));
 }
 

@@ -9,7 +9,7 @@ use super::LaunchError;
 
 /// The user's arguments, split.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct UserArgs {
+pub(crate) struct UserArgs {
     /// Everything passed to `claude` unchanged, in order (the `--settings` and `--agents`
     /// options removed; the launcher passes its merged ones instead).
     pub rest: Vec<OsString>,
@@ -27,7 +27,7 @@ pub struct UserArgs {
 ///
 /// Refused: `--bg`/`--background` (a background session outlives the launcher, and with it the
 /// gateway its requests go to), and `--settings`/`--agents`/`--model` without a value.
-pub fn split(args: &[OsString]) -> Result<UserArgs, LaunchError> {
+pub(crate) fn split(args: &[OsString]) -> Result<UserArgs, LaunchError> {
     let mut out = UserArgs::default();
     let mut words = args.iter();
     while let Some(word) = words.next() {

@@ -6,7 +6,7 @@
 //! Nothing outlives either door, whatever ends it (SIGKILL included): Claude Code gets SIGTERM
 //! at once — on Linux from the kernel (a parent-death signal, set between fork and exec), and
 //! on every system from a [`Watchdog`] that sends SIGTERM, then SIGKILL after
-//! [`CLAUDE_GRACE`](crate::platform::watchdog::CLAUDE_GRACE) if the same process still
+//! `CLAUDE_GRACE` if the same process still
 //! runs. Linux's parent-death signal follows the *thread* that spawned the child, so `claude`
 //! is spawned on the main thread (the binaries' `block_on` polls the launcher's and the
 //! wrapper's future there), which lives as long as the process; never from a blocking-pool

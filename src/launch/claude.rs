@@ -22,17 +22,17 @@ use super::LaunchError;
 pub const MIN_VERSION: Version = Version(2, 1, 328);
 
 /// Claude Code's npm package.
-pub const NPM_PACKAGE: &str = "@anthropic-ai/claude-code";
+pub(crate) const NPM_PACKAGE: &str = "@anthropic-ai/claude-code";
 
 /// The version a hint installs. Named, because without it npm on Node older than 22 picks
 /// 2.1.197, the last release whose `engines.node` it meets, and that is older than
 /// [`MIN_VERSION`]. With it npm installs the newest with an EBADENGINE warning, and Claude Code
 /// (a native binary) runs on Node 20 (seen with 2.1.337 on Node 20.20).
-pub const INSTALL_VERSION: &str = "latest";
+pub(crate) const INSTALL_VERSION: &str = "latest";
 
 /// Where an npm-installed Claude Code or multi-cursor lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Installed {
+pub(crate) enum Installed {
     /// Under the npm prefix `prefix` (`<prefix>/lib/node_modules/<package>`, on Windows
     /// `<prefix>\node_modules\<package>`).
     Npm { prefix: PathBuf },
@@ -43,7 +43,7 @@ pub enum Installed {
 /// Where the executable at `path` was installed from: the npm prefix when it (links
 /// followed) lies inside `node_modules/<package>` (`package`'s components, such as
 /// `["@anthropic-ai", "claude-code"]`).
-pub fn installed_from(path: &Path, package: &[&str]) -> Installed {
+pub(crate) fn installed_from(path: &Path, package: &[&str]) -> Installed {
     let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     if let Some(prefix) = npm_prefix_of(&real, package) {
         return Installed::Npm { prefix };
@@ -73,7 +73,7 @@ pub fn installed_from(path: &Path, package: &[&str]) -> Installed {
 
 /// The npm prefix of `real` (a path with links resolved), from its first
 /// `node_modules/<package>` components; `None` when it has none. Pure.
-pub fn npm_prefix_of(real: &Path, package: &[&str]) -> Option<PathBuf> {
+pub(crate) fn npm_prefix_of(real: &Path, package: &[&str]) -> Option<PathBuf> {
     let parts: Vec<std::path::Component<'_>> = real.components().collect();
     let at = (0..parts.len()).find(|&i| {
         parts[i].as_os_str() == "node_modules"
@@ -93,7 +93,7 @@ pub fn npm_prefix_of(real: &Path, package: &[&str]) -> Option<PathBuf> {
 
 /// The one command that installs Claude Code [`INSTALL_VERSION`] into the npm prefix
 /// `prefix` (npm's own global prefix when `None`).
-pub fn npm_install_command(prefix: Option<&Path>) -> String {
+pub(crate) fn npm_install_command(prefix: Option<&Path>) -> String {
     let package = format!("{NPM_PACKAGE}@{INSTALL_VERSION}");
     match prefix {
         Some(prefix) => format!(
@@ -121,7 +121,7 @@ fn shell_word(text: &str) -> String {
 /// not be where the `claude` on PATH lives); a native install updates itself (`claude install
 /// latest`); a missing one goes into the prefix multi-cursor was installed in (`self_exe`),
 /// where the launcher's PATH finds it beside `multi-cursor`.
-pub fn install_hint(found: Option<&Path>, self_exe: Option<&Path>) -> String {
+pub(crate) fn install_hint(found: Option<&Path>, self_exe: Option<&Path>) -> String {
     let or_set = format!("or set {CLAUDE_ENV} to the path of Claude Code {MIN_VERSION} or newer");
     let claude_package = ["@anthropic-ai", "claude-code"];
     match found {
@@ -150,16 +150,16 @@ pub fn install_hint(found: Option<&Path>, self_exe: Option<&Path>) -> String {
 }
 
 /// [`install_hint`] for this process (multi-cursor's own executable).
-pub fn install_hint_here(found: Option<&Path>) -> String {
+pub(crate) fn install_hint_here(found: Option<&Path>) -> String {
     install_hint(found, std::env::current_exe().ok().as_deref())
 }
 
 /// File in the state folder remembering `claude --version` per executable.
-pub const VERSION_CACHE_FILE: &str = "claude-version.json";
+pub(crate) const VERSION_CACHE_FILE: &str = "claude-version.json";
 
 /// Prefix of the placeholder credential the launcher gives a signed-out Claude Code. A value
 /// with it in the environment comes from an enclosing launched session and is no login.
-pub const PLACEHOLDER_PREFIX: &str = "multi-cursor-no-anthropic-login-";
+pub(crate) const PLACEHOLDER_PREFIX: &str = "multi-cursor-no-anthropic-login-";
 
 /// How long `claude --version` and `claude auth status` may take.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(15);
@@ -173,7 +173,7 @@ pub struct Version(pub u64, pub u64, pub u64);
 
 impl Version {
     /// Reads the first word of `claude --version` output (`2.1.328 (Claude Code)`).
-    pub fn parse(output: &str) -> Option<Version> {
+    pub(crate) fn parse(output: &str) -> Option<Version> {
         let word = output.split_whitespace().next()?;
         let mut parts = word.split('.');
         let mut number = || parts.next()?.parse::<u64>().ok();
@@ -191,7 +191,7 @@ impl std::fmt::Display for Version {
 /// Finds Claude Code: `$MULTI_CURSOR_CLAUDE` (a path, or a name looked up on PATH), else
 /// `claude` on PATH, else `~/.local/bin/claude` and `~/.claude/local/claude` (where its own
 /// installers put it).
-pub fn find_claude(
+pub(crate) fn find_claude(
     configured: Option<&OsStr>,
     path_var: Option<&OsStr>,
     home: Option<&OsStr>,
@@ -236,7 +236,7 @@ struct VersionAnswer {
 
 /// Claude Code's version: from the cache in `state_dir` when the executable is unchanged, else
 /// by running `claude --version` (and remembering the answer).
-pub async fn version(claude: &Path, state_dir: &Path) -> Result<Version, LaunchError> {
+pub(crate) async fn version(claude: &Path, state_dir: &Path) -> Result<Version, LaunchError> {
     let mut cache = crate::exec::AnswerCache::<VersionAnswer>::open(
         state_dir.join(VERSION_CACHE_FILE),
         VERSION_CACHE_LIMIT,
@@ -257,7 +257,7 @@ pub async fn version(claude: &Path, state_dir: &Path) -> Result<Version, LaunchE
 }
 
 /// Refuses a Claude Code older than [`MIN_VERSION`].
-pub fn check_version(claude: &Path, found: Version) -> Result<(), LaunchError> {
+pub(crate) fn check_version(claude: &Path, found: Version) -> Result<(), LaunchError> {
     if found < MIN_VERSION {
         return Err(LaunchError::ClaudeTooOld {
             path: claude.to_path_buf(),
@@ -269,7 +269,7 @@ pub fn check_version(claude: &Path, found: Version) -> Result<(), LaunchError> {
 
 /// Whether Claude Code can reach Anthropic models, and how we know.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AnthropicLogin {
+pub(crate) enum AnthropicLogin {
     /// Signed in (the reason names the credential's source, never its value).
     SignedIn(String),
     /// No credential at all: Claude Code can only use Cursor models through the gateway.
@@ -292,7 +292,7 @@ const PROVIDER_ENV: [&str; 3] = [
 
 /// What [`anthropic_login`] reads, passed in so tests can vary it.
 #[derive(Debug, Clone, Default)]
-pub struct LoginInputs {
+pub(crate) struct LoginInputs {
     /// `(name, value)` of the process environment.
     pub env: Vec<(String, String)>,
     /// Whether the merged `--settings` the user gave set `apiKeyHelper`.
@@ -304,7 +304,7 @@ pub struct LoginInputs {
 impl LoginInputs {
     /// From the process environment and whether the user's merged settings set
     /// `apiKeyHelper`.
-    pub fn from_env(api_key_helper: bool) -> LoginInputs {
+    pub(crate) fn from_env(api_key_helper: bool) -> LoginInputs {
         let env: Vec<(String, String)> = std::env::vars_os()
             .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
             .collect();
@@ -328,7 +328,7 @@ impl LoginInputs {
     }
 
     /// Whether `ANTHROPIC_AUTH_TOKEN` holds an enclosing launcher's placeholder.
-    pub fn inherited_placeholder(&self) -> bool {
+    pub(crate) fn inherited_placeholder(&self) -> bool {
         self.env
             .iter()
             .any(|(k, v)| k == "ANTHROPIC_AUTH_TOKEN" && v.starts_with(PLACEHOLDER_PREFIX))
@@ -342,7 +342,7 @@ impl LoginInputs {
 /// --json`, its `loggedIn`; other stores such as the macOS keychain, a `/login`-managed key or a
 /// settings file's `apiKeyHelper` are only known to it). When that cannot be read, the launcher
 /// assumes a login rather than hide a real one behind the placeholder credential.
-pub async fn anthropic_login(claude: &Path, inputs: &LoginInputs) -> AnthropicLogin {
+pub(crate) async fn anthropic_login(claude: &Path, inputs: &LoginInputs) -> AnthropicLogin {
     if let Some(found) = login_without_asking(inputs) {
         return found;
     }
@@ -373,7 +373,7 @@ pub async fn anthropic_login(claude: &Path, inputs: &LoginInputs) -> AnthropicLo
 }
 
 /// The certain answers of [`anthropic_login`]; `None` when Claude Code must be asked.
-pub fn login_without_asking(inputs: &LoginInputs) -> Option<AnthropicLogin> {
+pub(crate) fn login_without_asking(inputs: &LoginInputs) -> Option<AnthropicLogin> {
     if let Some(name) = CREDENTIAL_ENV.iter().find(|n| inputs.var(n).is_some()) {
         return Some(AnthropicLogin::SignedIn(name.to_string()));
     }

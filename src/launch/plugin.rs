@@ -33,12 +33,12 @@ use std::path::PathBuf;
 use sha2::Digest;
 
 /// The plugin's name (`plugin/.claude-plugin/plugin.json`).
-pub const NAME: &str = "multi-cursor";
+pub(crate) const NAME: &str = "multi-cursor";
 
 use crate::env::PLUGIN_ENV;
 
 /// Folder of the state folder holding the written copies.
-pub const STATE_SUBDIR: &str = "plugin";
+pub(crate) const STATE_SUBDIR: &str = "plugin";
 
 /// Largest plugin manifest read (a manifest is a few hundred bytes).
 const MANIFEST_LIMIT: u64 = 64 * 1024;
@@ -49,7 +49,7 @@ const MAX_BESIDE_ENTRIES: usize = 1024;
 
 /// One file of the plugin compiled into the binary.
 #[derive(Debug)]
-pub struct PluginFile {
+pub(crate) struct PluginFile {
     /// Path inside the plugin folder.
     pub path: &'static str,
     pub bytes: &'static [u8],
@@ -70,7 +70,7 @@ macro_rules! plugin_file {
 /// Every file of `plugin/` but its npm manifest and lockfile (which only serve Claude Code's
 /// `npm ci` in a marketplace install; a launched session runs this binary) and its hooks (see
 /// the module's documentation).
-pub const FILES: &[PluginFile] = &[
+pub(crate) const FILES: &[PluginFile] = &[
     plugin_file!(".claude-plugin/plugin.json", false),
     plugin_file!("README.md", false),
     plugin_file!("scripts/multi-cursor", true),
@@ -83,7 +83,7 @@ pub const FILES: &[PluginFile] = &[
 ];
 
 /// Whether the launcher should load its plugin, from `MULTI_CURSOR_PLUGIN`.
-pub fn enabled(value: Option<&str>) -> anyhow::Result<bool> {
+pub(crate) fn enabled(value: Option<&str>) -> anyhow::Result<bool> {
     match value.map(str::trim).map(str::to_ascii_lowercase).as_deref() {
         None | Some("" | "on" | "1" | "true" | "yes") => Ok(true),
         Some("off" | "0" | "false" | "no") => Ok(false),
@@ -94,7 +94,7 @@ pub fn enabled(value: Option<&str>) -> anyhow::Result<bool> {
 }
 
 /// Whether the user's arguments already load a multi-cursor plugin with `--plugin-dir`.
-pub fn given_by_user(args: &[OsString]) -> bool {
+pub(crate) fn given_by_user(args: &[OsString]) -> bool {
     let mut words = args.iter();
     while let Some(word) = words.next() {
         if word == "--" {
@@ -127,7 +127,7 @@ fn manifest_version(folder: &Path) -> Option<String> {
 
 /// What is beside the binary.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Beside {
+pub(crate) enum Beside {
     /// No `plugin/` folder holding this plugin at this version.
     Nothing,
     /// One to use.
@@ -144,7 +144,7 @@ pub enum Beside {
 /// The `plugin/` folder beside `exe`'s folder (`<package>/bin/multi-cursor` →
 /// `<package>/plugin`) when it holds this plugin at this binary's version, and whether it can
 /// be trusted ([`trusted`]).
-pub fn beside(exe: &Path) -> Beside {
+pub(crate) fn beside(exe: &Path) -> Beside {
     let Some(folder) = fs::canonicalize(exe)
         .ok()
         .and_then(|exe| Some(exe.parent()?.parent()?.join("plugin")))
@@ -165,7 +165,7 @@ pub fn beside(exe: &Path) -> Beside {
 /// user or root and is not writable by group or others (a sticky folder excepted:
 /// [`crate::platform::writable_by_others`]), and nothing in it is a link. `Err` names the first
 /// path that fails and why. On Windows, with no uids or modes, only links are checked.
-pub fn trusted(folder: &Path) -> Result<(), String> {
+pub(crate) fn trusted(folder: &Path) -> Result<(), String> {
     let judge = |path: &Path| -> Result<fs::Metadata, String> {
         let meta = fs::symlink_metadata(path)
             .map_err(|error| format!("{} cannot be read: {error}", path.display()))?;
@@ -219,7 +219,7 @@ fn copy_name() -> String {
 /// Why the compiled-in plugin could not be written.
 #[derive(Debug, thiserror::Error)]
 #[error("could not write multi-cursor's plugin into {}: {source}", .path.display())]
-pub struct WriteError {
+pub(crate) struct WriteError {
     path: PathBuf,
     #[source]
     source: anyhow::Error,
@@ -227,7 +227,7 @@ pub struct WriteError {
 
 /// The written copy of the compiled-in plugin in `state_dir`, written now when it is missing
 /// or does not hold exactly [`FILES`].
-pub fn written_copy(state_dir: &Path) -> Result<PathBuf, WriteError> {
+pub(crate) fn written_copy(state_dir: &Path) -> Result<PathBuf, WriteError> {
     let parent = state_dir.join(STATE_SUBDIR);
     let folder = parent.join(copy_name());
     let fail = |path: &Path| {
@@ -307,7 +307,7 @@ fn holds_files(folder: &Path) -> bool {
 /// have made or changed it, or a copy that cannot be written, is told to `say` in one line (the
 /// launcher says it on stderr; the wrapper only logs it, since its stderr is the host's); Claude
 /// Code then starts with the written copy, or without a plugin.
-pub fn for_launch(
+pub(crate) fn for_launch(
     exe: &Path,
     state_dir: &Path,
     user_args: &[OsString],

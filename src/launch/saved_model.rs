@@ -3,13 +3,13 @@
 //! launched session would be where the next plain `claude` starts: on a route nothing answers
 //! there, which a signed-out Claude Code validates before the plugin could refuse it.
 //!
-//! A launched session notes the saved `model` before Claude Code starts ([`SessionModel::begin`],
-//! a record in the state folder) and, when it ends, puts it back ([`SessionModel::finish`]) if
+//! A launched session notes the saved `model` before Claude Code starts (`SessionModel::begin`,
+//! a record in the state folder) and, when it ends, puts it back (`SessionModel::finish`) if
 //! the file then holds a Cursor route; a model that is not a Cursor route (the user chose a
 //! Claude model meanwhile, or nothing changed) is left alone. A session whose launcher was
 //! killed leaves its record: the next `multi-cursor` command puts that one back ([`sweep`]),
 //! once no process has the launcher's pid. The Cursor route found is kept as the row chosen
-//! last ([`last_cursor_row`]), which the next launch starts on unless `--model` names another.
+//! last (`last_cursor_row`), which the next launch starts on unless `--model` names another.
 //!
 //! The edit has the same care as Cursor's model put-back (`policy::cursor_config`): only
 //! `model` changes, on jsonc-parser's concrete syntax tree (every other byte kept), the edited
@@ -30,10 +30,10 @@ use serde_json::Value;
 use crate::cursor::catalog::ROUTE_PREFIX;
 
 /// The folder in the state folder holding one record per live launched session.
-pub const RECORDS_DIR: &str = "saved-model";
+pub(crate) const RECORDS_DIR: &str = "saved-model";
 
 /// The file in the state folder naming the Cursor row chosen last.
-pub const LAST_ROW_FILE: &str = "last-cursor-model.json";
+pub(crate) const LAST_ROW_FILE: &str = "last-cursor-model.json";
 
 /// Largest settings file edited, and largest record read.
 const MAX_SETTINGS_BYTES: u64 = 4 * 1024 * 1024;
@@ -62,7 +62,7 @@ struct LastRow {
 
 /// What a put-back did.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// `model` holds what it held before the session; the Cursor route it held was kept.
     Restored { route: String },
     /// Left as it was, and why (never the file's content).
@@ -71,13 +71,13 @@ pub enum Outcome {
 
 /// Claude Code's user settings file: `$CLAUDE_CONFIG_DIR/settings.json`, else
 /// `~/.claude/settings.json`.
-pub fn user_settings_path(inputs: &crate::policy::PolicyInputs) -> Option<PathBuf> {
+pub(crate) fn user_settings_path(inputs: &crate::policy::PolicyInputs) -> Option<PathBuf> {
     inputs.claude_dir().map(|dir| dir.join("settings.json"))
 }
 
 /// A launched session's hold on the saved model.
 #[derive(Debug)]
-pub struct SessionModel {
+pub(crate) struct SessionModel {
     state_dir: PathBuf,
     record: PathBuf,
     settings: PathBuf,
@@ -87,7 +87,7 @@ pub struct SessionModel {
 impl SessionModel {
     /// Notes `settings`' `model` in a record in `state_dir` before Claude Code starts. `None`
     /// when the record cannot be written (the session then runs without the put-back).
-    pub fn begin(state_dir: &Path, settings: &Path) -> Option<SessionModel> {
+    pub(crate) fn begin(state_dir: &Path, settings: &Path) -> Option<SessionModel> {
         let before = read_settings(settings)
             .ok()
             .flatten()
@@ -120,7 +120,7 @@ impl SessionModel {
 
     /// The session ended: puts the model back (see the module documentation) and removes the
     /// record.
-    pub fn finish(self) -> Outcome {
+    pub(crate) fn finish(self) -> Outcome {
         let outcome = put_back(&self.state_dir, &self.settings, self.before.as_ref());
         let _ = std::fs::remove_file(&self.record);
         outcome
@@ -161,7 +161,7 @@ pub fn sweep(state_dir: &Path) {
 }
 
 /// The Cursor row chosen last in a launched session, if any.
-pub fn last_cursor_row(state_dir: &Path) -> Option<String> {
+pub(crate) fn last_cursor_row(state_dir: &Path) -> Option<String> {
     let bytes = crate::state::read_regular_file(&state_dir.join(LAST_ROW_FILE), 4096).ok()?;
     let row: LastRow = serde_json::from_slice(&bytes).ok()?;
     is_cursor_route(&Value::String(row.model.clone())).then_some(row.model)

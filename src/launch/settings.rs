@@ -31,7 +31,7 @@ use crate::policy::settings::Scope;
 use crate::session::hooks::INTERRUPT_EVENT;
 
 /// The Agent type the launcher defines.
-pub const WORKER_TYPE: &str = "multi-cursor";
+pub(crate) const WORKER_TYPE: &str = "multi-cursor";
 
 /// The Claude model whose client-side handling a picker row borrows (`behavesAs`) when the
 /// installed Cursor CLI has no auto review: a 200K context window (Claude Code compacts at a
@@ -57,17 +57,17 @@ pub const BEHAVES_AS_WITH_EFFORT: &str = "claude-sonnet-4-6";
 const EFFORT_SUFFIXES: [&str; 3] = ["-low", "-high", "-xhigh"];
 
 /// The hook events the gateway needs.
-pub const HOOK_EVENTS: [&str; 3] = ["SessionStart", "UserPromptSubmit", "SubagentStart"];
+pub(crate) const HOOK_EVENTS: [&str; 3] = ["SessionStart", "UserPromptSubmit", "SubagentStart"];
 
 /// The first Claude Code with the `Interrupt` hook event. Older builds refuse settings naming
 /// it (measured: 2.1.328's TUI stops at start on `Unknown hook event "Interrupt"`, 2.1.332
 /// warns in `-p`), so it is registered only from this version on, and never in the plugin's
 /// `hooks.json`.
-pub const INTERRUPT_HOOK_SINCE: Version = Version(2, 1, 335);
+pub(crate) const INTERRUPT_HOOK_SINCE: Version = Version(2, 1, 335);
 
 /// The hook events registered for Claude Code `claude`: [`HOOK_EVENTS`], and `Interrupt` (the
 /// gateway ends the session's live Cursor run on it) from [`INTERRUPT_HOOK_SINCE`].
-pub fn hook_events(claude: Version) -> Vec<&'static str> {
+pub(crate) fn hook_events(claude: Version) -> Vec<&'static str> {
     let mut events = HOOK_EVENTS.to_vec();
     if claude >= INTERRUPT_HOOK_SINCE {
         events.push(INTERRUPT_EVENT);
@@ -84,7 +84,11 @@ const WORKER_PROMPT: &str = "Complete the delegated task.";
 /// `behavesAs` for a picker row: [`BEHAVES_AS_WITH_EFFORT`] when auto mode can run on it
 /// (`auto_review`: the CLI offers `--auto-review`) or `catalog` lists an effort variant of the
 /// row's own id (presets never change with effort), else [`BEHAVES_AS`].
-pub fn behaves_as(route: &Route, catalog: Option<&Catalog>, auto_review: bool) -> &'static str {
+pub(crate) fn behaves_as(
+    route: &Route,
+    catalog: Option<&Catalog>,
+    auto_review: bool,
+) -> &'static str {
     if auto_review {
         return BEHAVES_AS_WITH_EFFORT;
     }
@@ -104,7 +108,7 @@ pub fn behaves_as(route: &Route, catalog: Option<&Catalog>, auto_review: bool) -
 /// Our own settings: the picker rows (from `picker`, with `catalog` and `auto_review` deciding
 /// each row's `behavesAs`) and the hooks running `exe hook` (in exec form) on `events`
 /// ([`hook_events`]).
-pub fn our_settings(
+pub(crate) fn our_settings(
     picker: &Picker,
     catalog: Option<&Catalog>,
     auto_review: bool,
@@ -164,7 +168,7 @@ pub fn our_settings(
 /// The `multi-cursor` worker definition: runs on Cursor Auto; the description tells the parent
 /// how to choose another Cursor model (a first prompt line `model: <id>`), listing the picker
 /// ids.
-pub fn our_agents(picker: &Picker) -> Value {
+pub(crate) fn our_agents(picker: &Picker) -> Value {
     let ids: Vec<String> = picker
         .rows
         .iter()
@@ -194,7 +198,7 @@ const MAX_ARG_FILE_BYTES: u64 = 4 * 1024 * 1024;
 /// the project's and the user's, so a cloned repository's `.claude/settings.json` cannot point
 /// our hooks elsewhere. The file is 0600 in the launcher's 0700 temporary folder, removed at
 /// exit; the token never goes in argv.
-pub fn put_client_env(settings: &mut Value, url: &str, token: &str) {
+pub(crate) fn put_client_env(settings: &mut Value, url: &str, token: &str) {
     if let Some(env) = super::upstream::settings_env(settings) {
         env.insert(GATEWAY_URL_ENV.to_string(), Value::from(url));
         env.insert(GATEWAY_TOKEN_ENV.to_string(), Value::from(token));
@@ -203,7 +207,10 @@ pub fn put_client_env(settings: &mut Value, url: &str, token: &str) {
 
 /// Reads one `--settings` or `--agents` value: inline JSON when it starts with `{`, else a
 /// file (relative to the working directory, as Claude Code reads it). Must be a JSON object.
-pub fn read_json_arg(option: &str, value: &OsStr) -> Result<Map<String, Value>, LaunchError> {
+pub(crate) fn read_json_arg(
+    option: &str,
+    value: &OsStr,
+) -> Result<Map<String, Value>, LaunchError> {
     let text = value.to_string_lossy();
     let (source, parsed) = if text.trim_start().starts_with('{') {
         (
@@ -246,7 +253,10 @@ pub fn read_json_arg(option: &str, value: &OsStr) -> Result<Map<String, Value>, 
 /// merge; `modelPicker.options` and each hook event's list are concatenated), with ours
 /// appended: our picker rows after theirs (a row of theirs for the same model wins), our hooks
 /// after theirs.
-pub fn merge_settings(user: Vec<Map<String, Value>>, ours: Value) -> Result<Value, LaunchError> {
+pub(crate) fn merge_settings(
+    user: Vec<Map<String, Value>>,
+    ours: Value,
+) -> Result<Value, LaunchError> {
     let mut merged = Map::new();
     for layer in user.into_iter().chain(match ours {
         Value::Object(map) => Some(map),
@@ -358,7 +368,10 @@ pub(crate) fn file_pickers(layers: &[Layer]) -> Vec<Map<String, Value>> {
 
 /// The user's agents (each `--agents` in order) with our worker added; a user agent named
 /// [`WORKER_TYPE`] is refused.
-pub fn merge_agents(user: Vec<Map<String, Value>>, ours: Value) -> Result<Value, LaunchError> {
+pub(crate) fn merge_agents(
+    user: Vec<Map<String, Value>>,
+    ours: Value,
+) -> Result<Value, LaunchError> {
     let mut merged = Map::new();
     for layer in user {
         for (name, agent) in layer {
@@ -376,7 +389,7 @@ pub fn merge_agents(user: Vec<Map<String, Value>>, ours: Value) -> Result<Value,
 
 /// Claude Code's status-line refresh the launcher asks for, in seconds: the Cursor segment
 /// shows a live run's time, and Claude Code's own triggers go quiet while a run works.
-pub const STATUSLINE_REFRESH_SECS: u64 = 1;
+pub(crate) const STATUSLINE_REFRESH_SECS: u64 = 1;
 
 /// The `statusLine` the launcher installs, or `None` to leave the user's as it is.
 ///

@@ -15,13 +15,13 @@
 //! `· 12.3k of 50.0k tokens left today` or `· budget reached (MULTI_CURSOR_BUDGET_TURNS)`, and
 //! a session that never used Cursor shows `Cursor` with it; without one, nothing of ours for
 //! such a session. Our part answers within
-//! [`OUR_DEADLINE`] and never breaks Claude Code's line: on any error it prints what it can and
+//! `OUR_DEADLINE` and never breaks Claude Code's line: on any error it prints what it can and
 //! exits 0. With `--chain <command>` (the user's own status line, which the launcher keeps), the
-//! user's command gets the same stdin and runs at the same time under [`CHAIN_TIMEOUT`]; its
-//! output comes first and ours ends its last line after ` · ` (see [`chain`]).
+//! user's command gets the same stdin and runs at the same time under `CHAIN_TIMEOUT`; its
+//! output comes first and ours ends its last line after ` · ` (see `chain`).
 //! `MULTI_CURSOR_STATUSLINE=0` leaves ours out.
 
-pub mod chain;
+pub(crate) mod chain;
 
 use crate::env::STATUSLINE_ENV;
 use std::io::Read;
@@ -45,13 +45,13 @@ use chain::UserCommand;
 
 /// The longest our part may take, from process start to the gateway's answer read; past it,
 /// our segment is left out of this refresh.
-pub const OUR_DEADLINE: Duration = Duration::from_millis(45);
+pub(crate) const OUR_DEADLINE: Duration = Duration::from_millis(45);
 
 /// The client's own socket timeout (connect, write, read), below [`OUR_DEADLINE`].
 const CLIENT_TIMEOUT: Duration = Duration::from_millis(40);
 
 /// How long the user's chained status-line command may run before its line is left out.
-pub const CHAIN_TIMEOUT: Duration = Duration::from_secs(2);
+pub(crate) const CHAIN_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// Most bytes of Claude Code's status-line JSON read from stdin.
 const MAX_INPUT: u64 = 1024 * 1024;
@@ -68,7 +68,7 @@ struct StatusInput {
 }
 
 /// Whether our segment is on: anything but `MULTI_CURSOR_STATUSLINE=0`.
-pub fn enabled() -> bool {
+pub(crate) fn enabled() -> bool {
     std::env::var(STATUSLINE_ENV).map_or(true, |v| v.trim() != "0")
 }
 
@@ -98,7 +98,7 @@ pub fn run(chain: Option<&str>) {
 
 /// Our segment for the session named in `input`, or `None` (no session id, no gateway, no
 /// answer by `deadline`, a session that never used Cursor).
-pub fn our_segment(input: &[u8], deadline: Instant) -> Option<String> {
+pub(crate) fn our_segment(input: &[u8], deadline: Instant) -> Option<String> {
     let session = serde_json::from_slice::<StatusInput>(input)
         .ok()?
         .session_id
@@ -111,7 +111,7 @@ pub fn our_segment(input: &[u8], deadline: Instant) -> Option<String> {
 /// Asks the gateway for `session`'s spend; `None` unless it answers 200 with a
 /// [`SessionSpend`] by `deadline`. The request runs on its own thread so the deadline holds
 /// whatever the socket does.
-pub fn fetch_spend(
+pub(crate) fn fetch_spend(
     address: GatewayAddress,
     session: &str,
     deadline: Instant,
@@ -140,7 +140,7 @@ pub fn fetch_spend(
 /// The line for a session's spend: the live run, else the session's runs and tokens, then the
 /// tightest budget if one is set ([`budget_part`]); `None` for a session that never ran Cursor
 /// on a gateway without budgets (replays alone cost nothing and show nothing).
-pub fn render(spend: &SessionSpend) -> Option<String> {
+pub(crate) fn render(spend: &SessionSpend) -> Option<String> {
     let budget = budget_part(&spend.budgets);
     match (use_part(spend), budget) {
         (Some(line), Some(budget)) => Some(format!("{line} · {budget}")),
@@ -153,7 +153,7 @@ pub fn render(spend: &SessionSpend) -> Option<String> {
 /// The tightest of `budgets` (the least left for its limit; the first of equals), as
 /// `12.3k of 50.0k tokens left today` (`today` for the daily budget) or
 /// `budget reached (MULTI_CURSOR_BUDGET_TOKENS)` when nothing is left; `None` without budgets.
-pub fn budget_part(budgets: &[BudgetUse]) -> Option<String> {
+pub(crate) fn budget_part(budgets: &[BudgetUse]) -> Option<String> {
     let tightest = budgets.iter().min_by(|a, b| {
         // Used up first, then the smallest left / limit (compared without division).
         (a.left > 0).cmp(&(b.left > 0)).then_with(|| {

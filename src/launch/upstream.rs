@@ -39,14 +39,14 @@ use crate::policy::settings::PolicyInputs;
 use crate::policy::settings::Scope;
 
 /// Claude Code's variable naming the API's base URL.
-pub const BASE_URL_VAR: &str = "ANTHROPIC_BASE_URL";
+pub(crate) const BASE_URL_VAR: &str = "ANTHROPIC_BASE_URL";
 
 /// Claude Code's variable with extra request header lines.
-pub const HEADERS_VAR: &str = "ANTHROPIC_CUSTOM_HEADERS";
+pub(crate) const HEADERS_VAR: &str = "ANTHROPIC_CUSTOM_HEADERS";
 
 /// Why a session cannot be routed through the gateway.
 #[derive(Debug, Error, PartialEq, Eq)]
-pub enum UpstreamError {
+pub(crate) enum UpstreamError {
     /// Managed policy sets a routing variable, which outranks anything the launcher can set.
     #[error(
         "managed policy ({file}) sets {variable} in its env, which outranks the settings multi-cursor gives Claude Code: its requests would never reach multi-cursor's gateway. Ask your administrator to remove {variable} from the managed settings, or use plain claude"
@@ -57,7 +57,7 @@ pub enum UpstreamError {
 /// Which settings layers Claude Code reads: every one, or (`--setting-sources`) managed
 /// policy, `--settings` and the listed ones.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct SettingSources {
+pub(crate) struct SettingSources {
     /// The listed user/project/local scopes; `None` when `--setting-sources` was not given.
     listed: Option<Vec<Scope>>,
 }
@@ -66,7 +66,7 @@ impl SettingSources {
     /// From Claude Code's arguments: the last `--setting-sources X` / `--setting-sources=X`
     /// before a literal `--`, a comma-separated list of `user`, `project`, `local` (unknown
     /// names and blanks ignored; an empty list reads none of the three).
-    pub fn from_args(args: &[OsString]) -> SettingSources {
+    pub(crate) fn from_args(args: &[OsString]) -> SettingSources {
         let mut listed = None;
         let mut words = args.iter().map(|a| a.to_string_lossy());
         while let Some(word) = words.next() {
@@ -142,7 +142,7 @@ pub(crate) fn launch_layers(flag: &[FlagSettings], args: &[OsString]) -> Vec<Lay
 
 /// The process environment's say in routing (read before the launcher changes anything).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ProcessRouting {
+pub(crate) struct ProcessRouting {
     /// `MULTI_CURSOR_UPSTREAM`.
     pub upstream: Option<String>,
     /// `ANTHROPIC_BASE_URL`.
@@ -153,7 +153,7 @@ pub struct ProcessRouting {
 
 impl ProcessRouting {
     /// This process's values.
-    pub fn from_env() -> ProcessRouting {
+    pub(crate) fn from_env() -> ProcessRouting {
         ProcessRouting {
             upstream: std::env::var(crate::env::UPSTREAM_ENV).ok(),
             base_url: std::env::var(BASE_URL_VAR).ok(),
@@ -164,7 +164,7 @@ impl ProcessRouting {
 
 /// How a session is routed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Routing {
+pub(crate) struct Routing {
     /// Where the gateway forwards Claude models.
     pub upstream: String,
     /// The user's `ANTHROPIC_CUSTOM_HEADERS` as Claude Code would resolve it (our token header
@@ -225,7 +225,7 @@ pub(crate) fn resolve(
 }
 
 /// `ANTHROPIC_CUSTOM_HEADERS` for Claude Code: the user's lines, then our token header.
-pub fn headers_with_token(user: Option<&str>, token: &str) -> String {
+pub(crate) fn headers_with_token(user: Option<&str>, token: &str) -> String {
     let ours = format!("{TOKEN_HEADER}: {token}");
     match user.map(str::trim_end) {
         Some(user) if !user.trim().is_empty() => format!("{user}\n{ours}"),
@@ -251,7 +251,7 @@ pub(crate) fn settings_env(settings: &mut Value) -> Option<&mut Map<String, Valu
 /// Adds the gateway's `ANTHROPIC_BASE_URL` and `ANTHROPIC_CUSTOM_HEADERS` to `settings`'s
 /// `env` object when `routing` says a settings layer would otherwise override them; leaves
 /// `settings` alone (no token in the file) when none does.
-pub fn put_routing_env(settings: &mut Value, routing: &Routing, url: &str, token: &str) {
+pub(crate) fn put_routing_env(settings: &mut Value, routing: &Routing, url: &str, token: &str) {
     if !routing.in_settings {
         return;
     }

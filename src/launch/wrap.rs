@@ -31,14 +31,14 @@
 //!    main thread (the one `block_on` polls the wrapper's future on), which lives as long as
 //!    the wrapper and so carries Linux's parent-death signal.
 //!
-//! The gateway runs with [`Surface::Panel`](crate::policy::Surface), or `Surface::Sdk` when
+//! The gateway runs with `Surface::Panel`, or `Surface::Sdk` when
 //! the Agent SDK started it (`CLAUDE_CODE_ENTRYPOINT` `sdk-…`): a note or refusal about
 //! Claude's permission mode names the panel's mode menu and settings, or the SDK's
 //! `permissionMode`, not Shift+Tab.
 //!
 //! The token is never in any argv: it is in `claude`'s environment, and in the settings file
 //! only when a settings layer sets `ANTHROPIC_BASE_URL`/`ANTHROPIC_CUSTOM_HEADERS` (see
-//! [`super::upstream`]).
+//! `super::upstream`).
 
 use std::ffi::OsStr;
 use std::ffi::OsString;
@@ -63,7 +63,7 @@ use crate::cursor::catalog::Catalog;
 use crate::gateway::GatewayConfig;
 
 /// The wrapper's executable name, as `cargo install` installs it.
-pub const WRAPPER_NAME: &str = "multi-cursor-claude";
+pub(crate) const WRAPPER_NAME: &str = "multi-cursor-claude";
 
 /// Claude Code's commands that start no session: handed to `claude` untouched (2.1.328's
 /// `claude --help` list, plus older names).
@@ -98,7 +98,7 @@ const NO_SESSION_OPTIONS: [&str; 4] = ["--version", "-v", "--help", "-h"];
 
 /// Why the wrapper could not start Claude Code.
 #[derive(Debug, Error)]
-pub enum WrapError {
+pub(crate) enum WrapError {
     /// `executableArgs: [node, cli.js]`.
     #[error(
         "{WRAPPER_NAME} was given {} {}: the `node cli.js` form of Claude Code is not supported; point the wrapper at Claude Code's own executable (the native `claude`), or leave the path out and it finds `claude` itself",
@@ -116,7 +116,7 @@ pub enum WrapError {
 
 /// The host's `claude` arguments, split as the wrapper needs them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct HostArgs {
+pub(crate) struct HostArgs {
     /// Every argument but the `--settings`/`--agents` options, byte for byte and in order.
     pub rest: Vec<OsString>,
     /// Each `--settings` value, in order.
@@ -129,7 +129,7 @@ pub struct HostArgs {
 
 /// Splits the host's arguments: `--settings` and `--agents` (separate or joined with `=`) are
 /// taken out up to a literal `--`; everything else stays exactly as given.
-pub fn split_host_args(args: &[OsString]) -> Result<HostArgs, LaunchError> {
+pub(crate) fn split_host_args(args: &[OsString]) -> Result<HostArgs, LaunchError> {
     let mut out = HostArgs::default();
     let mut words = args.iter();
     while let Some(word) = words.next() {
@@ -167,7 +167,7 @@ pub fn split_host_args(args: &[OsString]) -> Result<HostArgs, LaunchError> {
 }
 
 /// Whether `args` (Claude Code's, after the path) start no session.
-pub fn starts_no_session(args: &[OsString]) -> bool {
+pub(crate) fn starts_no_session(args: &[OsString]) -> bool {
     let first = args.first().and_then(|a| a.to_str());
     if first.is_some_and(|f| NO_SESSION_COMMANDS.contains(&f)) {
         return true;
@@ -185,7 +185,7 @@ fn is_executable_path(word: &OsStr) -> bool {
 
 /// The Claude Code to run and its arguments: the first argument when it is an absolute path to
 /// an executable, else `claude` found as the launcher finds it.
-pub fn pick_claude(argv: Vec<OsString>) -> anyhow::Result<(PathBuf, Vec<OsString>)> {
+pub(crate) fn pick_claude(argv: Vec<OsString>) -> anyhow::Result<(PathBuf, Vec<OsString>)> {
     if let Some(first) = argv.first()
         && is_executable_path(first)
     {

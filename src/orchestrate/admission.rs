@@ -42,7 +42,7 @@ pub(super) struct Cleared {
 impl Cleared {
     /// The policy the turn runs under, as recorded and as part of its exchange key.
     pub(super) fn policy_text(&self, approve_mcps: bool) -> String {
-        policy::describe(self.mode, &self.cursor_mode, approve_mcps, &self.admitted)
+        policy::describe(self.mode, self.cursor_mode, approve_mcps, &self.admitted)
     }
 }
 

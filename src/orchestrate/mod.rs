@@ -1,5 +1,5 @@
-//! One way down for a Cursor request: the typed [`CursorRequest`] is carried from admission to
-//! a running turn below the HTTP layer, and comes back as a [`Reply`] to answer from or a
+//! One way down for a Cursor request: the typed `CursorRequest` is carried from admission to
+//! a running turn below the HTTP layer, and comes back as a `Reply` to answer from or a
 //! `Refusal` saying why nothing runs.
 //!
 //! The steps, each in its own file and in this order (a request refused by an earlier step
@@ -20,7 +20,7 @@
 //!
 //! What the orchestrator needs from whoever serves the request (the agent, the catalog cache,
 //! the per-session modes and notices, the session store, the live runs, the spend book) is one
-//! concrete [`services::TurnServices`], which the gateway owns. Nothing here knows HTTP: the gateway turns the
+//! concrete `services::TurnServices`, which the gateway owns. Nothing here knows HTTP: the gateway turns the
 //! outcome into an answer and each refusal into its status (`gateway::error`).
 
 mod admission;
@@ -28,7 +28,7 @@ mod dialog;
 mod keeper;
 mod prompt;
 mod routing;
-pub mod services;
+pub(crate) mod services;
 mod start;
 
 pub use start::HOOKS_MISSING_NOTICE;
@@ -55,7 +55,7 @@ use services::TurnServices;
 
 /// What a Cursor request is answered from.
 #[derive(Debug)]
-pub enum Reply {
+pub(crate) enum Reply {
     /// An exchange: a turn started for this request, or an identical one joined, replayed, or
     /// failed before.
     Exchange(Observer),
@@ -178,7 +178,7 @@ async fn compact(
         .resolve(&parsed.request.model, parsed.effort())
         .map(|resolved| resolved.cursor_model)
         .unwrap_or_default();
-    let place = identity.run_place(&parsed.request.model, &model, &CursorMode::Ask);
+    let place = identity.run_place(&parsed.request.model, &model, CursorMode::Ask);
     let setup = crate::compaction::Setup {
         agent: cleared.agent.path.clone(),
         workspace: cleared.workspace.clone(),

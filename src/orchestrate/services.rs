@@ -34,7 +34,7 @@ use crate::spend::SpendBook;
 
 /// How long an unknown model id is not checked with Cursor again
 /// ([`TurnServices::recheck_catalog`]).
-pub const CATALOG_RECHECK: Duration = Duration::from_secs(60);
+pub(crate) const CATALOG_RECHECK: Duration = Duration::from_secs(60);
 
 /// Most unknown model ids remembered at once; beyond that, no recheck until some expire.
 const MAX_RECHECKED: usize = 64;
@@ -43,7 +43,7 @@ const MAX_RECHECKED: usize = 64;
 /// gateway's configuration holds them (`GatewayConfig::settings`) and its services read them
 /// as they are.
 #[derive(Debug, Clone)]
-pub struct TurnSettings {
+pub(crate) struct TurnSettings {
     /// Mode for sessions no hook has reported one for (`serve --permission-mode`).
     pub default_mode: Option<ClaudeMode>,
     /// Workspace for requests whose session reported none.
@@ -71,7 +71,7 @@ pub struct TurnSettings {
 
 /// A Cursor run in progress, for `GET /multi-cursor/status`.
 #[derive(Debug, Clone, Serialize)]
-pub struct LiveRun {
+pub(crate) struct LiveRun {
     pub session: String,
     pub worker: String,
     pub model: String,
@@ -80,7 +80,7 @@ pub struct LiveRun {
 }
 
 /// The services of one gateway (see the module doc).
-pub struct TurnServices {
+pub(crate) struct TurnServices {
     config: TurnSettings,
     /// Cursor's agent as located (and probed) on first need; `None` again once a run showed
     /// its probe wrong ([`TurnServices::forget_agent`]).
@@ -113,7 +113,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 impl TurnServices {
     /// The services for `config`, keeping at most `max_sessions` identities open; `catalog`
     /// may be `None` (it is fetched on first need).
-    pub fn new(
+    pub(crate) fn new(
         config: TurnSettings,
         max_sessions: usize,
         catalog: Option<Catalog>,
@@ -135,12 +135,12 @@ impl TurnServices {
     }
 
     /// The settings requests are served under.
-    pub fn settings(&self) -> &TurnSettings {
+    pub(crate) fn settings(&self) -> &TurnSettings {
         &self.config
     }
 
     /// Cursor's agent, located and identified once (again after [`TurnServices::forget_agent`]).
-    pub async fn agent(&self) -> Result<AgentInfo, LocateError> {
+    pub(crate) async fn agent(&self) -> Result<AgentInfo, LocateError> {
         let mut slot = self.agent.lock().await;
         if let Some(known) = slot.as_ref() {
             return known.clone();
@@ -153,7 +153,7 @@ impl TurnServices {
     /// A run showed the agent's probe wrong (it refused a flag its `--help` was remembered to
     /// list): the probe is forgotten here, in this process and in the state folder's cache, so
     /// the next turn and the next launch ask the agent again.
-    pub async fn forget_agent(&self) {
+    pub(crate) async fn forget_agent(&self) {
         let mut slot = self.agent.lock().await;
         if let Some(Ok(info)) = slot.take() {
             tracing::warn!(path = %info.path.display(), "Cursor's agent refused a flag its remembered --help listed; probing it again");
@@ -164,7 +164,7 @@ impl TurnServices {
     /// The catalog, fetched from Cursor (and cached) on first need. While Cursor's last
     /// answer was "not logged in" and its login has not changed, that answer again, without
     /// running Cursor (a request waiting here while another fetched gets it too).
-    pub async fn catalog(&self, agent: &Path) -> Result<Catalog, CatalogError> {
+    pub(crate) async fn catalog(&self, agent: &Path) -> Result<Catalog, CatalogError> {
         if let Some(catalog) = self.catalog.read().await.as_ref() {
             return Ok(catalog.clone());
         }
@@ -192,7 +192,7 @@ impl TurnServices {
     /// the login it reads has not changed since ([`crate::policy::cursor_login_fingerprint`]):
     /// the same request would meet the same refusal, so it gets it without running Cursor
     /// again. `None` once the login changed (a `multi-cursor --cursor-login`, `agent login`).
-    pub fn cursor_logged_out(&self) -> Option<String> {
+    pub(crate) fn cursor_logged_out(&self) -> Option<String> {
         let mut noted = lock(&self.logged_out);
         let seen = noted.as_ref()?;
         if crate::policy::cursor_login_fingerprint(&self.config.policy) == seen.login {
@@ -203,7 +203,7 @@ impl TurnServices {
     }
 
     /// Cursor answered "not logged in" (`said`, its words) under the login it reads now.
-    pub fn note_logged_out(&self, said: &str) {
+    pub(crate) fn note_logged_out(&self, said: &str) {
         let login = crate::policy::cursor_login_fingerprint(&self.config.policy);
         *lock(&self.logged_out) = Some(LoggedOut {
             said: said.to_string(),
@@ -229,7 +229,7 @@ impl TurnServices {
     /// shows only what the cache knew at launch). Once per model id per [`CATALOG_RECHECK`], so
     /// Claude Code's quick re-sends of a refused request do not run `agent models` each time.
     /// `None` when not fetched (recently checked for that id, or fetching failed).
-    pub async fn recheck_catalog(&self, agent: &Path, model: &str) -> Option<Catalog> {
+    pub(crate) async fn recheck_catalog(&self, agent: &Path, model: &str) -> Option<Catalog> {
         {
             let now = Instant::now();
             let mut rechecked = lock(&self.rechecked);
@@ -252,13 +252,13 @@ impl TurnServices {
     }
 
     /// Hook-reported sessions: each one's mode, workspace, policy and notices shown.
-    pub fn sessions(&self) -> MutexGuard<'_, SessionBook> {
+    pub(crate) fn sessions(&self) -> MutexGuard<'_, SessionBook> {
         lock(&self.sessions)
     }
 
     /// The session's current mode (a worker runs under its parent's) and the request's
     /// workspace, when hooks reported them.
-    pub fn session_mode(
+    pub(crate) fn session_mode(
         &self,
         session: &str,
         worker: Option<&str>,
@@ -268,33 +268,38 @@ impl TurnServices {
 
     /// Notes the policy a request of `session` was admitted under (or its refusal), for
     /// `multi-cursor status`.
-    pub fn note_policy(&self, session: &str, policy: String) {
+    pub(crate) fn note_policy(&self, session: &str, policy: String) {
         self.sessions().note_policy(session, policy);
     }
 
     /// Whether `notice` was already shown in an answer of `session`.
-    pub fn notice_was_shown(&self, session: &str, notice: &str) -> bool {
+    pub(crate) fn notice_was_shown(&self, session: &str, notice: &str) -> bool {
         self.sessions().was_shown(session, notice)
     }
 
     /// Remembers that an answer carrying `notice` completed in `session`.
-    pub fn notice_shown(&self, session: &str, notice: &str) {
+    pub(crate) fn notice_shown(&self, session: &str, notice: &str) {
         self.sessions().notice_shown(session, notice);
     }
 
     /// The identities this server owns and their records.
-    pub fn store(&self) -> &SessionStore {
+    pub(crate) fn store(&self) -> &SessionStore {
         &self.store
     }
 
     /// The spend book: each run's ledger line and figures, budgets and runaway guards.
-    pub fn spend(&self) -> &Arc<SpendBook> {
+    pub(crate) fn spend(&self) -> &Arc<SpendBook> {
         &self.spend
     }
 
     /// A turn of `identity` on Cursor model `model` started, answering `exchange`; the returned
     /// id names it.
-    pub fn run_started(&self, identity: &Identity, model: &str, exchange: &Arc<Exchange>) -> u64 {
+    pub(crate) fn run_started(
+        &self,
+        identity: &Identity,
+        model: &str,
+        exchange: &Arc<Exchange>,
+    ) -> u64 {
         let id = self.next_run.fetch_add(1, Ordering::Relaxed);
         let run = LiveRun {
             session: identity.session.clone(),
@@ -309,14 +314,14 @@ impl TurnServices {
     }
 
     /// The process group of run `id` was spawned.
-    pub fn run_spawned(&self, id: u64, pgid: i32) {
+    pub(crate) fn run_spawned(&self, id: u64, pgid: i32) {
         if let Some(run) = lock(&self.runs).get_mut(&id) {
             run.pgid = pgid;
         }
     }
 
     /// Run `id` ended (its record is written).
-    pub fn run_ended(&self, id: u64) {
+    pub(crate) fn run_ended(&self, id: u64) {
         lock(&self.runs).remove(&id);
         lock(&self.exchanges).remove(&id);
     }
@@ -324,7 +329,7 @@ impl TurnServices {
     /// Claude Code's `Interrupt` hook for `session`: ends the session's own live runs (worker
     /// `main`; a worker's run ends when its client leaves) at once, even while Claude Code keeps
     /// the connection open, with `why` on their ledger lines. Returns how many were told to end.
-    pub fn interrupt(&self, session: &str, why: &str) -> usize {
+    pub(crate) fn interrupt(&self, session: &str, why: &str) -> usize {
         let ids: Vec<u64> = lock(&self.runs)
             .iter()
             .filter(|(_, run)| run.session == session && run.worker == MAIN_WORKER)
@@ -343,7 +348,7 @@ impl TurnServices {
     }
 
     /// Live runs, oldest first.
-    pub fn live_runs(&self) -> Vec<LiveRun> {
+    pub(crate) fn live_runs(&self) -> Vec<LiveRun> {
         let runs = lock(&self.runs);
         let mut ids: Vec<_> = runs.keys().copied().collect();
         ids.sort_unstable();

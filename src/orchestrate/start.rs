@@ -154,7 +154,7 @@ pub(super) async fn start(
     let place = identity.run_place(
         &parsed.request.model,
         &resolved.cursor_model,
-        &cleared.cursor_mode,
+        cleared.cursor_mode,
     );
     let (input, turn_rules) = turn_input(
         services, parsed, cleared, &resolved, chat_id, assembled, notices,
@@ -201,7 +201,7 @@ fn claim(
             // an answer, and costs nothing either).
             if matches!(exchange.ending(), Some(Ending::Completed)) {
                 let model = main_route.map_or("", |r| r.cursor_model.as_str());
-                let place = identity.run_place(&parsed.request.model, model, &cleared.cursor_mode);
+                let place = identity.run_place(&parsed.request.model, model, cleared.cursor_mode);
                 services.spend().note_replay(&place);
             }
             Ok(Some(Reply::Exchange(exchange.observe())))
@@ -312,7 +312,7 @@ async fn end_inherited_run(
     cleared: &Cleared,
 ) -> Option<ChatHolder> {
     let left = session.take_inherited_run()?;
-    let lost = identity.run_place(&parsed.request.model, &left.model, &cleared.cursor_mode);
+    let lost = identity.run_place(&parsed.request.model, &left.model, cleared.cursor_mode);
     services.spend().note_interrupted(&lost, &left.started_at);
     let (Some(process_start), Some(marker)) = (left.process_start, left.marker) else {
         return None;

@@ -1,34 +1,34 @@
 //! The one seam to the operating system. Everything that differs between Unix and Windows
 //! lives here, so the rest of the crate has no `cfg(unix)` or `cfg(windows)`:
 //!
-//! - **process trees**: a child started in a tree of its own ([`own_group`],
-//!   [`own_group_tokio`]), ended gently then hard ([`stop_group`], [`group_alive`]). On Unix
+//! - **process trees**: a child started in a tree of its own (`own_group`,
+//!   `own_group_tokio`), ended gently then hard ([`stop_group`], [`group_alive`]). On Unix
 //!   the tree is a process group and the steps are SIGINT, SIGTERM, SIGKILL. On Windows it is
 //!   a new console process group (`CREATE_NEW_PROCESS_GROUP`) inside a Job Object with
 //!   `JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE`: the gentle steps are `CTRL_BREAK_EVENT` to the
 //!   group, the hard one `TerminateJobObject`;
 //! - **the watchdog** ([`watchdog`]) that ends a tree when this process dies, however it dies:
 //!   a forked helper on Unix, the Job Object's kill-on-close on Windows;
-//! - **process identity** for crash recovery ([`start_time`], [`cmdline`], [`environ`]):
+//! - **process identity** for crash recovery (`start_time`, `cmdline`, `environ`):
 //!   `/proc` on Linux, `proc_pidinfo`/`sysctl` on macOS, `GetProcessTimes` on Windows;
 //! - **private files and folders** (modes 0600/0700 on Unix; on Windows the per-user
 //!   profile's ACL, which files under `%LOCALAPPDATA%` inherit), the owner check, opening
 //!   without following a link, the link count;
-//! - **shutdown events** ([`Shutdowns`]): SIGTERM, SIGHUP and SIGINT on Unix; Ctrl-C, console
+//! - **shutdown events** (`Shutdowns`): SIGTERM, SIGHUP and SIGINT on Unix; Ctrl-C, console
 //!   close, shutdown and logoff on Windows;
-//! - **links** for skills ([`link_dir`], [`remove_link`]);
-//! - **commands Claude Code runs through a shell** ([`mod@shell_command`]): the status line's;
+//! - **links** for skills (`link_dir`, `remove_link`);
+//! - **commands Claude Code runs through a shell** (`mod@shell_command`): the status line's;
 //! - **places** ([`places`]): the home folder and where the installers put Cursor's CLI and
 //!   Claude Code, named in each system's words;
 //! - **paths** ([`paths`]): joins in the system's separators, and Windows' verbatim
 //!   `\\?\C:\x` read back as `C:\x`.
 
-pub mod parse;
+pub(crate) mod parse;
 pub mod paths;
 pub mod places;
-pub mod shell_command;
+pub(crate) mod shell_command;
 mod watchdog_target;
-pub mod windows_entry;
+pub(crate) mod windows_entry;
 
 #[cfg(target_os = "linux")]
 mod linux;
@@ -40,7 +40,11 @@ mod unix;
 mod windows;
 
 #[cfg(unix)]
-pub use unix::*;
+pub(crate) use unix::*;
+/// The seam's face outside the crate (what the test support drives directly); the rest of
+/// `unix` is the crate's.
+#[cfg(unix)]
+pub use unix::{canonicalize, forward, group_alive, mode, process_gone, stop_group, watchdog};
 #[cfg(windows)]
 pub use windows::*;
 
@@ -80,7 +84,7 @@ pub enum Stop {
     Kill,
 }
 
-/// What the user or the system asked of this process ([`Shutdowns`]).
+/// What the user or the system asked of this process (`Shutdowns`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shutdown {
     /// SIGTERM; on Windows the system shutting down or the user logging off.
@@ -95,21 +99,21 @@ pub enum Shutdown {
 /// (`/proc/<pid>/stat` field 22), microseconds since the epoch on macOS (`proc_pidinfo`), the
 /// creation time in 100 ns units since 1601 on Windows (`GetProcessTimes`). Only compared with
 /// a value recorded on the same machine; `None` when the process is gone or cannot be read.
-pub fn start_time(pid: i32) -> Option<u64> {
+pub(crate) fn start_time(pid: i32) -> Option<u64> {
     identity_source::start_time(pid)
 }
 
 /// The NUL-separated command line of `pid` (`/proc/<pid>/cmdline`, `KERN_PROCARGS2`); `None`
 /// where the system does not show another process's (Windows: it lives in that process's
 /// memory).
-pub fn cmdline(pid: i32) -> Option<Vec<u8>> {
+pub(crate) fn cmdline(pid: i32) -> Option<Vec<u8>> {
     identity_source::cmdline(pid)
 }
 
 /// The NUL-separated environment `pid` started with; `None` where it cannot be read (on
 /// Windows never: a recorded run there cannot be proven ours, and is never signalled; its
 /// tree already ended with the Job Object of the process that started it).
-pub fn environ(pid: i32) -> Option<Vec<u8>> {
+pub(crate) fn environ(pid: i32) -> Option<Vec<u8>> {
     identity_source::environ(pid)
 }
 

@@ -4,15 +4,10 @@
 //! the documented layouts.
 
 /// The start time in `/proc/<pid>/stat`: field 22, clock ticks since boot. The command name
-/// (field 2) is parenthesised and may hold spaces or parentheses, so fields are counted after
-/// the last `)`; field 22 is then the 20th.
-pub fn stat_start_time(stat: &str) -> Option<u64> {
-    stat_start_time_bytes(stat.as_bytes())
-}
-
-/// [`stat_start_time`] on the raw bytes (the command name need not be UTF-8); allocates
-/// nothing.
-pub fn stat_start_time_bytes(stat: &[u8]) -> Option<u64> {
+/// (field 2) is parenthesised and may hold spaces or parentheses (and need not be UTF-8), so
+/// fields are counted after the last `)`; field 22 is then the 20th. Allocates nothing.
+#[cfg(any(test, target_os = "linux"))]
+pub(crate) fn stat_start_time_bytes(stat: &[u8]) -> Option<u64> {
     let close = stat.iter().rposition(|b| *b == b')')?;
     let field = stat[close + 1..]
         .split(u8::is_ascii_whitespace)
@@ -21,22 +16,23 @@ pub fn stat_start_time_bytes(stat: &[u8]) -> Option<u64> {
     std::str::from_utf8(field).ok()?.parse().ok()
 }
 
+#[cfg(any(test, target_os = "macos"))]
 /// A macOS start time (`proc_bsdinfo`'s `pbi_start_tvsec` and `pbi_start_tvusec`) as one
 /// number: microseconds since the epoch. Only compared for equality with a value recorded on
 /// the same machine.
-pub fn bsd_start_time(seconds: u64, microseconds: u64) -> Option<u64> {
+pub(crate) fn bsd_start_time(seconds: u64, microseconds: u64) -> Option<u64> {
     seconds.checked_mul(1_000_000)?.checked_add(microseconds)
 }
 
 /// The entries of a NUL-separated blob (`/proc/<pid>/cmdline`, `/proc/<pid>/environ`), empty
 /// ones left out.
-pub fn nul_separated(raw: &[u8]) -> impl Iterator<Item = &[u8]> {
+pub(crate) fn nul_separated(raw: &[u8]) -> impl Iterator<Item = &[u8]> {
     raw.split(|b| *b == 0).filter(|entry| !entry.is_empty())
 }
 
 /// Command-line words as a person reads them: lossy UTF-8, joined by spaces; `None` when there
 /// are none (a kernel thread, a zombie).
-pub fn join_words<'a>(words: impl Iterator<Item = &'a [u8]>) -> Option<String> {
+pub(crate) fn join_words<'a>(words: impl Iterator<Item = &'a [u8]>) -> Option<String> {
     let words: Vec<String> = words
         .filter(|w| !w.is_empty())
         .map(|w| String::from_utf8_lossy(w).into_owned())
@@ -44,9 +40,10 @@ pub fn join_words<'a>(words: impl Iterator<Item = &'a [u8]>) -> Option<String> {
     (!words.is_empty()).then(|| words.join(" "))
 }
 
+#[cfg(any(test, target_os = "macos"))]
 /// A process's arguments and environment as macOS's `sysctl` `KERN_PROCARGS2` gives them.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProcArgs<'a> {
+pub(crate) struct ProcArgs<'a> {
     /// The executable path the kernel recorded at exec.
     pub exec_path: &'a [u8],
     /// `argv`, `argc` entries.
@@ -55,12 +52,13 @@ pub struct ProcArgs<'a> {
     pub env: Vec<&'a [u8]>,
 }
 
+#[cfg(any(test, target_os = "macos"))]
 /// Parses a `KERN_PROCARGS2` buffer: `argc` (a native-endian `i32`), the executable path and
 /// its NUL terminator, NUL padding, then `argc` NUL-terminated arguments, then the environment's
 /// NUL-terminated `NAME=value` entries up to an empty entry or the end (the kernel's own
 /// `key=value` strings for the loader follow that empty entry and are not the environment).
 /// `None` when the buffer is shorter than its own `argc` says.
-pub fn procargs2(buffer: &[u8]) -> Option<ProcArgs<'_>> {
+pub(crate) fn procargs2(buffer: &[u8]) -> Option<ProcArgs<'_>> {
     let (argc, rest) = buffer.split_first_chunk::<4>()?;
     let argc = usize::try_from(i32::from_ne_bytes(*argc)).ok()?;
     let path_end = rest.iter().position(|b| *b == 0)?;
@@ -91,9 +89,10 @@ pub fn procargs2(buffer: &[u8]) -> Option<ProcArgs<'_>> {
     })
 }
 
+#[cfg(any(test, target_os = "macos"))]
 /// `entries` joined back into one NUL-separated blob, each entry NUL-terminated (the shape of
 /// `/proc/<pid>/environ`).
-pub fn nul_joined<'a>(entries: impl Iterator<Item = &'a [u8]>) -> Vec<u8> {
+pub(crate) fn nul_joined<'a>(entries: impl Iterator<Item = &'a [u8]>) -> Vec<u8> {
     let mut blob = Vec::new();
     for entry in entries {
         blob.extend_from_slice(entry);
@@ -185,9 +184,9 @@ mod tests {
     fn stat_start_time_counts_fields_after_the_command_name() {
         let stat = "4242 (agent (x) 1) S 1 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 3 0 \
                     987654 1000 10 18446744073709551615";
-        assert_eq!(stat_start_time(stat), Some(987_654));
-        assert_eq!(stat_start_time("4242 (agent) S 1"), None);
-        assert_eq!(stat_start_time("no parenthesis"), None);
+        assert_eq!(stat_start_time_bytes(stat.as_bytes()), Some(987_654));
+        assert_eq!(stat_start_time_bytes(b"4242 (agent) S 1"), None);
+        assert_eq!(stat_start_time_bytes(b"no parenthesis"), None);
         // A command name that is not UTF-8 (the kernel copies it as given).
         let mut raw = b"4242 (a\xff\xfe) S".to_vec();
         raw.extend_from_slice(&stat.as_bytes()[stat.rfind(')').unwrap() + 3..]);

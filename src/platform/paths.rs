@@ -24,7 +24,7 @@ pub fn joined(base: &Path, rel: &str) -> PathBuf {
 /// file name can hold one, so a `/` there (`\\?\C:\x/src/a.ts`, written by hand or by a model)
 /// can only have meant one: the plain spelling reads it as a separator. `None` when `text` is
 /// not verbatim, or is verbatim with no plain spelling (`\\?\Volume{…}\x`).
-pub fn plain_windows_spelling(text: &str) -> Option<String> {
+pub(crate) fn plain_windows_spelling(text: &str) -> Option<String> {
     let rest = text.strip_prefix(r"\\?\")?;
     if let Some(unc) = rest
         .strip_prefix(r"UNC\")
@@ -39,7 +39,7 @@ pub fn plain_windows_spelling(text: &str) -> Option<String> {
 
 /// `path` in its plain spelling on Windows ([`plain_windows_spelling`]); unchanged on other
 /// systems, where `\\?\` is an ordinary (if odd) file name.
-pub fn plain(path: &Path) -> Cow<'_, Path> {
+pub(crate) fn plain(path: &Path) -> Cow<'_, Path> {
     if !cfg!(windows) {
         return Cow::Borrowed(path);
     }

@@ -12,14 +12,14 @@ use std::path::PathBuf;
 pub const HOME_VAR: &str = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
 
 /// The home folder, from [`HOME_VAR`] (`None` when unset or empty).
-pub fn home() -> Option<OsString> {
+pub(crate) fn home() -> Option<OsString> {
     std::env::var_os(HOME_VAR).filter(|home| !home.is_empty())
 }
 
 /// Where Cursor's installer puts the agent: `~/.local/bin` (`curl https://cursor.com/install`),
 /// on Windows `%LOCALAPPDATA%\cursor-agent` (its PowerShell installer's folder, holding
 /// `agent.cmd` beside the `versions` folder), taken as `<home>\AppData\Local\cursor-agent`.
-pub fn agent_install_dirs(home: &Path) -> Vec<PathBuf> {
+pub(crate) fn agent_install_dirs(home: &Path) -> Vec<PathBuf> {
     if cfg!(windows) {
         vec![home.join("AppData").join("Local").join("cursor-agent")]
     } else {
@@ -28,14 +28,14 @@ pub fn agent_install_dirs(home: &Path) -> Vec<PathBuf> {
 }
 
 /// [`agent_install_dirs`] as messages name them.
-pub const AGENT_INSTALL_DIRS_SHOWN: &str = if cfg!(windows) {
+pub(crate) const AGENT_INSTALL_DIRS_SHOWN: &str = if cfg!(windows) {
     r"%LOCALAPPDATA%\cursor-agent"
 } else {
     "~/.local/bin"
 };
 
 /// How to install Cursor's CLI here, for messages.
-pub const AGENT_INSTALL_COMMAND: &str = if cfg!(windows) {
+pub(crate) const AGENT_INSTALL_COMMAND: &str = if cfg!(windows) {
     r"`irm 'https://cursor.com/install?win32=true' | iex` in PowerShell (it puts `agent` in %LOCALAPPDATA%\cursor-agent)"
 } else {
     "`curl https://cursor.com/install -fsS | bash` (it puts `agent` in ~/.local/bin)"
@@ -43,7 +43,7 @@ pub const AGENT_INSTALL_COMMAND: &str = if cfg!(windows) {
 
 /// Where Claude Code's own installers put `claude` when it is not on PATH: the native
 /// installer's `~/.local/bin` and the older local install's `~/.claude/local`.
-pub fn claude_install_dirs(home: &Path) -> Vec<PathBuf> {
+pub(crate) fn claude_install_dirs(home: &Path) -> Vec<PathBuf> {
     vec![
         home.join(".local").join("bin"),
         home.join(".claude").join("local"),
@@ -51,7 +51,7 @@ pub fn claude_install_dirs(home: &Path) -> Vec<PathBuf> {
 }
 
 /// [`claude_install_dirs`] with the executable, as messages name them.
-pub const CLAUDE_INSTALL_DIRS_SHOWN: &str = if cfg!(windows) {
+pub(crate) const CLAUDE_INSTALL_DIRS_SHOWN: &str = if cfg!(windows) {
     r"%USERPROFILE%\.local\bin\claude.exe and %USERPROFILE%\.claude\local\claude.exe"
 } else {
     "~/.local/bin/claude and ~/.claude/local/claude"

@@ -10,7 +10,7 @@
 use std::path::Path;
 
 /// The status line's command for `exe`, with the user's own `chain` command when they have one.
-pub fn statusline_command(exe: &Path, chain: Option<&str>) -> String {
+pub(crate) fn statusline_command(exe: &Path, chain: Option<&str>) -> String {
     if cfg!(windows) {
         bare_form(chain)
     } else {
@@ -40,7 +40,7 @@ fn bare_form(chain: Option<&str>) -> String {
 }
 
 /// `text` quoted for a POSIX shell.
-pub fn posix_quote(text: &str) -> String {
+pub(crate) fn posix_quote(text: &str) -> String {
     if !text.is_empty()
         && text
             .chars()
@@ -53,7 +53,7 @@ pub fn posix_quote(text: &str) -> String {
 
 /// On Windows, puts `exe`'s folder first on `command`'s PATH, so the bare `multi-cursor` of
 /// [`statusline_command`] is this executable; elsewhere the command names the path itself.
-pub fn put_helper_on_path(command: &mut tokio::process::Command, exe: &Path) {
+pub(crate) fn put_helper_on_path(command: &mut tokio::process::Command, exe: &Path) {
     if !cfg!(windows) {
         return;
     }

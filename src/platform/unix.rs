@@ -35,21 +35,21 @@ fn signal_of(stop: Stop) -> Signal {
 }
 
 /// Starts the child as the leader of a new process group (its id is the child's pid).
-pub fn own_group(command: &mut std::process::Command) {
+pub(crate) fn own_group(command: &mut std::process::Command) {
     command.process_group(0);
 }
 
 /// [`own_group`] for a tree that gets a watchdog at once (on Windows it also starts suspended
 /// until [`release`]; here the group is enough: the watchdog ends it by its id).
-pub fn own_guarded_group(command: &mut std::process::Command) {
+pub(crate) fn own_guarded_group(command: &mut std::process::Command) {
     own_group(command);
 }
 
 /// Lets a child of [`own_guarded_group`] run: nothing to do on Unix, where it already runs.
-pub fn release(_pid: u32) {}
+pub(crate) fn release(_pid: u32) {}
 
 /// [`own_group`] for a tokio command.
-pub fn own_group_tokio(command: &mut tokio::process::Command) {
+pub(crate) fn own_group_tokio(command: &mut tokio::process::Command) {
     command.process_group(0);
 }
 
@@ -87,13 +87,13 @@ pub fn forward(pid: u32, what: Shutdown) -> io::Result<()> {
 }
 
 /// The signal that ended `status`, if one did.
-pub fn exit_signal(status: ExitStatus) -> Option<i32> {
+pub(crate) fn exit_signal(status: ExitStatus) -> Option<i32> {
     status.signal()
 }
 
 /// The shutdown requests this process watches (SIGTERM, SIGHUP, SIGINT). Registered when made:
 /// from then on these signals no longer end the process by default.
-pub struct Shutdowns {
+pub(crate) struct Shutdowns {
     term: tokio::signal::unix::Signal,
     hangup: tokio::signal::unix::Signal,
     interrupt: tokio::signal::unix::Signal,
@@ -101,7 +101,7 @@ pub struct Shutdowns {
 
 impl Shutdowns {
     /// Starts watching; fails when a handler cannot be installed.
-    pub fn watch() -> io::Result<Shutdowns> {
+    pub(crate) fn watch() -> io::Result<Shutdowns> {
         use tokio::signal::unix::SignalKind;
         use tokio::signal::unix::signal;
         Ok(Shutdowns {
@@ -112,7 +112,7 @@ impl Shutdowns {
     }
 
     /// The next request.
-    pub async fn next(&mut self) -> Shutdown {
+    pub(crate) async fn next(&mut self) -> Shutdown {
         tokio::select! {
             _ = self.term.recv() => Shutdown::Terminate,
             _ = self.hangup.recv() => Shutdown::HangUp,
@@ -122,7 +122,7 @@ impl Shutdowns {
 }
 
 /// Resolves on SIGTERM or SIGINT (a server's stop request); never when they cannot be watched.
-pub async fn stop_requested() {
+pub(crate) async fn stop_requested() {
     use tokio::signal::unix::SignalKind;
     use tokio::signal::unix::signal;
     match (
@@ -142,7 +142,7 @@ pub async fn stop_requested() {
 /// On Linux the child gets SIGTERM when the spawning thread ends (`PR_SET_PDEATHSIG`), and at
 /// once if this process is already gone. Elsewhere there is no parent-death signal: the
 /// watchdog alone sends the SIGTERM.
-pub fn die_with_parent(command: &mut tokio::process::Command) {
+pub(crate) fn die_with_parent(command: &mut tokio::process::Command) {
     #[cfg(target_os = "linux")]
     {
         let parent = nix::unistd::getpid();
@@ -162,7 +162,7 @@ pub fn die_with_parent(command: &mut tokio::process::Command) {
 }
 
 /// Replaces this process with `command` (`exec`); returns only the error when that failed.
-pub fn exec_replace(command: &mut std::process::Command) -> io::Error {
+pub(crate) fn exec_replace(command: &mut std::process::Command) -> io::Error {
     command.exec()
 }
 
@@ -171,7 +171,7 @@ static ORIGINAL_NOFILE: OnceLock<(u64, u64)> = OnceLock::new();
 
 /// Raises the soft descriptor limit to the hard limit (once per process) and remembers the
 /// original, which every child started here gets back. Returns the soft limit now in force.
-pub fn raise_descriptor_limit() -> u64 {
+pub(crate) fn raise_descriptor_limit() -> u64 {
     let Ok((soft, hard)) = nix::sys::resource::getrlimit(Resource::RLIMIT_NOFILE) else {
         return 1024;
     };
@@ -189,14 +189,14 @@ pub fn raise_descriptor_limit() -> u64 {
 }
 
 /// The soft descriptor limit in force (1,024 when it cannot be read).
-pub fn descriptor_limit() -> u64 {
+pub(crate) fn descriptor_limit() -> u64 {
     nix::sys::resource::getrlimit(Resource::RLIMIT_NOFILE).map_or(1024, |(soft, _)| soft)
 }
 
 /// Gives a child the soft descriptor limit this process started with, when
 /// [`raise_descriptor_limit`] changed it (programs such as `select`-based tools misbehave
 /// above 1,024).
-pub fn restore_descriptor_limit(command: &mut std::process::Command) {
+pub(crate) fn restore_descriptor_limit(command: &mut std::process::Command) {
     let Some(&(soft, hard)) = ORIGINAL_NOFILE.get() else {
         return;
     };
@@ -211,7 +211,7 @@ pub fn restore_descriptor_limit(command: &mut std::process::Command) {
 }
 
 /// The owner of `meta` and this process's effective user, when they differ: `(owner, me)`.
-pub fn foreign_owner(meta: &fs::Metadata) -> Option<(u32, u32)> {
+pub(crate) fn foreign_owner(meta: &fs::Metadata) -> Option<(u32, u32)> {
     let me = nix::unistd::geteuid().as_raw();
     (meta.uid() != me).then_some((meta.uid(), me))
 }
@@ -220,7 +220,7 @@ pub fn foreign_owner(meta: &fs::Metadata) -> Option<(u32, u32)> {
 /// from), if one could: owned by someone but this user or root, or writable by its group or
 /// by anyone. A folder with the sticky bit (`/tmp`) is writable by all and still safe: no one
 /// else can replace what we own in it.
-pub fn writable_by_others(meta: &fs::Metadata) -> Option<String> {
+pub(crate) fn writable_by_others(meta: &fs::Metadata) -> Option<String> {
     let me = nix::unistd::geteuid().as_raw();
     if meta.uid() != me && meta.uid() != 0 {
         return Some(format!("owned by uid {} (you are uid {me})", meta.uid()));
@@ -232,12 +232,12 @@ pub fn writable_by_others(meta: &fs::Metadata) -> Option<String> {
 }
 
 /// The owner id of `meta` (a uid), to compare two files' owners.
-pub fn owner_id(meta: &fs::Metadata) -> Option<u32> {
+pub(crate) fn owner_id(meta: &fs::Metadata) -> Option<u32> {
     Some(meta.uid())
 }
 
 /// True when `meta`'s permission bits let nobody but its owner in (nothing in 0o077).
-pub fn is_private(meta: &fs::Metadata) -> bool {
+pub(crate) fn is_private(meta: &fs::Metadata) -> bool {
     meta.permissions().mode() & 0o077 == 0
 }
 
@@ -247,12 +247,12 @@ pub fn mode(meta: &fs::Metadata) -> Option<u32> {
 }
 
 /// Makes the existing folder `dir` private (0700).
-pub fn make_dir_private(dir: &Path) -> io::Result<()> {
+pub(crate) fn make_dir_private(dir: &Path) -> io::Result<()> {
     fs::set_permissions(dir, fs::Permissions::from_mode(0o700))
 }
 
 /// Creates `dir` private (0700), with its parents when `recursive`.
-pub fn create_private_dir(dir: &Path, recursive: bool) -> io::Result<()> {
+pub(crate) fn create_private_dir(dir: &Path, recursive: bool) -> io::Result<()> {
     fs::DirBuilder::new()
         .recursive(recursive)
         .mode(0o700)
@@ -260,12 +260,12 @@ pub fn create_private_dir(dir: &Path, recursive: bool) -> io::Result<()> {
 }
 
 /// Makes files that `options` creates private (0600).
-pub fn private_file(options: &mut fs::OpenOptions) -> &mut fs::OpenOptions {
+pub(crate) fn private_file(options: &mut fs::OpenOptions) -> &mut fs::OpenOptions {
     options.mode(0o600)
 }
 
 /// Makes files that `options` creates have `mode`'s permission bits (when known).
-pub fn with_mode(options: &mut fs::OpenOptions, mode: Option<u32>) -> &mut fs::OpenOptions {
+pub(crate) fn with_mode(options: &mut fs::OpenOptions, mode: Option<u32>) -> &mut fs::OpenOptions {
     match mode {
         Some(mode) => options.mode(mode),
         None => options,
@@ -274,94 +274,94 @@ pub fn with_mode(options: &mut fs::OpenOptions, mode: Option<u32>) -> &mut fs::O
 
 /// Opens a state file itself, never what a link at its path points to (`O_NOFOLLOW`), and
 /// without blocking on a FIFO (`O_NONBLOCK`).
-pub fn no_follow(options: &mut fs::OpenOptions) -> &mut fs::OpenOptions {
+pub(crate) fn no_follow(options: &mut fs::OpenOptions) -> &mut fs::OpenOptions {
     options.custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK)
 }
 
 /// Opens a file named by a repository or the user without blocking on a FIFO and never as a
 /// controlling terminal.
-pub fn no_block(options: &mut fs::OpenOptions) -> &mut fs::OpenOptions {
+pub(crate) fn no_block(options: &mut fs::OpenOptions) -> &mut fs::OpenOptions {
     options.custom_flags(nix::libc::O_NONBLOCK | nix::libc::O_NOCTTY)
 }
 
 /// True when an open with [`no_follow`] failed because the path is a symlink.
-pub fn is_link_refusal(error: &io::Error) -> bool {
+pub(crate) fn is_link_refusal(error: &io::Error) -> bool {
     error.raw_os_error() == Some(nix::libc::ELOOP)
 }
 
 /// How many names (hard links) the open file has.
-pub fn link_count(file: &fs::File) -> io::Result<u64> {
+pub(crate) fn link_count(file: &fs::File) -> io::Result<u64> {
     Ok(file.metadata()?.nlink())
 }
 
 /// True when `meta` is a regular file someone may run (an execute bit).
-pub fn is_executable(meta: &fs::Metadata) -> bool {
+pub(crate) fn is_executable(meta: &fs::Metadata) -> bool {
     meta.is_file() && meta.permissions().mode() & 0o111 != 0
 }
 
 /// Reads into `buf` at `offset`, leaving the file position alone.
-pub fn read_at(file: &fs::File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+pub(crate) fn read_at(file: &fs::File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
     file.read_at(buf, offset)
 }
 
 /// Writes all of `buf` at `offset`.
-pub fn write_all_at(file: &fs::File, buf: &[u8], offset: u64) -> io::Result<()> {
+pub(crate) fn write_all_at(file: &fs::File, buf: &[u8], offset: u64) -> io::Result<()> {
     file.write_all_at(buf, offset)
 }
 
 /// Links `link` to the folder `target` (a symlink; `target` may be relative to `link`'s
 /// folder).
-pub fn link_dir(target: &Path, link: &Path) -> io::Result<()> {
+pub(crate) fn link_dir(target: &Path, link: &Path) -> io::Result<()> {
     std::os::unix::fs::symlink(target, link)
 }
 
 /// Removes the link `link` (never what it points to).
-pub fn remove_link(link: &Path) -> io::Result<()> {
+pub(crate) fn remove_link(link: &Path) -> io::Result<()> {
     fs::remove_file(link)
 }
 
 /// `rename` over `to`; on Unix never held up by another process's open file.
-pub fn replace_file(from: &Path, to: &Path) -> io::Result<()> {
+pub(crate) fn replace_file(from: &Path, to: &Path) -> io::Result<()> {
     fs::rename(from, to)
 }
 
 /// Whether a replaced state file's folder must be synced for the rename to be durable (Unix:
 /// yes, by fsyncing the folder).
-pub fn sync_dir(dir: &Path) -> io::Result<()> {
+pub(crate) fn sync_dir(dir: &Path) -> io::Result<()> {
     fs::File::open(dir)?.sync_all()
 }
 
 /// Unix's command lines are bounded by `ARG_MAX` (megabytes), far past anything started here.
-pub const COMMAND_LINE_LIMIT: Option<usize> = None;
+pub(crate) const COMMAND_LINE_LIMIT: Option<usize> = None;
 
 /// The program a `PATH` entry names (`name` as is; Unix has no executable suffixes).
-pub fn executable_names(name: &std::ffi::OsStr) -> Vec<OsString> {
+pub(crate) fn executable_names(name: &std::ffi::OsStr) -> Vec<OsString> {
     vec![name.to_os_string()]
 }
 
 /// The name of signal `number` (`SIGSEGV`), when it is one.
-pub fn signal_name(number: i32) -> Option<&'static str> {
+pub(crate) fn signal_name(number: i32) -> Option<&'static str> {
     Signal::try_from(number).ok().map(Signal::as_str)
 }
 
 /// `command` run by the shell, as Claude Code runs a status-line command (`/bin/sh -c`).
-pub fn shell_command(command: &str) -> std::process::Command {
+pub(crate) fn shell_command(command: &str) -> std::process::Command {
     let mut shell = std::process::Command::new("/bin/sh");
     shell.arg("-c").arg(command);
     shell
 }
 
 /// How a private folder is private here, for messages.
-pub const PRIVATE_DIR: &str = "0700";
+pub(crate) const PRIVATE_DIR: &str = "0700";
 
 /// Puts the link `temp` at `link` in one step (`rename` replaces a link atomically).
-pub fn replace_link(temp: &Path, link: &Path) -> io::Result<()> {
+pub(crate) fn replace_link(temp: &Path, link: &Path) -> io::Result<()> {
     fs::rename(temp, link)
 }
 
 /// Exchanges the files `a` and `b` atomically (`renameat2(RENAME_EXCHANGE)`, Linux with glibc);
 /// `Ok(None)` where the system or the file system cannot.
-pub fn exchange(a: &Path, b: &Path) -> io::Result<Option<()>> {
+pub(crate) fn exchange(a: &Path, b: &Path) -> io::Result<Option<()>> {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
         use nix::fcntl::AT_FDCWD;
@@ -380,10 +380,11 @@ pub fn exchange(a: &Path, b: &Path) -> io::Result<Option<()>> {
 }
 
 /// Unix file locks are advisory: a held lock file can still be read.
-pub const LOCKS_ARE_MANDATORY: bool = false;
+pub(crate) const LOCKS_ARE_MANDATORY: bool = false;
 
+#[cfg(test)]
 /// Another process's command line can be read (`/proc`, `KERN_PROCARGS2`).
-pub const COMMAND_LINES_READABLE: bool = cfg!(any(target_os = "linux", target_os = "macos"));
+pub(crate) const COMMAND_LINES_READABLE: bool = cfg!(any(target_os = "linux", target_os = "macos"));
 
 /// The canonical form of `path` (links resolved, absolute).
 pub fn canonicalize(path: &Path) -> io::Result<std::path::PathBuf> {

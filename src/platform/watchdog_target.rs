@@ -8,18 +8,18 @@ use crate::platform::start_time as process_start_time;
 
 /// How long a Cursor agent's tree has between the gentle and the hard end after we died
 /// (SIGTERM then SIGKILL on Unix; on Windows the job ends it at once).
-pub const GROUP_GRACE: Duration = Duration::from_secs(2);
+pub(crate) const GROUP_GRACE: Duration = Duration::from_secs(2);
 
 /// How long Claude Code has between SIGTERM and SIGKILL after its launcher or wrapper died
 /// (it saves its session on SIGTERM; on Windows the job ends it at once).
-pub const CLAUDE_GRACE: Duration = Duration::from_secs(4);
+pub(crate) const CLAUDE_GRACE: Duration = Duration::from_secs(4);
 
 /// What a watchdog ends: one process, or the tree it leads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Target {
     /// The process (and, for a group, the group's id).
     pub pid: i32,
-    /// Its start time when it was started ([`crate::platform::start_time`]).
+    /// Its start time when it was started (`crate::platform::start_time`).
     pub start: u64,
     /// The whole tree `pid` leads, or only `pid`.
     pub group: bool,
@@ -39,7 +39,7 @@ impl Target {
     }
 
     /// Process `pid` alone (Claude Code, which shares the launcher's process group).
-    pub fn process(pid: i32, start: u64) -> Target {
+    pub(crate) fn process(pid: i32, start: u64) -> Target {
         Target {
             pid,
             start,
@@ -50,7 +50,7 @@ impl Target {
 
     /// The target of a child just started: `None` when its pid or start time cannot be read
     /// (then nothing could prove it ours later).
-    pub fn of_child(pid: Option<u32>, group: bool) -> Option<Target> {
+    pub(crate) fn of_child(pid: Option<u32>, group: bool) -> Option<Target> {
         let pid = i32::try_from(pid?).ok().filter(|p| *p > 1)?;
         let start = process_start_time(pid)?;
         Some(if group {

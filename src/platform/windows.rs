@@ -474,6 +474,7 @@ pub fn signal_name(number: i32) -> Option<&'static str> {
     })
 }
 
+#[cfg(test)]
 /// Another process's command line lives in its memory: not read here.
 pub const COMMAND_LINES_READABLE: bool = false;
 

@@ -9,7 +9,7 @@
 //! - npm's `claude.cmd` sits in the npm prefix beside
 //!   `node_modules\@anthropic-ai\claude-code\bin\claude.exe`, the real binary, which is run
 //!   instead.
-//! - `CreateProcessW` takes at most 32,767 characters; a line over [`COMMAND_LINE_LIMIT`] is
+//! - `CreateProcessW` takes at most 32,767 characters; a line over `COMMAND_LINE_LIMIT` is
 //!   refused before spawning, with what it is made of.
 
 use std::ffi::OsStr;
@@ -19,13 +19,14 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
+#[cfg(any(test, windows))]
 /// Longest command line started on Windows (`CreateProcessW` takes 32,767 characters; what is
 /// left is headroom).
-pub const COMMAND_LINE_LIMIT: usize = 32_000;
+pub(crate) const COMMAND_LINE_LIMIT: usize = 32_000;
 
 /// Why a `.cmd` shim could not be turned into the program behind it.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum ShimError {
+pub(crate) enum ShimError {
     #[error(
         "{shim} is a .cmd shim with no complete Cursor build beside it (no index.js next to node.exe, and no versions\\<build> folder holding both); reinstall the Cursor CLI"
     )]
@@ -39,7 +40,7 @@ pub enum ShimError {
 #[error(
     "the command line to start {program} would be {length} characters, over Windows' limit of {limit} (the longest parts: {parts}); shorten them (for Claude Code, fewer or smaller --agents definitions)"
 )]
-pub struct CommandLineTooLong {
+pub(crate) struct CommandLineTooLong {
     pub program: String,
     pub length: usize,
     pub limit: usize,
@@ -47,14 +48,14 @@ pub struct CommandLineTooLong {
 }
 
 /// True for a `.cmd` or `.bat` file name (any case).
-pub fn is_batch(path: &Path) -> bool {
+pub(crate) fn is_batch(path: &Path) -> bool {
     path.extension()
         .and_then(OsStr::to_str)
         .is_some_and(|ext| ext.eq_ignore_ascii_case("cmd") || ext.eq_ignore_ascii_case("bat"))
 }
 
 /// The `node.exe` and `index.js` to run for Cursor's shim `shim`.
-pub fn cursor_entry(shim: &Path) -> Result<(PathBuf, PathBuf), ShimError> {
+pub(crate) fn cursor_entry(shim: &Path) -> Result<(PathBuf, PathBuf), ShimError> {
     let none = || ShimError::NoCursorBuild {
         shim: shim.to_path_buf(),
     };
@@ -110,7 +111,7 @@ fn build_key(name: &OsStr) -> Option<BuildKey> {
 }
 
 /// The `claude.exe` behind npm's `claude.cmd`.
-pub fn claude_entry(shim: &Path) -> Result<PathBuf, ShimError> {
+pub(crate) fn claude_entry(shim: &Path) -> Result<PathBuf, ShimError> {
     let dir = shim.parent().unwrap_or_else(|| Path::new("."));
     let exe = dir
         .join("node_modules")
@@ -131,7 +132,7 @@ pub fn claude_entry(shim: &Path) -> Result<PathBuf, ShimError> {
 /// The length of one argument as Windows' command line carries it, in UTF-16 units (the
 /// quoting std uses: quotes around an argument that is empty or has a space or tab, a
 /// backslash before each quote, backslashes doubled before a quote).
-pub fn quoted_length(arg: &OsStr) -> usize {
+pub(crate) fn quoted_length(arg: &OsStr) -> usize {
     let text = arg.to_string_lossy();
     let needs_quotes = text.is_empty() || text.contains([' ', '\t']);
     let mut length = 0;
@@ -155,7 +156,7 @@ pub fn quoted_length(arg: &OsStr) -> usize {
 
 /// Refuses a command line longer than `limit` characters: `program` then `args`, each quoted
 /// and preceded by a space. The error names the three longest arguments.
-pub fn check_command_line(
+pub(crate) fn check_command_line(
     program: &Path,
     args: &[OsString],
     limit: usize,

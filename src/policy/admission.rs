@@ -35,7 +35,7 @@ const TOOL_HOOK_EVENTS: [&str; 3] = ["PreToolUse", "PostToolUse", "PermissionReq
 
 /// A deny or an ask rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RuleKind {
+pub(crate) enum RuleKind {
     /// `permissions.deny`.
     Deny,
     /// `permissions.ask`.
@@ -53,7 +53,7 @@ impl RuleKind {
 
 /// Something in Claude's settings Cursor would not be bound by: one line of a refusal.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Unenforced {
+pub(crate) enum Unenforced {
     /// A deny or ask rule Cursor's config does not enforce. `cursor` is its Cursor token when
     /// one exists, else `why` says why not.
     Rule {
@@ -128,7 +128,7 @@ impl fmt::Display for Unenforced {
 
 /// Why Claude's settings keep Cursor from running; its message lists every item and the fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SettingsRefusal {
+pub(crate) struct SettingsRefusal {
     /// What Cursor would not be bound by, in settings precedence order.
     pub items: Vec<Unenforced>,
     /// The workspace's `.cursor/cli.json`, where the fix goes.
@@ -139,7 +139,7 @@ pub struct SettingsRefusal {
 
 impl SettingsRefusal {
     /// Cursor tokens the user can mirror, in order, without repeats.
-    pub fn tokens(&self) -> Vec<&str> {
+    pub(crate) fn tokens(&self) -> Vec<&str> {
         let mut tokens: Vec<&str> = Vec::new();
         for item in &self.items {
             if let Unenforced::Rule {
@@ -229,7 +229,7 @@ impl std::error::Error for SettingsRefusal {}
 
 /// A Claude rule Cursor is bound by (or that concerns a Claude-only tool).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AdmittedRule {
+pub(crate) struct AdmittedRule {
     /// Deny or ask.
     pub kind: RuleKind,
     /// The Claude rule as written.
@@ -243,7 +243,7 @@ pub struct AdmittedRule {
 
 /// The policy a Cursor turn was admitted under.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Admitted {
+pub(crate) struct Admitted {
     /// Every deny and ask rule from Claude's settings and how it holds.
     pub rules: Vec<AdmittedRule>,
     /// Cursor settings that let it act without asking beyond its allowlist: an
@@ -268,7 +268,7 @@ pub struct Admitted {
 impl Admitted {
     /// The admitted rules in one line, for the exchange key, the session record's `policy` and
     /// `multi-cursor status`.
-    pub fn description(&self) -> String {
+    pub(crate) fn description(&self) -> String {
         let rules: Vec<String> = self
             .rules
             .iter()
@@ -502,7 +502,7 @@ fn edits_preapproved(layers: &[Layer]) -> bool {
 /// Admits (or refuses) a Cursor turn in `workspace` under `mode`, reading Claude's settings
 /// and Cursor's config now. Called by the gateway for every `multi/cursor/*` request, before
 /// anything runs.
-pub fn admit_settings(
+pub(crate) fn admit_settings(
     inputs: &PolicyInputs,
     mode: Option<ClaudeMode>,
     workspace: &Path,

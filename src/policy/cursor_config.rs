@@ -26,15 +26,12 @@ use super::settings::PolicyInputs;
 use crate::cursor::process::AfterEnd;
 use crate::platform::paths::joined;
 
-mod allow_entry;
-mod model_put_back;
+pub(crate) mod allow_entry;
+pub(crate) mod model_put_back;
 
-pub use allow_entry::AllowEntry;
-pub use allow_entry::AllowError;
-pub use allow_entry::AllowPutBack;
+pub(crate) use allow_entry::AllowEntry;
 
-pub use model_put_back::ModelPutBack;
-pub use model_put_back::PutBack;
+pub(crate) use model_put_back::ModelPutBack;
 pub(crate) use model_put_back::replace_if_unchanged;
 
 /// Largest Cursor config file read.
@@ -42,14 +39,14 @@ const MAX_CONFIG_BYTES: u64 = 4 * 1024 * 1024;
 
 /// How long a config file that does not parse is read again before it is reported broken:
 /// Cursor may be rewriting it (it does on every `--model` run).
-pub const SETTLE_TIME: Duration = Duration::from_millis(500);
+pub(crate) const SETTLE_TIME: Duration = Duration::from_millis(500);
 
 /// Pause between two reads of a file that did not parse.
 const SETTLE_STEP: Duration = Duration::from_millis(25);
 
 /// What one Cursor config file says about permissions.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct CursorConfig {
+pub(crate) struct CursorConfig {
     /// The file.
     pub path: PathBuf,
     /// `permissions.allow` (string entries).
@@ -63,7 +60,7 @@ pub struct CursorConfig {
 /// A Cursor config file that exists but was not usable: Cursor itself replaces an invalid file
 /// (backing it up as `.bad`), so its rules cannot be counted on.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BrokenConfig {
+pub(crate) struct BrokenConfig {
     /// The file.
     pub path: PathBuf,
     /// Why (never the file's content).
@@ -91,7 +88,7 @@ pub(crate) fn global_path(inputs: &PolicyInputs) -> Option<PathBuf> {
 /// older builds' `$XDG_CONFIG_HOME/cursor/auth.json` (`~/.config/cursor/auth.json`). Never the
 /// credentials themselves: only their hash leaves this function. The model fields Cursor
 /// rewrites on every run do not change it. Blocking (two small reads).
-pub fn login_fingerprint(inputs: &PolicyInputs) -> u64 {
+pub(crate) fn login_fingerprint(inputs: &PolicyInputs) -> u64 {
     use std::hash::Hash;
     use std::hash::Hasher;
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
@@ -126,14 +123,14 @@ pub fn login_fingerprint(inputs: &PolicyInputs) -> u64 {
 /// [`ModelPutBack`] on it just before the agent is spawned and finishes it once the run's
 /// process group has ended. `None` when no global config path can be named (no home, no
 /// `CURSOR_CONFIG_DIR`).
-pub fn default_model_file(inputs: &PolicyInputs) -> Option<PathBuf> {
+pub(crate) fn default_model_file(inputs: &PolicyInputs) -> Option<PathBuf> {
     global_path(inputs)
 }
 
 /// A run's hold on the default model in `file` (see [`default_model_file`]) as the work to do
 /// once its process group has ended ([`AfterEnd`]): taken now, just before the agent is
 /// spawned with `--model=<model>`; what the put-back did is logged by it.
-pub fn put_back_after_run(file: Option<&Path>, model: &str) -> Option<AfterEnd> {
+pub(crate) fn put_back_after_run(file: Option<&Path>, model: &str) -> Option<AfterEnd> {
     let hold = ModelPutBack::begin(file?, model);
     Some(Box::new(move || {
         hold.finish();
@@ -141,7 +138,7 @@ pub fn put_back_after_run(file: Option<&Path>, model: &str) -> Option<AfterEnd> 
 }
 
 /// The workspace's project config file.
-pub fn project_path(workspace: &Path) -> PathBuf {
+pub(crate) fn project_path(workspace: &Path) -> PathBuf {
     joined(workspace, ".cursor/cli.json")
 }
 
@@ -158,7 +155,7 @@ fn strings(value: Option<serde_json::Value>) -> Vec<String> {
 /// Reads one Cursor config file: `Ok(None)` when absent. A file that is not valid JSON is read
 /// again for up to [`SETTLE_TIME`] (Cursor may be rewriting it), then reported broken.
 /// Blocking.
-pub fn read(path: &Path) -> Result<Option<CursorConfig>, BrokenConfig> {
+pub(crate) fn read(path: &Path) -> Result<Option<CursorConfig>, BrokenConfig> {
     read_settling(path, SETTLE_TIME)
 }
 
@@ -291,6 +288,7 @@ pub(crate) fn is_catch_all_allow(entry: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::policy::cursor_config::model_put_back::PutBack;
 
     #[test]
     fn global_path_order() {

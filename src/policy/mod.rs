@@ -11,19 +11,18 @@
 //! ([`translate`]) and looked up in Cursor's own config ([`cursor_config`]); whatever Cursor
 //! would not be bound by refuses the request.
 
-pub mod admission;
-pub mod cursor_config;
-pub mod settings;
-pub mod translate;
+pub(crate) mod admission;
+pub(crate) mod cursor_config;
+pub(crate) mod settings;
+pub(crate) mod translate;
 
-pub use admission::Admitted;
-pub use admission::SettingsRefusal;
+pub(crate) use admission::Admitted;
+pub(crate) use admission::SettingsRefusal;
 pub(crate) use admission::admit_request;
-pub use admission::admit_settings;
 pub(crate) use admission::status_text;
-pub use cursor_config::login_fingerprint as cursor_login_fingerprint;
-pub use settings::FlagSettings;
-pub use settings::PolicyInputs;
+pub(crate) use cursor_config::login_fingerprint as cursor_login_fingerprint;
+pub(crate) use settings::FlagSettings;
+pub(crate) use settings::PolicyInputs;
 
 use crate::env::APPROVE_MCPS_ENV;
 use std::path::Path;
@@ -63,12 +62,12 @@ pub enum ClaudeMode {
 impl ClaudeMode {
     /// Parses a hook's `permission_mode`: exactly the spellings `--permission-mode` accepts
     /// (case matters, as in Claude Code).
-    pub fn parse(value: &str) -> Option<Self> {
+    pub(crate) fn parse(value: &str) -> Option<Self> {
         <ClaudeMode as clap::ValueEnum>::from_str(value, false).ok()
     }
 
     /// The spelling Claude Code uses.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             ClaudeMode::Default => "default",
             ClaudeMode::AcceptEdits => "acceptEdits",
@@ -81,12 +80,12 @@ impl ClaudeMode {
 }
 
 /// Claude Code's variable naming the program that started it (`sdk-ts` from the Agent SDK).
-pub const ENTRYPOINT_ENV: &str = "CLAUDE_CODE_ENTRYPOINT";
+pub(crate) const ENTRYPOINT_ENV: &str = "CLAUDE_CODE_ENTRYPOINT";
 
 /// Which program started the Claude Code a gateway serves, so a mode refusal names the switch
 /// that exists there. Set once per gateway (`TurnSettings::surface`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Surface {
+pub(crate) enum Surface {
     /// The `multi-cursor` launcher's interactive session (or `serve`) in a terminal: Shift+Tab.
     #[default]
     Terminal,
@@ -104,7 +103,7 @@ pub enum Surface {
 impl Surface {
     /// The wrapper's surface from the `CLAUDE_CODE_ENTRYPOINT` its starter set: `sdk-ts`,
     /// `sdk-py`, … are the Agent SDK; anything else (the VS Code extension's own) the panel.
-    pub fn of_wrapper(entrypoint: Option<&str>) -> Surface {
+    pub(crate) fn of_wrapper(entrypoint: Option<&str>) -> Surface {
         match entrypoint {
             Some(entry) if entry.starts_with("sdk") => Surface::Sdk,
             _ => Surface::Panel,
@@ -147,7 +146,7 @@ impl From<SettingsRefusal> for PolicyRefusal {
 impl ClaudeMode {
     /// The mode as Claude Code's footer and Shift+Tab name it, with the setting's value in
     /// brackets: "manual mode (default)", "accept edits (acceptEdits)".
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             ClaudeMode::Default => "manual mode (default)",
             ClaudeMode::AcceptEdits => "accept edits (acceptEdits)",
@@ -300,9 +299,9 @@ pub(crate) fn check_not_widened(
 /// the Cursor flags it became, whether MCP servers were approved, and the Claude rules it was
 /// admitted under with the Cursor config enforcing each. Two requests that differ only in policy
 /// are different exchanges (a retry after a mode switch, or a rule mirrored, runs again).
-pub fn describe(
+pub(crate) fn describe(
     mode: Option<ClaudeMode>,
-    cursor: &CursorMode,
+    cursor: CursorMode,
     approve_mcps: bool,
     admitted: &Admitted,
 ) -> String {

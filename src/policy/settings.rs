@@ -53,7 +53,7 @@ pub(crate) enum Scope {
 
 /// An operating system whose managed-settings folder Claude Code reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TargetOs {
+pub(crate) enum TargetOs {
     /// Linux and WSL: `/etc/claude-code`.
     Linux,
     /// macOS: `/Library/Application Support/ClaudeCode`.
@@ -64,7 +64,7 @@ pub enum TargetOs {
 
 impl TargetOs {
     /// The system this binary was built for (BSDs read Linux's folder, as Claude Code does).
-    pub fn current() -> TargetOs {
+    pub(crate) fn current() -> TargetOs {
         if cfg!(target_os = "macos") {
             TargetOs::MacOs
         } else if cfg!(windows) {
@@ -75,7 +75,7 @@ impl TargetOs {
     }
 
     /// The folder holding `managed-settings.json`, `managed-settings.d/` and `managed-mcp.json`.
-    pub fn managed_dir(self) -> PathBuf {
+    pub(crate) fn managed_dir(self) -> PathBuf {
         match self {
             TargetOs::Linux => PathBuf::from("/etc/claude-code"),
             TargetOs::MacOs => PathBuf::from("/Library/Application Support/ClaudeCode"),
@@ -86,7 +86,7 @@ impl TargetOs {
 
 /// One `--settings` value the launcher gave Claude Code, as the user wrote it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct FlagSettings {
+pub(crate) struct FlagSettings {
     /// The file it was read from, or `--settings (inline JSON)`.
     pub origin: String,
     /// Its settings object.
@@ -193,7 +193,7 @@ fn split_tool_list(value: &str) -> Vec<String> {
 /// Where the gateway reads Claude's settings and Cursor's configuration from; fixed for the
 /// gateway's lifetime (part of `GatewayConfig`). The files themselves are read per request.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct PolicyInputs {
+pub(crate) struct PolicyInputs {
     /// The user's home (`~` in rules, `~/.claude`, `~/.cursor`).
     pub home: Option<PathBuf>,
     /// `CLAUDE_CONFIG_DIR`, when set.
@@ -218,7 +218,7 @@ fn env_path(name: &str) -> Option<PathBuf> {
 impl PolicyInputs {
     /// The inputs this process's environment names. Used when the gateway's configuration is
     /// built (`GatewayConfig::from_env`); the launcher adds its `--settings` values afterwards.
-    pub fn from_env() -> PolicyInputs {
+    pub(crate) fn from_env() -> PolicyInputs {
         PolicyInputs {
             home: crate::platform::places::home().map(PathBuf::from),
             claude_config_dir: env_path(CLAUDE_CONFIG_DIR_ENV),
@@ -307,7 +307,7 @@ pub(crate) struct Layer {
 /// A settings file that exists but could not be used. It may hold deny rules, so it is never
 /// skipped: the request is refused until it is fixed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unreadable {
+pub(crate) struct Unreadable {
     /// The file.
     pub file: String,
     /// What went wrong (never the file's content).
@@ -396,7 +396,7 @@ pub(crate) fn read_object(
 
 /// A Claude MCP server and the file that configures it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct McpServer {
+pub(crate) struct McpServer {
     /// Its name.
     pub name: String,
     /// The file that configures it.

@@ -17,7 +17,7 @@ use std::path::Path;
 
 /// Which Cursor permission a token is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CursorKind {
+pub(crate) enum CursorKind {
     /// `Shell(...)`.
     Shell,
     /// `Read(...)`.
@@ -33,7 +33,7 @@ pub enum CursorKind {
 /// A Cursor permission token standing for a Claude rule, and the Cursor deny entries that
 /// enforce it (itself, equivalent spellings, and broader catch-alls of the same kind).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CursorRule {
+pub(crate) struct CursorRule {
     /// Its kind.
     pub kind: CursorKind,
     /// The token to put in Cursor's `permissions.deny`.
@@ -54,7 +54,7 @@ impl CursorRule {
     }
 
     /// Whether a Cursor deny list containing `deny` enforces this rule.
-    pub fn enforced_by<'a>(&self, deny: impl IntoIterator<Item = &'a str>) -> bool {
+    pub(crate) fn enforced_by<'a>(&self, deny: impl IntoIterator<Item = &'a str>) -> bool {
         deny.into_iter()
             .any(|entry| self.covered_by.iter().any(|c| c == entry.trim()))
     }
@@ -62,7 +62,7 @@ impl CursorRule {
 
 /// What a Claude rule is for Cursor.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Translation {
+pub(crate) enum Translation {
     /// A Cursor token denying at least what the rule denies.
     Cursor(CursorRule),
     /// A Claude-only tool (subagents, to-do list, plan exit, questions, skills, slash
@@ -98,7 +98,7 @@ fn split_rule(rule: &str) -> Option<(&str, Option<&str>)> {
 }
 
 /// Translates one Claude rule; `home` expands `~/` paths.
-pub fn translate(rule: &str, home: Option<&Path>) -> Translation {
+pub(crate) fn translate(rule: &str, home: Option<&Path>) -> Translation {
     let Some((tool, spec)) = split_rule(rule) else {
         return Translation::Inexpressible("it is not a Claude permission rule".to_string());
     };

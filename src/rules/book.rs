@@ -36,7 +36,7 @@ impl Rulebook {
     /// Discovers and normalises every rule of `workspace` (and of `home` for user-level files;
     /// `None` skips them). Called before each Cursor turn; cheap (no network, one pass over the
     /// rule folders). Never fails: an unreadable file, a bad glob or regex, a YAML fallback or a
-    /// dropped rule is a [`Diagnostic`].
+    /// dropped rule is a `Diagnostic`.
     pub fn load(workspace: &Path, home: Option<&Path>) -> Rulebook {
         let workspace =
             crate::platform::canonicalize(workspace).unwrap_or_else(|_| workspace.into());
@@ -72,13 +72,13 @@ impl Rulebook {
     }
 
     /// The canonical workspace the rulebook was loaded for.
-    pub fn workspace(&self) -> &Path {
+    pub(crate) fn workspace(&self) -> &Path {
         &self.workspace
     }
 
     /// The git root that bounded the walks (`None`: not in a git repository, so only the
     /// workspace folder itself was searched).
-    pub fn git_root(&self) -> Option<&Path> {
+    pub(crate) fn git_root(&self) -> Option<&Path> {
         self.git_root.as_deref()
     }
 
@@ -95,14 +95,14 @@ impl Rulebook {
 
     /// The active rule called `name` (the one multi-cursor delivers when Cursor also has a
     /// file of that name).
-    pub fn get(&self, name: &str) -> Option<&Rule> {
+    pub(crate) fn get(&self, name: &str) -> Option<&Rule> {
         self.active()
             .find(|r| r.name == name && !r.native)
             .or_else(|| self.active().find(|r| r.name == name))
     }
 
     /// Diagnostics not tied to one rule (unreadable folders, walk limits, size caps).
-    pub fn diagnostics(&self) -> &[Diagnostic] {
+    pub(crate) fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
     }
 
@@ -114,7 +114,7 @@ impl Rulebook {
     }
 
     /// Whether any diagnostic is an error (`multi-cursor rules` then exits 1).
-    pub fn has_errors(&self) -> bool {
+    pub(crate) fn has_errors(&self) -> bool {
         self.all_diagnostics()
             .any(|d| d.severity == Severity::Error)
     }
@@ -146,7 +146,7 @@ impl Rulebook {
     }
 
     /// [`Rulebook::attach_for_paths`] for the paths named in one Cursor tool call's arguments
-    /// (`path`, `filePath`, `targetFile`, `paths[]`, …; see [`ToolCall::paths`]).
+    /// (`path`, `filePath`, `targetFile`, `paths[]`, …; see `ToolCall::paths`).
     pub fn attach_for_tool_call(
         &self,
         call: &ToolCall,
@@ -226,7 +226,7 @@ impl Rulebook {
 
     /// `path` for people: relative to the workspace when inside it, `~/…` in the home folder,
     /// absolute otherwise.
-    pub fn display_path(&self, path: &Path) -> String {
+    pub(crate) fn display_path(&self, path: &Path) -> String {
         if let Ok(rel) = path.strip_prefix(&self.workspace) {
             return rel.display().to_string();
         }

@@ -79,7 +79,7 @@ impl From<&Fired<'_>> for FiredRule {
 }
 /// What the rulebook delivered with a turn's prompt, to be recorded once Cursor has it.
 #[derive(Debug, Clone)]
-pub struct TurnRules {
+pub(crate) struct TurnRules {
     pub book: Arc<Rulebook>,
     /// The chat's rule state after this turn's prompt, for the resumed chat.
     pub chat: ChatRules,
@@ -94,7 +94,7 @@ impl TurnRules {
     /// stream rules `fired`: glob rules matching those paths, and stream rules the resume of
     /// an interrupted run did not deliver, go with the next prompt; each is given once per
     /// chat.
-    pub fn settle(
+    pub(crate) fn settle(
         &self,
         chat_id: Option<&str>,
         paths: &[PathBuf],

@@ -20,7 +20,7 @@ pub enum Severity {
 
 impl Severity {
     /// Lowercase name.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Severity::Error => "error",
             Severity::Warning => "warning",

@@ -55,7 +55,7 @@ pub(crate) struct Found {
 /// Largest rule or memory file read, in bytes. Real rule files are a few KiB (and at most
 /// 16 KiB of a body is sent inline); a larger file is reported and
 /// not read, so a file that never ends cannot exhaust the gateway's memory.
-pub const MAX_RULE_FILE: u64 = 1024 * 1024;
+pub(crate) const MAX_RULE_FILE: u64 = 1024 * 1024;
 
 use crate::state::ReadError;
 
@@ -67,7 +67,7 @@ pub(crate) fn read_rule_file(path: &Path) -> Result<Vec<u8>, ReadError> {
 }
 
 /// The nearest folder at or above `start` holding `.git` (a folder, or a file for worktrees).
-pub fn git_root(start: &Path) -> Option<PathBuf> {
+pub(crate) fn git_root(start: &Path) -> Option<PathBuf> {
     start
         .ancestors()
         .find(|dir| std::fs::symlink_metadata(dir.join(".git")).is_ok())

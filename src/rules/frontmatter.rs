@@ -27,7 +27,7 @@ pub enum Value {
 
 impl Value {
     /// A short description of the value's type for diagnostics.
-    pub fn kind(&self) -> &'static str {
+    pub(crate) fn kind(&self) -> &'static str {
         match self {
             Value::Str(_) => "a string",
             Value::Bool(_) => "a boolean",
@@ -81,7 +81,7 @@ pub struct Parsed {
 
 impl Parsed {
     /// The field whose folded key is `folded` (e.g. `"alwaysapply"`), if present.
-    pub fn get(&self, folded: &str) -> Option<&Field> {
+    pub(crate) fn get(&self, folded: &str) -> Option<&Field> {
         self.fields.iter().rev().find(|f| f.folded == folded)
     }
 }
@@ -95,7 +95,7 @@ pub fn fold_key(key: &str) -> String {
 }
 
 /// Normalises line endings (CRLF and CR to LF) and drops a leading byte-order mark.
-pub fn normalize_text(text: &str) -> String {
+pub(crate) fn normalize_text(text: &str) -> String {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.contains('\r') {
         text.replace("\r\n", "\n").replace('\r', "\n")

@@ -1,10 +1,10 @@
 //! The rulebook: the project's guidance from Claude Code, Cursor, Windsurf and Cline files,
-//! normalised into one list of [`Rule`]s so the Cursor worker follows what Claude would.
+//! normalised into one list of `Rule`s so the Cursor worker follows what Claude would.
 //!
 //! [`Rulebook::load`] discovers the files (`discover.rs`), splits their frontmatter
 //! (`frontmatter.rs`), maps each dialect's keys to one [`Activation`] (`activation.rs`),
 //! validates every rule, then deduplicates by name (first wins; the others stay, shadowed, for
-//! `multi-cursor rules --explain`). It never fails: every problem is a [`Diagnostic`].
+//! `multi-cursor rules --explain`). It never fails: every problem is a `Diagnostic`.
 //!
 //! What a turn does with it:
 //! - the first prompt of a chat (and any prompt after [`Rulebook::digest`] changed) carries
@@ -23,48 +23,35 @@
 //! Modules, each using only those listed before it (no cycles): `frontmatter` and `diagnostic`
 //! (leaves), `glob` (matching), `rule` (the shared types), `reader` (lenient values), `discover`
 //! (which files), `memory` (`CLAUDE.md` imports), `stream_rules` (conditions and the watch),
-//! `activation` (a file → a [`Rule`]), `prompt` (what prompts carry), `chat` (per-chat state),
+//! `activation` (a file → a `Rule`), `prompt` (what prompts carry), `chat` (per-chat state),
 //! `book` ([`Rulebook`]), `report` (`multi-cursor rules`). This file only re-exports.
 
 mod activation;
 mod book;
 mod chat;
-mod diagnostic;
-mod discover;
+pub(crate) mod diagnostic;
+pub(crate) mod discover;
 pub mod frontmatter;
 mod glob;
 mod memory;
 mod prompt;
 mod reader;
 pub mod report;
-mod rule;
+pub(crate) mod rule;
 mod stream_rules;
 
 pub use book::Rulebook;
 pub use chat::ChatRules;
 pub use chat::FiredRule;
-pub use chat::TurnRules;
-pub use diagnostic::Diagnostic;
-pub use diagnostic::DiagnosticKind;
-pub use diagnostic::Severity;
-pub use discover::MAX_RULE_FILE;
-pub use discover::git_root;
+pub(crate) use chat::TurnRules;
+pub(crate) use discover::git_root;
 pub(crate) use glob::lexical as lexical_path;
 pub use prompt::Attachment;
 pub use prompt::render_interruption;
 pub use rule::Activation;
-pub use rule::Delivery;
-pub use rule::InterruptMode;
-pub use rule::Level;
-pub use rule::Provider;
-pub use rule::Rule;
-pub use rule::RuleSource;
-pub use rule::RuleStatus;
 pub use rule::StreamKind;
-pub use rule::StreamRule;
-pub use rule::StreamScope;
-pub use stream_rules::Fired;
-pub use stream_rules::StreamWatch;
+pub(crate) use stream_rules::Fired;
+pub(crate) use stream_rules::StreamWatch;
 
 #[cfg(test)]
 mod tests;

@@ -117,7 +117,7 @@ fn attached_by<'a>(book: &'a Rulebook, file: &Path) -> Vec<(&'a Rule, &'a str)> 
 }
 
 /// The `--json` document.
-pub fn to_json(book: &Rulebook, files: &[PathBuf]) -> Value {
+pub(crate) fn to_json(book: &Rulebook, files: &[PathBuf]) -> Value {
     let mut doc = json!({
         "workspace": book.workspace(),
         "gitRoot": book.git_root(),

@@ -32,7 +32,7 @@ pub enum Provider {
 
 impl Provider {
     /// Precedence when two rules share a name: higher wins.
-    pub fn priority(self) -> u8 {
+    pub(crate) fn priority(self) -> u8 {
         match self {
             Provider::Claude | Provider::ClaudeMemory => 100,
             Provider::Cursor | Provider::Windsurf => 50,
@@ -41,7 +41,7 @@ impl Provider {
     }
 
     /// Stable id used in JSON and text output.
-    pub fn id(self) -> &'static str {
+    pub(crate) fn id(self) -> &'static str {
         match self {
             Provider::Claude => "claude",
             Provider::ClaudeMemory => "claude-memory",
@@ -52,7 +52,7 @@ impl Provider {
     }
 
     /// Human name for explanations.
-    pub fn display(self) -> &'static str {
+    pub(crate) fn display(self) -> &'static str {
         match self {
             Provider::Claude => "Claude Code rules",
             Provider::ClaudeMemory => "Claude Code memory",
@@ -116,7 +116,7 @@ pub enum Activation {
 
 impl Activation {
     /// The JSON spelling (`always`, `globs`, `agent-requested`, `manual`).
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Activation::Always => "always",
             Activation::Globs => "globs",
@@ -129,7 +129,7 @@ impl Activation {
 /// How a rule reaches Cursor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Delivery {
+pub(crate) enum Delivery {
     /// Cursor loads the file itself; multi-cursor never sends it again.
     Cursor,
     /// Its body is part of the first prompt of each chat.
@@ -146,7 +146,7 @@ pub enum Delivery {
 
 impl Delivery {
     /// The JSON spelling.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Delivery::Cursor => "cursor",
             Delivery::FirstPrompt => "first-prompt",
@@ -158,7 +158,7 @@ impl Delivery {
     }
 
     /// One line for the text listing.
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             Delivery::Cursor => "loaded by Cursor itself (not sent again)",
             Delivery::FirstPrompt => "sent in full in the first prompt of each chat",
@@ -219,7 +219,7 @@ pub struct Rule {
 
 impl Rule {
     /// How this rule reaches Cursor.
-    pub fn delivery(&self) -> Delivery {
+    pub(crate) fn delivery(&self) -> Delivery {
         if self.ttsr.is_some() {
             return Delivery::Stream;
         }
@@ -235,7 +235,7 @@ impl Rule {
     }
 
     /// Valid and first of its name.
-    pub fn is_active(&self) -> bool {
+    pub(crate) fn is_active(&self) -> bool {
         self.status == RuleStatus::Active
     }
 
@@ -245,7 +245,7 @@ impl Rule {
     }
 
     /// The glob that matched `path`, for explanations.
-    pub fn matching_glob(&self, path: &Path) -> Option<&str> {
+    pub(crate) fn matching_glob(&self, path: &Path) -> Option<&str> {
         let matcher = self.matcher.as_ref()?;
         matcher
             .matching(path)

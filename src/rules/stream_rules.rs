@@ -349,20 +349,22 @@ impl<'a> StreamWatch<'a> {
         }
     }
 
+    #[cfg(test)]
     /// Changes the per-turn interrupt cap (default `MAX_INTERRUPTS_PER_TURN`).
-    pub fn with_max_interrupts(mut self, max: usize) -> StreamWatch<'a> {
+    pub(crate) fn with_max_interrupts(mut self, max: usize) -> StreamWatch<'a> {
         self.max_interrupts = max;
         self
     }
 
     /// Whether any stream rule is watched at all: one with a valid condition that has not
     /// fired in this chat (false: feeding is a no-op).
-    pub fn is_active(&self) -> bool {
+    pub(crate) fn is_active(&self) -> bool {
         self.matcher.dfa.is_some() && self.live > 0
     }
 
+    #[cfg(test)]
     /// Names fired during this watch (add them to the chat's `firedRules`).
-    pub fn fired(&self) -> &BTreeSet<String> {
+    pub(crate) fn fired(&self) -> &BTreeSet<String> {
         &self.fired
     }
 
@@ -414,7 +416,7 @@ impl<'a> StreamWatch<'a> {
     }
 
     /// More of Cursor's thinking text.
-    pub fn thinking(&mut self, delta: &str) -> Vec<Fired<'a>> {
+    pub(crate) fn thinking(&mut self, delta: &str) -> Vec<Fired<'a>> {
         let state = self.thinking.take();
         let (state, fired) = self.feed(state, StreamKind::Thinking, None, delta.as_bytes(), false);
         self.thinking = state;

@@ -20,7 +20,7 @@ use crate::session::identity::MAIN_WORKER;
 
 /// One Cursor request, parsed once.
 #[derive(Debug, Clone)]
-pub struct CursorRequest {
+pub(crate) struct CursorRequest {
     /// The Messages request as sent.
     pub request: MessagesRequest,
     /// Claude Code's session id: the header, else `metadata.user_id`, else the default.
@@ -33,7 +33,7 @@ pub struct CursorRequest {
 
 /// What Cursor is given for a turn.
 #[derive(Debug, Clone)]
-pub struct TurnPrompts {
+pub(crate) struct TurnPrompts {
     /// The prompt for the chat this turn runs in (the recorded one, or a new one).
     pub prompt: Prompt,
     /// When a recorded chat continues: the prompt for a fresh chat (the whole bounded
@@ -51,7 +51,7 @@ impl CursorRequest {
     /// than [`MAX_SAFEGUARDS`] action checks. `session_header` and `worker_header` are Claude Code's
     /// `X-Claude-Code-Session-Id` and `X-Claude-Code-Agent-Id` (empty counts as absent);
     /// `default_session` is used when neither the header nor the metadata names a session.
-    pub fn parse(
+    pub(crate) fn parse(
         body: &[u8],
         session_header: Option<&str>,
         worker_header: Option<&str>,
@@ -83,7 +83,7 @@ impl CursorRequest {
 
     /// Who the request's Cursor conversation belongs to in `workspace`: its session, and its
     /// worker or [`MAIN_WORKER`].
-    pub fn identity(&self, workspace: PathBuf) -> Identity {
+    pub(crate) fn identity(&self, workspace: PathBuf) -> Identity {
         Identity {
             workspace,
             session: self.session.clone(),
@@ -95,7 +95,7 @@ impl CursorRequest {
     }
 
     /// The model variant Claude Code asked for (`output_config.effort`).
-    pub fn effort(&self) -> Option<&str> {
+    pub(crate) fn effort(&self) -> Option<&str> {
         self.request
             .output_config
             .as_ref()
@@ -104,7 +104,7 @@ impl CursorRequest {
 
     /// The prompts of a turn in a chat that has `chat_id` and recorded `answer` (both `None`
     /// on a chat's first turn). Base64 images of the newest turn are written to `images`.
-    pub fn prompts(
+    pub(crate) fn prompts(
         &self,
         chat_id: Option<&str>,
         answer: Option<&str>,

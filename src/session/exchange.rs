@@ -21,7 +21,7 @@ use crate::turn::TurnCancel;
 use crate::turn::TurnFailure;
 
 /// The answer to a re-send of a request whose turn a stopped gateway left unfinished.
-pub const UNFINISHED_MESSAGE: &str = "multi-cursor stopped while Cursor was working on this request, so Cursor may have done part of it; it is not run a second time. Send a new message (for example \"continue\") and Cursor will be told to report where it stopped";
+pub(crate) const UNFINISHED_MESSAGE: &str = "multi-cursor stopped while Cursor was working on this request, so Cursor may have done part of it; it is not run a second time. Send a new message (for example \"continue\") and Cursor will be told to report where it stopped";
 
 /// Why an exchange failed: what every request joined to it is answered with. The gateway maps
 /// each case to its HTTP status (`gateway::error`).
@@ -63,7 +63,7 @@ pub fn exchange_key(identity_key: &str, body_digest: &[u8; 32], policy: &str) ->
 
 /// How an exchange ended.
 #[derive(Debug, Clone)]
-pub enum Ending {
+pub(crate) enum Ending {
     /// Cursor's answer was recorded; all events are in.
     Completed,
     /// The turn failed. `acted`: Cursor may have done something, so an identical retry gets
@@ -90,7 +90,7 @@ pub struct Exchange {
 
 impl Exchange {
     /// A running exchange whose turn `cancel` ends.
-    pub fn running(key: String, cancel: TurnCancel) -> Arc<Exchange> {
+    pub(crate) fn running(key: String, cancel: TurnCancel) -> Arc<Exchange> {
         Arc::new(Exchange {
             key,
             replayed: false,
@@ -103,13 +103,13 @@ impl Exchange {
     }
 
     /// A completed exchange served from recorded events.
-    pub fn replay(key: String, events: Vec<StreamEvent>) -> Arc<Exchange> {
+    pub(crate) fn replay(key: String, events: Vec<StreamEvent>) -> Arc<Exchange> {
         Exchange::ended(key, events, Ending::Completed)
     }
 
     /// A failed exchange, for a request whose earlier attempt may have acted (a turn left
     /// unfinished by a gateway that stopped): an identical retry gets this failure, not a run.
-    pub fn failed(key: String, error: ExchangeFailure) -> Arc<Exchange> {
+    pub(crate) fn failed(key: String, error: ExchangeFailure) -> Arc<Exchange> {
         Exchange::ended(key, Vec::new(), Ending::Failed { error, acted: true })
     }
 
@@ -128,12 +128,12 @@ impl Exchange {
         })
     }
 
-    pub fn key(&self) -> &str {
+    pub(crate) fn key(&self) -> &str {
         &self.key
     }
 
     /// True when served from a record rather than a run of this gateway.
-    pub fn is_replay(&self) -> bool {
+    pub(crate) fn is_replay(&self) -> bool {
         self.replayed
     }
 
@@ -148,13 +148,13 @@ impl Exchange {
     }
 
     /// Appends an event for every observer.
-    pub fn push(&self, event: StreamEvent) {
+    pub(crate) fn push(&self, event: StreamEvent) {
         self.progress().events.push(event);
         self.bump();
     }
 
     /// Ends the exchange.
-    pub fn end(&self, ending: Ending) {
+    pub(crate) fn end(&self, ending: Ending) {
         {
             let mut progress = self.progress();
             progress.ending = Some(ending);
@@ -164,17 +164,17 @@ impl Exchange {
     }
 
     /// `None` while running.
-    pub fn ending(&self) -> Option<Ending> {
+    pub(crate) fn ending(&self) -> Option<Ending> {
         self.progress().ending.clone()
     }
 
     /// Whether the exchange is still running.
-    pub fn is_running(&self) -> bool {
+    pub(crate) fn is_running(&self) -> bool {
         self.progress().ending.is_none()
     }
 
     /// Every event so far.
-    pub fn events(&self) -> Vec<StreamEvent> {
+    pub(crate) fn events(&self) -> Vec<StreamEvent> {
         self.progress().events.clone()
     }
 
@@ -189,18 +189,10 @@ impl Exchange {
         }
     }
 
-    /// Cancels the turn if it is still running.
-    pub fn cancel(&self) {
-        let cancel = self.progress().cancel.take();
-        if let Some(mut cancel) = cancel {
-            cancel.fire();
-        }
-    }
-
     /// Cancels the turn if it is still running, even while clients still watch it, saying why
     /// (Claude Code's `Interrupt` hook: the client may keep its connection open after the user
     /// stopped the turn). True when a running turn was told to end.
-    pub fn interrupt(&self, why: String) -> bool {
+    pub(crate) fn interrupt(&self, why: String) -> bool {
         let cancel = {
             let mut progress = self.progress();
             if progress.ending.is_some() {
@@ -255,7 +247,7 @@ impl Observer {
         }
     }
 
-    pub fn exchange(&self) -> &Arc<Exchange> {
+    pub(crate) fn exchange(&self) -> &Arc<Exchange> {
         &self.exchange
     }
 }

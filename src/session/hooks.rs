@@ -16,14 +16,14 @@ use crate::dialog::DialogTool;
 use crate::policy::ClaudeMode;
 
 /// Sessions remembered at most; beyond this the gateway refuses new ones (restart it).
-pub const MAX_SESSIONS: usize = 4096;
+pub(crate) const MAX_SESSIONS: usize = 4096;
 
 /// The session id used for requests that carry none.
-pub const DEFAULT_SESSION: &str = "default";
+pub(crate) const DEFAULT_SESSION: &str = "default";
 
 /// The fields of a hook payload the gateway uses; everything else is ignored.
 #[derive(Debug, Clone, Deserialize)]
-pub struct HookPayload {
+pub(crate) struct HookPayload {
     pub hook_event_name: String,
     pub session_id: String,
     #[serde(default)]
@@ -51,12 +51,12 @@ fn word(text: &str) -> String {
 
 /// The hook event Claude Code 2.1.335+ sends once when an interrupt ends the main turn (Esc,
 /// a rewind, a denied permission); the launcher registers it only for those builds.
-pub const INTERRUPT_EVENT: &str = "Interrupt";
+pub(crate) const INTERRUPT_EVENT: &str = "Interrupt";
 
 impl HookPayload {
     /// For an `Interrupt` payload, why the session's run ends, in words for its ledger line
     /// ("stopped by the user", "rewound by the user", …); `None` for any other event.
-    pub fn interruption(&self) -> Option<String> {
+    pub(crate) fn interruption(&self) -> Option<String> {
         if self.hook_event_name != INTERRUPT_EVENT {
             return None;
         }
@@ -80,7 +80,7 @@ impl HookPayload {
 
 /// One Claude session as hooks described it.
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct SessionInfo {
+pub(crate) struct SessionInfo {
     /// The mode of the newest prompt, if any hook reported one.
     pub mode: Option<ClaudeMode>,
     /// Canonical workspace from the session's first hook with a `cwd`.
@@ -98,7 +98,7 @@ pub struct SessionInfo {
 
 /// Why a hook payload was not taken.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum HookError {
+pub(crate) enum HookError {
     #[error("unsupported Claude permission mode {0:?}")]
     UnknownMode(String),
     #[error("the gateway already tracks {MAX_SESSIONS} sessions; restart multi-cursor")]
@@ -107,7 +107,7 @@ pub enum HookError {
 
 /// Every session's mode and workspace.
 #[derive(Debug, Default)]
-pub struct SessionBook {
+pub(crate) struct SessionBook {
     sessions: HashMap<String, SessionInfo>,
     /// The Claude session the user last typed a prompt in (a `UserPromptSubmit` outside a
     /// worker): what the launcher names for `--resume` when Claude Code exits.
@@ -120,7 +120,7 @@ fn canonical(path: &std::path::Path) -> PathBuf {
 
 impl SessionBook {
     /// Takes one hook payload.
-    pub fn record(&mut self, payload: &HookPayload) -> Result<(), HookError> {
+    pub(crate) fn record(&mut self, payload: &HookPayload) -> Result<(), HookError> {
         let mode = payload
             .permission_mode
             .as_deref()
@@ -160,13 +160,13 @@ impl SessionBook {
     }
 
     /// The Claude session the user last typed a prompt in, if any.
-    pub fn last_prompted(&self) -> Option<&str> {
+    pub(crate) fn last_prompted(&self) -> Option<&str> {
         self.last_prompted.as_deref()
     }
 
     /// The session's current mode (the worker runs under its parent's) and the request's
     /// workspace, if hooks reported them.
-    pub fn lookup(
+    pub(crate) fn lookup(
         &self,
         session: &str,
         worker: Option<&str>,
@@ -189,14 +189,14 @@ impl SessionBook {
     }
 
     /// Notes the policy a Cursor request of `session` was admitted under (or its refusal).
-    pub fn note_policy(&mut self, session: &str, policy: String) {
+    pub(crate) fn note_policy(&mut self, session: &str, policy: String) {
         if let Some(info) = self.entry(session) {
             info.policy = Some(policy);
         }
     }
 
     /// Whether `notice` was already shown in `session` (see [`SessionBook::notice_shown`]).
-    pub fn was_shown(&self, session: &str, notice: &str) -> bool {
+    pub(crate) fn was_shown(&self, session: &str, notice: &str) -> bool {
         self.sessions
             .get(session)
             .is_some_and(|info| info.notices_shown.contains(notice))
@@ -204,14 +204,14 @@ impl SessionBook {
 
     /// Remembers that `session` was shown `notice`: call it once an answer carrying it was
     /// delivered. With no room to remember, every answer shows it (better repeated than lost).
-    pub fn notice_shown(&mut self, session: &str, notice: &str) {
+    pub(crate) fn notice_shown(&mut self, session: &str, notice: &str) {
         if let Some(info) = self.entry(session) {
             info.notices_shown.insert(notice.to_string());
         }
     }
 
     /// A snapshot for `GET /multi-cursor/status`.
-    pub fn snapshot(&self) -> Vec<(String, SessionInfo)> {
+    pub(crate) fn snapshot(&self) -> Vec<(String, SessionInfo)> {
         let mut all: Vec<_> = self
             .sessions
             .iter()

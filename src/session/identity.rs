@@ -10,7 +10,7 @@ use crate::cursor::command::CursorMode;
 use crate::spend::ledger::RunPlace;
 
 /// The worker part of the identity of a session's main thread.
-pub const MAIN_WORKER: &str = "main";
+pub(crate) const MAIN_WORKER: &str = "main";
 
 /// One Cursor conversation's owner. Every request with the same identity continues the same
 /// Cursor chat and shares one record.
@@ -20,7 +20,7 @@ pub struct Identity {
     pub workspace: PathBuf,
     /// Claude Code's session id.
     pub session: String,
-    /// The worker's agent id, or [`MAIN_WORKER`].
+    /// The worker's agent id, or `MAIN_WORKER`.
     pub worker: String,
 }
 
@@ -37,7 +37,7 @@ impl Identity {
 
     /// Where the runs of this identity's turn belong on the ledger: the route Claude Code asked
     /// for, the Cursor model id that runs (`auto` for Auto) and the Cursor mode.
-    pub fn run_place(&self, route: &str, model: &str, mode: &CursorMode) -> RunPlace {
+    pub(crate) fn run_place(&self, route: &str, model: &str, mode: CursorMode) -> RunPlace {
         RunPlace {
             workspace: self.workspace.to_string_lossy().into_owned(),
             session: self.session.clone(),
@@ -49,7 +49,7 @@ impl Identity {
     }
 
     /// Lowercase hex sha256 of [`Identity::key`]: the record's file name stem.
-    pub fn digest(&self) -> String {
+    pub(crate) fn digest(&self) -> String {
         hex::encode(Sha256::digest(self.key().as_bytes()))
     }
 }

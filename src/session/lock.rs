@@ -41,14 +41,13 @@ pub enum LockError {
 
 /// A held lock; dropping it releases the lock (the file stays).
 #[derive(Debug)]
-pub struct RecordLock {
-    path: PathBuf,
+pub(crate) struct RecordLock {
     _file: File,
 }
 
 impl RecordLock {
     /// Takes the lock at `path` without waiting, writing our pid into it.
-    pub fn acquire(path: &Path) -> Result<RecordLock, LockError> {
+    pub(crate) fn acquire(path: &Path) -> Result<RecordLock, LockError> {
         let io = |source| LockError::Io {
             path: path.to_path_buf(),
             source,
@@ -89,21 +88,13 @@ impl RecordLock {
             crate::state::write_private_atomic(&pid_file(path), line.as_bytes())
                 .map_err(LockError::Refused)?;
         }
-        Ok(RecordLock {
-            path: path.to_path_buf(),
-            _file: file,
-        })
-    }
-
-    /// The lock file.
-    pub fn path(&self) -> &Path {
-        &self.path
+        Ok(RecordLock { _file: file })
     }
 }
 
 /// Where the pid of the lock `path`'s holder is also kept where locks are mandatory
 /// (Windows): `<lock>.pid`.
-pub fn pid_file(path: &Path) -> PathBuf {
+pub(crate) fn pid_file(path: &Path) -> PathBuf {
     let mut name = path.as_os_str().to_os_string();
     name.push(".pid");
     PathBuf::from(name)
@@ -133,7 +124,7 @@ fn first_number(text: &str) -> Option<u32> {
 
 /// A process holding a record's lock, found by [`holder`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Holder {
+pub(crate) struct Holder {
     /// The holder's pid, as its lock file says (`None` when the file does not say).
     pub pid: Option<u32>,
 }
@@ -141,7 +132,7 @@ pub struct Holder {
 /// Whether some process holds the lock at `path` now (`Ok(None)`: nobody does). Probed with a
 /// shared, non-blocking lock released at once; the file is only read, never created or
 /// written, and never through a link. Used by `doctor`.
-pub fn holder(path: &Path) -> std::io::Result<Option<Holder>> {
+pub(crate) fn holder(path: &Path) -> std::io::Result<Option<Holder>> {
     let mut file =
         crate::state::open_state_file(path, OpenOptions::new().read(true)).map_err(|error| {
             match error {

@@ -12,10 +12,10 @@
 //!   writes.
 
 pub mod conversation;
-pub mod cursor_request;
+pub(crate) mod cursor_request;
 pub mod exchange;
-pub mod hooks;
+pub(crate) mod hooks;
 pub mod identity;
-pub mod lock;
+pub(crate) mod lock;
 pub mod record;
 pub mod store;

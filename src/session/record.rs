@@ -17,11 +17,11 @@ use crate::anthropic::StreamEvent;
 use crate::rules::ChatRules;
 
 /// The record format this release writes.
-pub const RECORD_VERSION: u64 = 3;
+pub(crate) const RECORD_VERSION: u64 = 3;
 /// The legacy format this release migrates from.
 pub const LEGACY_VERSION: u64 = 2;
 /// `provider` of every record.
-pub const PROVIDER: &str = "cursor";
+pub(crate) const PROVIDER: &str = "cursor";
 
 /// How the last turn of a record ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -204,7 +204,7 @@ impl Record {
     /// A copy to roll back to after a failed write, without the unknown fields ([`Record::extra`]),
     /// which no turn changes and which may be most of a large record: [`Record::roll_back`]
     /// keeps the current ones. Saves holding a large record three times during a write.
-    pub fn snapshot(&mut self) -> Record {
+    pub(crate) fn snapshot(&mut self) -> Record {
         let extra = std::mem::take(&mut self.extra);
         let copy = self.clone();
         self.extra = extra;
@@ -212,13 +212,13 @@ impl Record {
     }
 
     /// Goes back to `snapshot` ([`Record::snapshot`]), keeping the unknown fields.
-    pub fn roll_back(&mut self, mut snapshot: Record) {
+    pub(crate) fn roll_back(&mut self, mut snapshot: Record) {
         snapshot.extra = std::mem::take(&mut self.extra);
         *self = snapshot;
     }
 
     /// The chat's rule state (what the rulebook has delivered to this Cursor chat).
-    pub fn chat_rules(&self) -> ChatRules {
+    pub(crate) fn chat_rules(&self) -> ChatRules {
         ChatRules {
             rulebook_digest: self.rulebook_digest.clone(),
             attached_rules: self.attached_rules.iter().cloned().collect(),
@@ -228,7 +228,7 @@ impl Record {
     }
 
     /// Stores the chat's rule state.
-    pub fn set_chat_rules(&mut self, chat: &ChatRules) {
+    pub(crate) fn set_chat_rules(&mut self, chat: &ChatRules) {
         self.rulebook_digest.clone_from(&chat.rulebook_digest);
         self.attached_rules = chat.attached_rules.iter().cloned().collect();
         self.fired_rules = chat.fired_rules.iter().cloned().collect();
@@ -241,13 +241,13 @@ impl Record {
     }
 
     /// The record as its file holds it (`path` only names it in an error).
-    pub fn to_bytes(&self, path: &Path) -> Result<Vec<u8>, RecordError> {
+    pub(crate) fn to_bytes(&self, path: &Path) -> Result<Vec<u8>, RecordError> {
         serde_json::to_vec_pretty(self).map_err(|e| write_error(path, std::io::Error::other(e)))
     }
 }
 
 /// Writes a record's bytes ([`Record::to_bytes`]) atomically, as [`Record::save`] does.
-pub fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), RecordError> {
+pub(crate) fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), RecordError> {
     crate::state::write_private_atomic(path, bytes).map_err(|source| RecordError::Write {
         path: path.to_path_buf(),
         source,
@@ -308,7 +308,7 @@ pub enum RecordError {
 
 /// Largest record read, in bytes: a larger one is refused with its path and size (and never
 /// overwritten). Parsing holds the bytes and the JSON tree at once, about three times this.
-pub const MAX_RECORD_BYTES: u64 = 64 * 1024 * 1024;
+pub(crate) const MAX_RECORD_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Reads a record that may not exist: opened once without following a link, checked on that
 /// descriptor (a regular file of this user, at most [`MAX_RECORD_BYTES`]) and read from it, so a

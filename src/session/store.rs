@@ -2,7 +2,7 @@
 //! memory, and its exchanges. A running turn's keeper writes the record at each step (after
 //! the spawn, at the chat id, at the result), so a crash at any point leaves a record the next
 //! gateway can continue from. A record (or lock) that is a symlink, not a regular file of this
-//! user, or over [`MAX_RECORD_BYTES`] is refused with its path before anything is read.
+//! user, or over `MAX_RECORD_BYTES` is refused with its path before anything is read.
 
 use crate::env::DEFAULT_MAX_SESSIONS;
 use crate::env::MAX_SESSIONS_ENV;
@@ -28,15 +28,15 @@ use crate::dialog::pending::PendingDialog;
 
 /// Largest session record read (64 MiB); a larger one is refused with its path and size
 /// before it is read into memory.
-pub const MAX_RECORD_BYTES: u64 = super::record::MAX_RECORD_BYTES;
+pub(crate) const MAX_RECORD_BYTES: u64 = super::record::MAX_RECORD_BYTES;
 /// Finished exchanges remembered per identity (beyond the record's replay).
 const REMEMBERED_EXCHANGES: usize = 16;
 
 /// Streamed and prepended to Cursor's prompt after a turn that did not finish.
-pub const INTERRUPTED_NOTICE: &str = "[Cursor] The previous turn was interrupted. Report its state and do not repeat completed actions.";
+pub(crate) const INTERRUPTED_NOTICE: &str = "[Cursor] The previous turn was interrupted. Report its state and do not repeat completed actions.";
 
 /// The refusal text for a different request while a turn runs.
-pub const BUSY_MESSAGE: &str = "A different request is already running for this Cursor worker; send it again when the answer lands";
+pub(crate) const BUSY_MESSAGE: &str = "A different request is already running for this Cursor worker; send it again when the answer lands";
 
 /// Why an identity could not be opened.
 #[derive(Debug, Error)]
@@ -84,7 +84,7 @@ struct OpenSessions {
 type Slot = Arc<tokio::sync::OnceCell<Arc<tokio::sync::Mutex<Session>>>>;
 
 /// Folder of session records (and their `.lock` files) inside the state folder.
-pub const SESSIONS_DIR: &str = "sessions";
+pub(crate) const SESSIONS_DIR: &str = "sessions";
 
 impl SessionStore {
     /// A store keeping records in `<state_dir>/sessions`.
@@ -97,7 +97,7 @@ impl SessionStore {
     }
 
     /// The capacity from [`MAX_SESSIONS_ENV`], else the default.
-    pub fn capacity_from_env() -> usize {
+    pub(crate) fn capacity_from_env() -> usize {
         std::env::var(MAX_SESSIONS_ENV)
             .ok()
             .and_then(|v| v.trim().parse().ok())
@@ -113,11 +113,6 @@ impl SessionStore {
     /// The record file of an identity.
     pub fn record_path(&self, identity: &Identity) -> PathBuf {
         self.dir.join(format!("{}.v3.json", identity.digest()))
-    }
-
-    /// How many identities are open now.
-    pub fn open_count(&self) -> usize {
-        self.map().by_digest.len()
     }
 
     fn map(&self) -> std::sync::MutexGuard<'_, OpenSessions> {
@@ -302,13 +297,8 @@ impl Session {
         })
     }
 
-    /// The record's file.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// True while one of its exchanges runs.
-    pub fn is_busy(&self) -> bool {
+    pub(crate) fn is_busy(&self) -> bool {
         self.exchanges.iter().any(|e| e.is_running())
     }
 
@@ -338,7 +328,7 @@ impl Session {
 
     /// A process group left by an earlier gateway's unfinished turn: taken from the record
     /// (once) so the caller can end it. The record stays interrupted.
-    pub fn take_inherited_run(&mut self) -> Option<PendingRun> {
+    pub(crate) fn take_inherited_run(&mut self) -> Option<PendingRun> {
         if !self.inherited_pending {
             return None;
         }
@@ -348,7 +338,7 @@ impl Session {
     }
 
     /// Keeps an exchange so identical requests find it.
-    pub fn remember(&mut self, exchange: Arc<Exchange>) {
+    pub(crate) fn remember(&mut self, exchange: Arc<Exchange>) {
         self.exchanges.push_back(exchange);
         while self.exchanges.len() > REMEMBERED_EXCHANGES {
             match self.exchanges.iter().position(|e| !e.is_running()) {
@@ -367,7 +357,7 @@ impl Session {
 
     /// Waits on `dialog` from now on (an answer given without a Cursor run opened it), and
     /// writes the record.
-    pub async fn wait_on_dialog(
+    pub(crate) async fn wait_on_dialog(
         &mut self,
         dialog: Option<PendingDialog>,
     ) -> Result<(), RecordError> {

@@ -38,19 +38,19 @@ use crate::anthropic::request::MessagesRequest;
 use crate::anthropic::request::Role;
 
 /// Most Claude sessions whose figures one gateway keeps; beyond it the quietest is dropped.
-pub const MAX_SESSIONS: usize = 1024;
+pub(crate) const MAX_SESSIONS: usize = 1024;
 
 /// Most sessions one gateway keeps a spent compaction exemption for (one per session, until a
 /// non-compaction turn of that session succeeds); beyond it every compaction is held to the
 /// budgets.
-pub const MAX_COMPACTION_EXEMPTIONS: usize = 4096;
+pub(crate) const MAX_COMPACTION_EXEMPTIONS: usize = 4096;
 
 /// Most bytes of a live run's last action kept for the status line.
-pub const MAX_ACTION: usize = 200;
+pub(crate) const MAX_ACTION: usize = 200;
 
 /// One gateway's spend: figures, live runs, limits and the ledger.
 #[derive(Debug)]
-pub struct SpendBook {
+pub(crate) struct SpendBook {
     ledger: Ledger,
     limits: SpendLimits,
     state: Mutex<BookState>,
@@ -114,7 +114,7 @@ struct LiveEntry {
 
 /// The digest of a request's first user message (its text blocks), which tells the same task
 /// handed to a new worker again.
-pub fn task_digest(request: &MessagesRequest) -> [u8; 32] {
+pub(crate) fn task_digest(request: &MessagesRequest) -> [u8; 32] {
     let mut hasher = sha2::Sha256::new();
     if let Some(first) = request.messages.iter().find(|m| m.role == Role::User) {
         hash_text(&mut hasher, &first.content);
@@ -139,7 +139,7 @@ fn hash_text(hasher: &mut sha2::Sha256, content: &Content) {
 
 /// The spend figures of `GET /multi-cursor/status` and `multi-cursor status`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct SpendFigures {
+pub(crate) struct SpendFigures {
     /// Turns this gateway started.
     pub turns: u64,
     /// Input + output tokens of its runs.
@@ -152,22 +152,12 @@ pub struct SpendFigures {
 
 impl SpendBook {
     /// A book writing to the ledger under `state_dir`, with `limits`.
-    pub fn new(state_dir: &Path, limits: SpendLimits) -> SpendBook {
+    pub(crate) fn new(state_dir: &Path, limits: SpendLimits) -> SpendBook {
         SpendBook {
             ledger: Ledger::new(state_dir),
             limits,
             state: Mutex::new(BookState::default()),
         }
-    }
-
-    /// The limits in force.
-    pub fn limits(&self) -> SpendLimits {
-        self.limits
-    }
-
-    /// The ledger it appends to.
-    pub fn ledger(&self) -> &Ledger {
-        &self.ledger
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, BookState> {
@@ -182,7 +172,7 @@ impl SpendBook {
     /// the digest of its first user message ([`task_digest`]); `None` for everything else,
     /// which never counts as a repeated task. Order: the rate guard, the loop guard, then the
     /// budgets (turns, tokens, daily tokens).
-    pub fn check_turn(
+    pub(crate) fn check_turn(
         &self,
         session: &str,
         new_worker_task: Option<[u8; 32]>,
@@ -223,7 +213,7 @@ impl SpendBook {
     /// once until a non-compaction run of that session completes (the exempted compaction's
     /// own success does not count). The history a request carries is the client's to choose,
     /// so it never makes a second exemption.
-    pub fn check_compaction(&self, session: &str) -> Result<(), SpendRefusal> {
+    pub(crate) fn check_compaction(&self, session: &str) -> Result<(), SpendRefusal> {
         let now = Instant::now();
         let mut state = self.lock();
         check_rate(&mut state, self.limits, now)?;
@@ -271,7 +261,7 @@ impl SpendBook {
 
     /// Starts following a turn's runs: it is live (for the spend route) until the returned tap
     /// and its clones are dropped; each run it reports is appended to the ledger and counted.
-    pub fn tap(self: &Arc<Self>, place: RunPlace) -> RunTap {
+    pub(crate) fn tap(self: &Arc<Self>, place: RunPlace) -> RunTap {
         let mut state = self.lock();
         state.next_live += 1;
         let id = state.next_live;
@@ -293,7 +283,7 @@ impl SpendBook {
     }
 
     /// An answer served again from a record: a `replay` line, counted in the session's replays.
-    pub fn note_replay(&self, place: &RunPlace) {
+    pub(crate) fn note_replay(&self, place: &RunPlace) {
         self.append(&LedgerLine::replay(place));
         let mut state = self.lock();
         state.tally(&place.session).replays += 1;
@@ -301,7 +291,7 @@ impl SpendBook {
 
     /// A run an earlier gateway left unfinished, found by this one: an `interrupted` line
     /// (tokens unknown). `started_at` is the run's recorded start (RFC 3339), if readable.
-    pub fn note_interrupted(&self, place: &RunPlace, started_at: &str) {
+    pub(crate) fn note_interrupted(&self, place: &RunPlace, started_at: &str) {
         let duration = started_at
             .parse::<jiff::Timestamp>()
             .ok()
@@ -339,7 +329,7 @@ impl SpendBook {
 
     /// The answer of the spend route for `session`, with the gateway's budgets as the status
     /// shows them. Today's tokens are read from the ledger only when the daily budget is set.
-    pub fn session_spend(&self, session: &str) -> SessionSpend {
+    pub(crate) fn session_spend(&self, session: &str) -> SessionSpend {
         let mut state = self.lock();
         let daily_tokens = match self.limits.daily_tokens {
             Some(_) => state.daily.refresh(&self.ledger),
@@ -369,7 +359,7 @@ impl SpendBook {
     }
 
     /// The gateway's figures and budgets for the status.
-    pub fn figures(&self) -> SpendFigures {
+    pub(crate) fn figures(&self) -> SpendFigures {
         let mut state = self.lock();
         let daily_tokens = state.daily.refresh(&self.ledger);
         SpendFigures {
@@ -399,7 +389,7 @@ impl BookState {
 
 /// Follows one turn's runs for the spend book (see [`SpendBook::tap`]); cheap to clone.
 #[derive(Debug, Clone)]
-pub struct RunTap(Arc<TapInner>);
+pub(crate) struct RunTap(Arc<TapInner>);
 
 #[derive(Debug)]
 struct TapInner {
@@ -416,12 +406,12 @@ impl Drop for TapInner {
 
 impl RunTap {
     /// A run of the turn ended: its ledger line is appended (before this returns) and counted.
-    pub fn run_ended(&self, ended: &RunEnded) {
+    pub(crate) fn run_ended(&self, ended: &RunEnded) {
         self.0.book.run_ended(&self.0.place, ended);
     }
 
     /// Cursor started or finished `action` (a row's words): the live run's last action.
-    pub fn note_action(&self, action: &str) {
+    pub(crate) fn note_action(&self, action: &str) {
         let action = crate::text::ellipsize_bytes(action, MAX_ACTION);
         if let Some(live) = self.0.book.lock().live.get_mut(&self.0.id) {
             live.last_action = Some(action);

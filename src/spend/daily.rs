@@ -12,11 +12,11 @@ use super::ledger::Ledger;
 use super::ledger::parse_line;
 
 /// Most bytes read from the ledger in one refresh (a month of heavy use is far below it).
-pub const MAX_READ: u64 = 256 * 1024 * 1024;
+pub(crate) const MAX_READ: u64 = 256 * 1024 * 1024;
 
 /// The running sum of today's tokens and where in the month's file it stopped.
 #[derive(Debug, Default)]
-pub struct DailyTally {
+pub(crate) struct DailyTally {
     day: Option<jiff::civil::Date>,
     midnight: Option<jiff::Timestamp>,
     file: PathBuf,
@@ -27,7 +27,7 @@ pub struct DailyTally {
 impl DailyTally {
     /// Today's input + output tokens across gateways, reading what was appended since the last
     /// call. A ledger that cannot be read counts as what was read so far (logged).
-    pub fn refresh(&mut self, ledger: &Ledger) -> u64 {
+    pub(crate) fn refresh(&mut self, ledger: &Ledger) -> u64 {
         let now = jiff::ZonedDateTime::now();
         let today = now.date();
         if self.day != Some(today) {

@@ -4,8 +4,8 @@
 //! The folder is 0700 and each file 0600, opened append-only without following a link and
 //! checked to be a regular file of this user (`crate::state::open_state_file`). A line holds
 //! no prompt or answer text: only the run's time, where it ran, which model, how it ended and
-//! its tokens. Every text field is clipped ([`MAX_FIELD`], [`MAX_WORKSPACE`]), so a line is
-//! never longer than [`MAX_LINE`] (4096 bytes, Linux's `PIPE_BUF`) and goes to the file in one
+//! its tokens. Every text field is clipped (`MAX_FIELD`, `MAX_WORKSPACE`), so a line is
+//! never longer than `MAX_LINE` (4096 bytes, Linux's `PIPE_BUF`) and goes to the file in one
 //! `write(2)` on a descriptor opened with `O_APPEND`: lines appended at the same time by
 //! several gateways never interleave.
 
@@ -22,19 +22,19 @@ use super::TokenFigures;
 use crate::state::StateError;
 
 /// The ledger's folder inside the state folder.
-pub const LEDGER_DIR: &str = "ledger";
+pub(crate) const LEDGER_DIR: &str = "ledger";
 
 /// Longest line written, newline included: `PIPE_BUF` on Linux.
-pub const MAX_LINE: usize = 4096;
+pub(crate) const MAX_LINE: usize = 4096;
 
 /// Most bytes kept of the workspace path in a line.
-pub const MAX_WORKSPACE: usize = 1024;
+pub(crate) const MAX_WORKSPACE: usize = 1024;
 
 /// Most bytes kept of every other text field (ids, route, model, mode).
-pub const MAX_FIELD: usize = 256;
+pub(crate) const MAX_FIELD: usize = 256;
 
 /// The version written in each line's `v`.
-pub const LINE_VERSION: u32 = 1;
+pub(crate) const LINE_VERSION: u32 = 1;
 
 /// Why a Cursor run was started, or why a line without a run was written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -89,7 +89,7 @@ pub enum TokenSource {
 impl TokenSource {
     /// A line's counts as [`TokenFigures`]: an unknown count is 0, and every source but
     /// [`TokenSource::Provider`] makes them an estimate.
-    pub fn figures(
+    pub(crate) fn figures(
         self,
         input_tokens: Option<u64>,
         output_tokens: Option<u64>,
@@ -154,14 +154,14 @@ pub struct RunPlace {
     pub route: String,
     /// The Cursor model id that runs (`auto` for Auto).
     pub model: String,
-    /// The Cursor mode ([`CursorMode::as_str`](crate::cursor::command::CursorMode::as_str)).
+    /// The Cursor mode (`CursorMode::as_str`).
     pub mode: String,
 }
 
 /// One line of the ledger.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LedgerLine {
-    /// [`LINE_VERSION`].
+    /// `LINE_VERSION`.
     pub v: u32,
     /// When the run ended (or the line was written), RFC 3339 UTC.
     pub time: String,
@@ -231,7 +231,7 @@ impl LedgerLine {
     }
 
     /// The line of an answer served again: no tokens, it cost nothing.
-    pub fn replay(place: &RunPlace) -> LedgerLine {
+    pub(crate) fn replay(place: &RunPlace) -> LedgerLine {
         let mut line =
             LedgerLine::bare(place, Purpose::Replay, RunOutcome::Replayed, Duration::ZERO);
         line.token_source = TokenSource::None;
@@ -239,7 +239,7 @@ impl LedgerLine {
     }
 
     /// The line of a run an earlier gateway left unfinished: its tokens are unknown.
-    pub fn interrupted(place: &RunPlace, duration: Duration) -> LedgerLine {
+    pub(crate) fn interrupted(place: &RunPlace, duration: Duration) -> LedgerLine {
         LedgerLine::bare(
             place,
             Purpose::Interrupted,
@@ -281,7 +281,7 @@ impl LedgerLine {
     }
 
     /// The line's tokens (an unknown count is 0): what budgets and `usage` count.
-    pub fn tokens(&self) -> TokenFigures {
+    pub(crate) fn tokens(&self) -> TokenFigures {
         self.token_source.figures(
             self.input_tokens,
             self.output_tokens,
@@ -290,14 +290,9 @@ impl LedgerLine {
         )
     }
 
-    /// Whether this line is a Cursor run (a replay is not).
-    pub fn is_run(&self) -> bool {
-        self.purpose != Purpose::Replay
-    }
-
     /// The line as written, newline included. Fields are clipped when the line is made, so it
-    /// fits [`MAX_LINE`]: 9 fields of at most [`MAX_FIELD`] bytes and a workspace of at most
-    /// [`MAX_WORKSPACE`] (JSON escaping can at most sextuple a control byte, and every field
+    /// fits `MAX_LINE`: 9 fields of at most `MAX_FIELD` bytes and a workspace of at most
+    /// `MAX_WORKSPACE` (JSON escaping can at most sextuple a control byte, and every field
     /// is clipped again below if it ever did not fit).
     pub fn encode(&self) -> Result<Vec<u8>, LedgerError> {
         let mut bytes = serde_json::to_vec(self).map_err(LedgerError::Encode)?;

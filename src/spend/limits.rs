@@ -23,13 +23,13 @@ use super::Budget;
 use super::BudgetUse;
 
 /// The window the loop guard counts starts in.
-pub const LOOP_WINDOW: Duration = Duration::from_secs(10 * 60);
+pub(crate) const LOOP_WINDOW: Duration = Duration::from_secs(10 * 60);
 /// The rate guard's window.
-pub const RATE_WINDOW: Duration = Duration::from_secs(60);
+pub(crate) const RATE_WINDOW: Duration = Duration::from_secs(60);
 
 /// The spend limits of one gateway; `None` (or 0 for the guards) is no limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SpendLimits {
+pub(crate) struct SpendLimits {
     pub turns: Option<u64>,
     pub tokens: Option<u64>,
     pub daily_tokens: Option<u64>,
@@ -56,7 +56,7 @@ impl Default for SpendLimits {
 #[error(
     "{name}={value:?} is not a whole number of {unit}; set it to one (for example {name}={example}) or unset it"
 )]
-pub struct LimitError {
+pub(crate) struct LimitError {
     pub name: &'static str,
     pub value: String,
     pub unit: &'static str,
@@ -65,12 +65,14 @@ pub struct LimitError {
 
 impl SpendLimits {
     /// The limits from the process environment.
-    pub fn from_env() -> Result<SpendLimits, LimitError> {
+    pub(crate) fn from_env() -> Result<SpendLimits, LimitError> {
         SpendLimits::from_lookup(|name| std::env::var(name).ok())
     }
 
     /// The limits from `lookup` (a variable's value, if set); an empty value is unset.
-    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<SpendLimits, LimitError> {
+    pub(crate) fn from_lookup(
+        lookup: impl Fn(&str) -> Option<String>,
+    ) -> Result<SpendLimits, LimitError> {
         let read =
             |name: &'static str, unit: &'static str, example: &'static str| match lookup(name)
                 .map(|v| v.trim().to_string())
@@ -98,7 +100,7 @@ impl SpendLimits {
     /// Each budget that is set (turns, tokens, daily tokens, in that order) with its use and
     /// what is left, given the turns and tokens this gateway used and today's tokens across
     /// gateways: the figures `multi-cursor status` and the spend route both show.
-    pub fn uses(&self, turns: u64, tokens: u64, daily_tokens: u64) -> Vec<BudgetUse> {
+    pub(crate) fn uses(&self, turns: u64, tokens: u64, daily_tokens: u64) -> Vec<BudgetUse> {
         [
             (Budget::Turns, self.turns, turns),
             (Budget::Tokens, self.tokens, tokens),
@@ -120,7 +122,7 @@ impl SpendLimits {
 /// Why a Cursor turn was refused before anything was spawned: 429 `rate_limit_error` with
 /// `x-should-retry: false`. Each message names the variable, the limit and what was used.
 #[derive(Debug, Clone, Error, PartialEq, Eq)]
-pub enum SpendRefusal {
+pub(crate) enum SpendRefusal {
     #[error(
         "this gateway's Cursor turn budget is used up: {BUDGET_TURNS_ENV} is {limit} and {used} {} started; nothing was run. Raise or unset {BUDGET_TURNS_ENV} and start multi-cursor again",
         if *used == 1 { "turn was" } else { "turns were" }

@@ -3,33 +3,33 @@
 //! This module holds the pieces every spend surface shares: the one token count
 //! ([`TokenFigures`]: a run's, a session's, a report row's) and how users read it
 //! ([`format_count`]), and the answer of the gateway's spend route
-//! ([`SessionSpend`], served at [`SPEND_ROUTE`]`/<session id>` and read by
+//! ([`SessionSpend`], served at `SPEND_ROUTE``/<session id>` and read by
 //! `multi-cursor statusline`), and each budget's use ([`BudgetUse`]), which both that answer and
 //! `multi-cursor status` carry.
 //!
 //! - [`ledger`]: the run ledger, one JSON line per Cursor run in `<state>/ledger/<YYYY-MM>.jsonl`.
-//! - [`book`]: one gateway's spend book: figures per Claude session, live runs, admission.
-//! - [`limits`]: the budgets and runaway guards from the environment; [`SpendRefusal`].
-//! - [`daily`]: today's tokens across gateways, read incrementally from the ledger.
+//! - `book`: one gateway's spend book: figures per Claude session, live runs, admission.
+//! - `limits`: the budgets and runaway guards from the environment; `SpendRefusal`.
+//! - `daily`: today's tokens across gateways, read incrementally from the ledger.
 //! - [`report`]: `multi-cursor usage`, the ledger summed by day, model and session.
 
-pub mod book;
-pub mod daily;
+pub(crate) mod book;
+pub(crate) mod daily;
 pub mod ledger;
-pub mod limits;
+pub(crate) mod limits;
 pub mod report;
 
-pub use book::RunTap;
-pub use book::SpendBook;
-pub use ledger::RunEnded;
-pub use limits::SpendRefusal;
+pub(crate) use book::RunTap;
+pub(crate) use book::SpendBook;
+pub(crate) use ledger::RunEnded;
+pub(crate) use limits::SpendRefusal;
 
 use serde::Deserialize;
 use serde::Serialize;
 
 /// The gateway route that answers one Claude session's spend as a [`SessionSpend`] JSON:
 /// `GET /multi-cursor/spend/<session id>` with the gateway's token, like every route.
-pub const SPEND_ROUTE: &str = "/multi-cursor/spend";
+pub(crate) const SPEND_ROUTE: &str = "/multi-cursor/spend";
 
 /// A token (or run) count as users read it: plain below 10,000 (`9999`), then thousands with
 /// one decimal (`12.3k`, `999.9k`), then millions with one decimal (`1.2M`). Rounds down, so a
@@ -50,7 +50,7 @@ pub fn format_count(count: u64) -> String {
 /// and output, the cache counts when Cursor gave them, and whether any count is our estimate
 /// rather than Cursor's own. The one token count of the ledger, the spend book, the spend
 /// route, `usage` and the closing summary; a ledger line's fields are read into it
-/// ([`ledger::TokenSource::figures`]).
+/// (`ledger::TokenSource::figures`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TokenFigures {
     /// Input tokens (prompt, context), as Cursor reported them or as estimated.
@@ -70,7 +70,7 @@ pub struct TokenFigures {
 impl TokenFigures {
     /// `29.8k in / 178 out`, with ` (est.)` when estimated: the closing `[Cursor]` summary
     /// line and the status line both end with it.
-    pub fn in_out(&self) -> String {
+    pub(crate) fn in_out(&self) -> String {
         let estimate = if self.estimated { " (est.)" } else { "" };
         format!(
             "{} in / {} out{estimate}",
@@ -82,7 +82,7 @@ impl TokenFigures {
     /// Adds `other` to these figures (saturating: a forged huge count shows the largest
     /// number, never a small wrapped one); the sum is an estimate when either part is, and has
     /// a cache count when either part has one.
-    pub fn add(&mut self, other: TokenFigures) {
+    pub(crate) fn add(&mut self, other: TokenFigures) {
         self.input_tokens = self.input_tokens.saturating_add(other.input_tokens);
         self.output_tokens = self.output_tokens.saturating_add(other.output_tokens);
         self.cache_read_tokens = add_known(self.cache_read_tokens, other.cache_read_tokens);
@@ -91,7 +91,7 @@ impl TokenFigures {
     }
 
     /// Input plus output tokens: what the budgets count.
-    pub fn billed(&self) -> u64 {
+    pub(crate) fn billed(&self) -> u64 {
         self.input_tokens.saturating_add(self.output_tokens)
     }
 }
@@ -146,13 +146,13 @@ pub struct SessionSpend {
 /// A spend budget, named in JSON by the environment variable that sets it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Budget {
-    /// [`crate::env::BUDGET_TURNS_ENV`]: turns one gateway may start.
+    /// `crate::env::BUDGET_TURNS_ENV`: turns one gateway may start.
     #[serde(rename = "MULTI_CURSOR_BUDGET_TURNS")]
     Turns,
-    /// [`crate::env::BUDGET_TOKENS_ENV`]: input + output tokens one gateway's runs may use.
+    /// `crate::env::BUDGET_TOKENS_ENV`: input + output tokens one gateway's runs may use.
     #[serde(rename = "MULTI_CURSOR_BUDGET_TOKENS")]
     Tokens,
-    /// [`crate::env::BUDGET_DAILY_TOKENS_ENV`]: input + output tokens all gateways may use since
+    /// `crate::env::BUDGET_DAILY_TOKENS_ENV`: input + output tokens all gateways may use since
     /// local midnight.
     #[serde(rename = "MULTI_CURSOR_BUDGET_DAILY_TOKENS")]
     DailyTokens,
@@ -160,7 +160,7 @@ pub enum Budget {
 
 impl Budget {
     /// The environment variable that sets it.
-    pub fn variable(self) -> &'static str {
+    pub(crate) fn variable(self) -> &'static str {
         match self {
             Budget::Turns => crate::env::BUDGET_TURNS_ENV,
             Budget::Tokens => crate::env::BUDGET_TOKENS_ENV,
@@ -169,7 +169,7 @@ impl Budget {
     }
 
     /// What it counts, as a plural noun: `turns` or `tokens`.
-    pub fn unit(self) -> &'static str {
+    pub(crate) fn unit(self) -> &'static str {
         match self {
             Budget::Turns => "turns",
             Budget::Tokens | Budget::DailyTokens => "tokens",
@@ -177,13 +177,13 @@ impl Budget {
     }
 
     /// True for the budget that starts again at local midnight.
-    pub fn is_daily(self) -> bool {
+    pub(crate) fn is_daily(self) -> bool {
         self == Budget::DailyTokens
     }
 }
 
 /// One budget that is set, with its use: `{"variable": "MULTI_CURSOR_BUDGET_TURNS", "limit":
-/// 10, "used": 4, "left": 6}`. Computed in one place ([`limits::SpendLimits::uses`]) for
+/// 10, "used": 4, "left": 6}`. Computed in one place (`limits::SpendLimits::uses`) for
 /// `multi-cursor status` and the spend route.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BudgetUse {

@@ -20,10 +20,10 @@ use super::ledger::RunOutcome;
 use super::ledger::TokenSource;
 
 /// The period `usage` covers when `--since` is not given, in days (today included).
-pub const DEFAULT_DAYS: i64 = 30;
+pub(crate) const DEFAULT_DAYS: i64 = 30;
 
 /// Largest ledger month file read (a month of very heavy use is a few MiB).
-pub const MAX_MONTH_FILE: u64 = 1024 * 1024 * 1024;
+pub(crate) const MAX_MONTH_FILE: u64 = 1024 * 1024 * 1024;
 
 /// Why `usage` could not run.
 #[derive(Debug, Error)]
@@ -119,7 +119,7 @@ fn all_counts<S: Serializer>(tokens: &TokenFigures, serializer: S) -> Result<S::
 }
 
 /// The first local day `--since` names: `Nd` is the last N days, today included; a date is
-/// itself. `None` is the last [`DEFAULT_DAYS`] days.
+/// itself. `None` is the last `DEFAULT_DAYS` days.
 pub fn since_day(
     since: Option<&str>,
     today: jiff::civil::Date,
@@ -361,7 +361,7 @@ fn est(estimated: bool) -> &'static str {
 impl UsageReport {
     /// The table for people: totals, then by day and by model; `(est.)` marks a row with an
     /// estimated figure.
-    pub fn render(&self, ledger_dir: &Path) -> String {
+    pub(crate) fn render(&self, ledger_dir: &Path) -> String {
         let t = &self.totals;
         let mut out = format!(
             "Cursor usage since {} (ledger: {})\n",
@@ -424,7 +424,7 @@ impl UsageReport {
 #[derive(Debug, Clone)]
 pub struct UsageOptions {
     /// The first day counted (`--since`): a number of days (`7d`) or a date; `None`: the last
-    /// [`DEFAULT_DAYS`].
+    /// `DEFAULT_DAYS`.
     pub since: Option<String>,
     /// Only runs in this workspace folder (`--workspace`).
     pub workspace: Option<std::path::PathBuf>,

@@ -96,7 +96,7 @@ impl From<RunError> for TurnError {
 
 impl TurnError {
     /// A `result` that reported an error: its text classified like a plain-text CLI failure.
-    pub fn reported(text: &str) -> Self {
+    pub(crate) fn reported(text: &str) -> Self {
         match classify_plain_text(text) {
             Some(failure) => TurnError::Cli(failure),
             None => TurnError::Reported(text.to_string()),

@@ -35,7 +35,7 @@ struct CacheFile {
 
 /// A catalog read back from `<state>/catalog.json` by [`load_cached_from`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CachedCatalog {
+pub(crate) struct CachedCatalog {
     /// The catalog as it was fetched.
     pub catalog: Catalog,
     /// When it was fetched.
@@ -44,24 +44,17 @@ pub struct CachedCatalog {
     pub agent: PathBuf,
 }
 
-impl CachedCatalog {
-    /// How old the cache is (zero when the clock went backwards).
-    pub fn age(&self) -> Duration {
-        SystemTime::now()
-            .duration_since(self.fetched_at)
-            .unwrap_or_default()
-    }
-}
+impl CachedCatalog {}
 
 /// Where the cache lives inside `state_dir`.
-pub fn cache_path(state_dir: &Path) -> PathBuf {
+pub(crate) fn cache_path(state_dir: &Path) -> PathBuf {
     state_dir.join(CACHE_FILE)
 }
 
 /// Reads the cache in `state_dir`. A missing cache is `None`; an unreadable, corrupted or
 /// other-version cache is `None` with a warning, never an error (it is rebuilt by the next
 /// fetch).
-pub fn load_cached_from(state_dir: &Path) -> Option<CachedCatalog> {
+pub(crate) fn load_cached_from(state_dir: &Path) -> Option<CachedCatalog> {
     let path = cache_path(state_dir);
     // Never through a link (a FIFO there would hang `serve` at start), and bounded.
     let bytes = match crate::state::read_state_file(&path, MAX_CACHE_BYTES) {
@@ -92,7 +85,7 @@ pub fn load_cached_from(state_dir: &Path) -> Option<CachedCatalog> {
 
 /// Writes `catalog` (fetched now from `agent`) to the cache in `state_dir`: 0600, atomically,
 /// creating the folder 0700 when missing.
-pub fn store_cache_in(
+pub(crate) fn store_cache_in(
     state_dir: &Path,
     catalog: &Catalog,
     agent: &Path,
@@ -113,7 +106,7 @@ pub fn store_cache_in(
     Ok(())
 }
 
-/// [`store_cache_in`] the state folder (`MULTI_CURSOR_STATE_DIR` or the platform default);
+/// `store_cache_in` the state folder (`MULTI_CURSOR_STATE_DIR` or the platform default);
 /// called after a successful [`fetch_catalog`](super::fetch_catalog).
 pub fn store_cache(catalog: &Catalog, agent: &Path) -> Result<(), CatalogError> {
     let dir = crate::state::state_dir()?;

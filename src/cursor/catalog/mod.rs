@@ -9,17 +9,17 @@
 //! the id.
 //!
 //! Who calls what:
-//! - the launcher reads the cache ([`load_cached_from`]) and uses it when it came from the same
-//!   agent, refreshing it in the background with [`fetch_catalog`] and [`store_cache_in`];
+//! - the launcher reads the cache (`load_cached_from`) and uses it when it came from the same
+//!   agent, refreshing it in the background with [`fetch_catalog`] and `store_cache_in`;
 //!   without a usable cache it fetches before starting Claude Code (and falls back to a cache
 //!   from another agent when the fetch fails);
 //! - `--cursor-models` always calls [`fetch_catalog`] and saves the answer with
 //!   [`store_cache`];
-//! - the launcher writes [`Catalog::picker`] rows into `--settings` after [`Picker::check`]
+//! - the launcher writes `Catalog::picker` rows into `--settings` after `Picker::check`
 //!   (an unknown `MULTI_CURSOR_EXTRA_MODELS` id stops the launch);
 //! - `--cursor-models` prints [`render_table`] or [`routes_json_text`] (never failing on an
 //!   unknown extra id: the table notes it, the JSON stays exactly the route array);
-//! - the gateway calls [`Catalog::resolve`] for each request's `model` and for a worker's first
+//! - the gateway calls `Catalog::resolve` for each request's `model` and for a worker's first
 //!   prompt line `model: <id>`.
 //!
 //! Route rules. Every catalog id `X` is the route `multi/cursor/X`, except Cursor's `auto`,
@@ -29,7 +29,7 @@
 //! of that base: `gpt-5.3-codex-high-fast` is `multi/cursor/gpt-5.3-codex/effort=high,fast=true`
 //! (pairs sorted by key; the shortest listed base wins).
 //!
-//! Effort rule (decided here, see [`Catalog::resolve`]): Claude Code's `output_config.effort`
+//! Effort rule (decided here, see `Catalog::resolve`): Claude Code's `output_config.effort`
 //! only changes a request for a route named by a catalog id (never a preset, which wins
 //! unchanged), and only to the id `<id>-<level>` when the catalog lists it. `medium` means the
 //! id itself; `max` means the highest listed of `-xhigh`, `-high`; any other value, or a level
@@ -39,11 +39,11 @@
 //! table and JSON), `list_models.rs` (the `agent --list-models` child), `cache.rs` (the cache
 //! in the state folder); this file holds the constants, the error and the output parser.
 
-mod cache;
+pub(crate) mod cache;
 mod list_models;
-pub mod plan;
-mod render;
-mod routes;
+pub(crate) mod plan;
+pub(crate) mod render;
+pub(crate) mod routes;
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -56,23 +56,19 @@ use thiserror::Error;
 use crate::state::StateError;
 use crate::text::strip_ansi;
 
-pub use cache::CachedCatalog;
-pub use cache::cache_path;
-pub use cache::load_cached_from;
+pub(crate) use cache::load_cached_from;
 pub use cache::store_cache;
-pub use cache::store_cache_in;
+pub(crate) use cache::store_cache_in;
 pub use list_models::fetch_catalog;
 pub use list_models::fetch_catalog_with_timeout;
 pub use render::render_table;
-pub use render::routes_json;
 pub use render::routes_json_text;
-pub use routes::Catalog;
-pub use routes::Picker;
+pub(crate) use routes::Catalog;
+pub(crate) use routes::Picker;
 pub use routes::PickerSize;
-pub use routes::Resolved;
-pub use routes::Route;
+pub(crate) use routes::Resolved;
+pub(crate) use routes::Route;
 pub use routes::extra_models_from_env;
-pub use routes::parse_extra_models;
 
 /// Prefix of every Cursor route Claude Code can ask for.
 pub(crate) const ROUTE_PREFIX: &str = "multi/cursor/";
@@ -154,7 +150,7 @@ pub enum CatalogError {
     )]
     UnrecognisedOutput { path: PathBuf, excerpt: String },
 
-    /// [`Catalog::resolve`]: the requested model is no route of this account's catalog.
+    /// `Catalog::resolve`: the requested model is no route of this account's catalog.
     /// `suggestions` are close routes (`multi/cursor/…`), best first; possibly empty.
     #[error(
         "unknown Cursor model \"{requested}\"{}; run `multi-cursor --cursor-models` to see the models your Cursor account can run",
@@ -165,7 +161,7 @@ pub enum CatalogError {
         suggestions: Vec<String>,
     },
 
-    /// [`Picker::check`]: an id in `MULTI_CURSOR_EXTRA_MODELS` is not in the catalog.
+    /// `Picker::check`: an id in `MULTI_CURSOR_EXTRA_MODELS` is not in the catalog.
     #[error(
         "{}: model \"{id}\" is unavailable. Use --cursor-models to see the models your Cursor account can run.",
         crate::env::EXTRA_MODELS_ENV

@@ -27,7 +27,7 @@ const MAX_SAID_CHARS: usize = 300;
 /// The plan file: `{"autoOnly":true,"seenAtMs":…,"said":"…"}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PlanNote {
+pub(crate) struct PlanNote {
     /// The account's plan runs only Auto.
     pub auto_only: bool,
     /// When Cursor said so, in milliseconds since the Unix epoch.
@@ -42,7 +42,7 @@ fn plan_path(state_dir: &Path) -> PathBuf {
 
 /// The plan as last seen, when Cursor said it runs only Auto. A missing, unreadable or damaged
 /// file is `None` (the picker then offers every row, as before anything was seen).
-pub fn auto_only(state_dir: &Path) -> Option<PlanNote> {
+pub(crate) fn auto_only(state_dir: &Path) -> Option<PlanNote> {
     let path = plan_path(state_dir);
     let bytes = match crate::state::read_state_file(&path, MAX_PLAN_BYTES) {
         Ok(Some(bytes)) => bytes,
@@ -63,7 +63,7 @@ pub fn auto_only(state_dir: &Path) -> Option<PlanNote> {
 }
 
 /// Notes that Cursor refused a named model because the plan runs only Auto (`said`: its words).
-pub fn note_auto_only(state_dir: &Path, said: &str) -> Result<(), crate::state::StateError> {
+pub(crate) fn note_auto_only(state_dir: &Path, said: &str) -> Result<(), crate::state::StateError> {
     let seen_at_ms = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
@@ -84,7 +84,7 @@ pub fn note_auto_only(state_dir: &Path, said: &str) -> Result<(), crate::state::
 }
 
 /// Forgets an Auto-only note: a named model answered, so the plan runs more than Auto now.
-pub fn clear_auto_only(state_dir: &Path) -> std::io::Result<()> {
+pub(crate) fn clear_auto_only(state_dir: &Path) -> std::io::Result<()> {
     match std::fs::remove_file(plan_path(state_dir)) {
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
         other => other,
@@ -94,7 +94,7 @@ pub fn clear_auto_only(state_dir: &Path) -> std::io::Result<()> {
 impl Picker {
     /// The rows an Auto-only plan can run: Auto alone (no row at all when the catalog lacks
     /// Auto). Extra ids asked for are kept as asked, so their check still names them.
-    pub fn auto_only(self) -> Picker {
+    pub(crate) fn auto_only(self) -> Picker {
         Picker {
             rows: self
                 .rows

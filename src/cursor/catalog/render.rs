@@ -11,7 +11,7 @@ use super::Route;
 /// `--cursor-models --json` as a value: exactly an array of
 /// `{"model","label","cursorModel","picker"}`, one per route, in `Catalog::routes_with_picker`
 /// order. Unknown extra ids are not in it (see [`Picker::unavailable`](super::Picker::unavailable)).
-pub fn routes_json(catalog: &Catalog, extra: &[String], size: PickerSize) -> Value {
+pub(crate) fn routes_json(catalog: &Catalog, extra: &[String], size: PickerSize) -> Value {
     Value::Array(
         catalog
             .routes_with_picker(extra, size)
@@ -28,7 +28,7 @@ pub fn routes_json(catalog: &Catalog, extra: &[String], size: PickerSize) -> Val
     )
 }
 
-/// `--cursor-models --json` as printed text: the same array as [`routes_json`], pretty, with
+/// `--cursor-models --json` as printed text: the same array as `routes_json`, pretty, with
 /// each object's keys in contract order (`model`, `label`, `cursorModel`, `picker`).
 pub fn routes_json_text(catalog: &Catalog, extra: &[String], size: PickerSize) -> String {
     let routes = catalog.routes_with_picker(extra, size);

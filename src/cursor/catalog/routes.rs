@@ -52,7 +52,7 @@ pub struct Route {
 impl Route {
     /// The route without `multi/cursor/` (`default`, `composer-2.5`,
     /// `gpt-5.3-codex/effort=high`): the spelling for a worker's `model: <id>` line.
-    pub fn short_id(&self) -> &str {
+    pub(crate) fn short_id(&self) -> &str {
         self.model
             .strip_prefix(ROUTE_PREFIX)
             .unwrap_or(self.model.as_str())
@@ -61,7 +61,7 @@ impl Route {
 
 /// What [`Catalog::resolve`] chose for a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Resolved {
+pub(crate) struct Resolved {
     /// The id to pass to `agent --model`: the route's own id, or its effort variant.
     pub cursor_model: String,
     /// The canonical route that was asked for (aliases and spellings normalised).
@@ -88,7 +88,7 @@ pub struct Catalog {
 
 impl Catalog {
     /// Builds the catalog and its routes from parsed models (duplicate ids keep the first).
-    pub fn from_models(models: Vec<CatalogModel>) -> Catalog {
+    pub(crate) fn from_models(models: Vec<CatalogModel>) -> Catalog {
         let mut seen = HashSet::new();
         let models: Vec<CatalogModel> = models
             .into_iter()
@@ -158,7 +158,7 @@ impl Catalog {
     }
 
     /// Every route in catalog order, each id followed by its presets; `picker` is `false`.
-    pub fn routes(&self) -> impl Iterator<Item = &Route> {
+    pub(crate) fn routes(&self) -> impl Iterator<Item = &Route> {
         self.entries.iter().map(|e| &e.route)
     }
 
@@ -173,7 +173,7 @@ impl Catalog {
     /// Effort (see the module docs): only a non-preset route changes, only to a listed
     /// `<id>-<low|high|xhigh>` (`max` → the highest listed of xhigh, high); `medium`, unknown
     /// values and missing variants keep the id. Presets win unchanged.
-    pub fn resolve(
+    pub(crate) fn resolve(
         &self,
         requested_model: &str,
         effort: Option<&str>,
@@ -341,7 +341,7 @@ impl Catalog {
     /// [`PickerSize::All`] every route the account can run, in the order and with the labels
     /// `--cursor-models` shows (the short list's rows first, then the rest in catalog order,
     /// each id followed by its presets).
-    pub fn picker_sized(&self, extra: &[String], size: PickerSize) -> Picker {
+    pub(crate) fn picker_sized(&self, extra: &[String], size: PickerSize) -> Picker {
         let short = self.picker(extra);
         if size == PickerSize::Short {
             return short;
@@ -376,7 +376,7 @@ pub enum PickerSize {
 impl PickerSize {
     /// Reads a `MULTI_CURSOR_PICKER` value: unset, empty or `short` → [`PickerSize::Short`],
     /// `all` → [`PickerSize::All`] (ASCII case ignored); anything else is refused.
-    pub fn parse(value: Option<&str>) -> Result<PickerSize, CatalogError> {
+    pub(crate) fn parse(value: Option<&str>) -> Result<PickerSize, CatalogError> {
         match value.map(str::trim).map(str::to_ascii_lowercase).as_deref() {
             None | Some("" | "short") => Ok(PickerSize::Short),
             Some("all") => Ok(PickerSize::All),
@@ -386,7 +386,7 @@ impl PickerSize {
         }
     }
 
-    /// [`PickerSize::parse`] of the process environment's `MULTI_CURSOR_PICKER`.
+    /// `PickerSize::parse` of the process environment's `MULTI_CURSOR_PICKER`.
     pub fn from_env() -> Result<PickerSize, CatalogError> {
         PickerSize::parse(std::env::var(crate::env::PICKER_ENV).ok().as_deref())
     }
@@ -414,7 +414,7 @@ impl Picker {
 
 /// Splits a `MULTI_CURSOR_EXTRA_MODELS` value: comma-separated, each trimmed, empty entries
 /// dropped, duplicates dropped (first kept). `None` (unset) gives no ids.
-pub fn parse_extra_models(raw: Option<&str>) -> Vec<String> {
+pub(crate) fn parse_extra_models(raw: Option<&str>) -> Vec<String> {
     let mut ids: Vec<String> = Vec::new();
     for id in raw.unwrap_or_default().split(',').map(str::trim) {
         if !id.is_empty() && !ids.iter().any(|known| known == id) {
@@ -424,7 +424,7 @@ pub fn parse_extra_models(raw: Option<&str>) -> Vec<String> {
     ids
 }
 
-/// [`parse_extra_models`] of the process environment's `MULTI_CURSOR_EXTRA_MODELS`; for the
+/// `parse_extra_models` of the process environment's `MULTI_CURSOR_EXTRA_MODELS`; for the
 /// launcher and `--cursor-models`.
 pub fn extra_models_from_env() -> Vec<String> {
     let raw = std::env::var(EXTRA_MODELS_ENV).ok();

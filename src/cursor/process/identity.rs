@@ -37,14 +37,14 @@ pub fn process_start_time(pid: i32) -> Option<u64> {
 /// The command line of `pid` as a person reads it (arguments joined by spaces), when the
 /// platform shows it (`/proc/<pid>/cmdline` on Linux, `KERN_PROCARGS2` on macOS): doctor names
 /// a lock's holder with it.
-pub fn command_line(pid: u32) -> Option<String> {
+pub(crate) fn command_line(pid: u32) -> Option<String> {
     let pid = i32::try_from(pid).ok()?;
     let raw = os::cmdline(pid)?;
     join_words(nul_separated(&raw))
 }
 
 /// True when `environ` (NUL-separated `NAME=value` entries, as `/proc/<pid>/environ` holds
-/// them) sets [`RUN_MARKER_ENV`] to exactly `marker`. An empty marker is never carried: it
+/// them) sets `RUN_MARKER_ENV` to exactly `marker`. An empty marker is never carried: it
 /// would prove nothing. Pure.
 pub fn environ_carries(environ: &[u8], marker: &str) -> bool {
     if marker.is_empty() {

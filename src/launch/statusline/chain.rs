@@ -18,11 +18,11 @@ use std::time::Instant;
 const MAX_OUTPUT: u64 = 64 * 1024;
 
 /// The separator between the user's line and our segment, and between our parts.
-pub const SEPARATOR: &str = " · ";
+pub(crate) const SEPARATOR: &str = " · ";
 
 /// The user's status-line command, started: its output arrives on a channel.
 #[derive(Debug)]
-pub struct UserCommand {
+pub(crate) struct UserCommand {
     group: i32,
     output: mpsc::Receiver<Option<String>>,
 }
@@ -30,7 +30,7 @@ pub struct UserCommand {
 impl UserCommand {
     /// Starts `command` through `sh -c` in a process group of its own, writes `input` to its
     /// stdin and collects its stdout on a thread. `None` when it could not be started.
-    pub fn spawn(command: &str, input: &[u8]) -> Option<UserCommand> {
+    pub(crate) fn spawn(command: &str, input: &[u8]) -> Option<UserCommand> {
         let mut shell = crate::platform::shell_command(command);
         shell
             .stdin(Stdio::piped())
@@ -68,7 +68,7 @@ impl UserCommand {
 
     /// The command's output when it exits successfully by `deadline`; otherwise `None`, and a
     /// command still running is killed with its process group.
-    pub fn output(self, deadline: Instant) -> Option<String> {
+    pub(crate) fn output(self, deadline: Instant) -> Option<String> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.output.recv_timeout(wait) {
             Ok(text) => text,
@@ -82,7 +82,7 @@ impl UserCommand {
 
 /// The status line: the user's output (`theirs`, trailing newlines dropped) with our segment
 /// ending its last line after ` · `; either alone when the other is missing or empty.
-pub fn compose(theirs: Option<&str>, ours: Option<&str>) -> String {
+pub(crate) fn compose(theirs: Option<&str>, ours: Option<&str>) -> String {
     let theirs = theirs.map_or("", |t| t.trim_end_matches(['\n', '\r']));
     let ours = ours.unwrap_or("");
     match (theirs.is_empty(), ours.is_empty()) {

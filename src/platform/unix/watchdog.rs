@@ -9,11 +9,11 @@
 //! (it holds no terminal, socket or pipe of ours open) and waits for end-of-file. The kernel
 //! closes the write end when this process ends, whatever ended it, and so does dropping the
 //! [`Watchdog`]. At end-of-file the helper ends its [`Target`] — only when the target's leader
-//! is still the process recorded (the same pid *and* start time, [`crate::platform::start_time`]):
+//! is still the process recorded (the same pid *and* start time, `crate::platform::start_time`):
 //! SIGTERM, then SIGKILL after [`Target::grace`] while anything of it is left — and exits.
 //! Dropped after the target ended normally, it finds the leader gone and exits at once.
 //!
-//! On Linux the helper is named `mc-watchdog` ([`WATCHDOG_NAME`]) in `ps`. It runs between
+//! On Linux the helper is named `mc-watchdog` (`WATCHDOG_NAME`) in `ps`. It runs between
 //! `fork` and `_exit` only: it allocates nothing, takes no lock and makes
 //! only system calls (`setsid`, `prctl`, `sigaction`, `dup2`, `close`, `read`, `open`, `kill`,
 //! `nanosleep`), so forking from a multi-threaded runtime is safe.
@@ -37,12 +37,11 @@ use std::time::Duration;
 use nix::libc;
 
 use crate::platform::start_time as process_start_time;
-pub use crate::platform::watchdog_target::CLAUDE_GRACE;
-pub use crate::platform::watchdog_target::GROUP_GRACE;
 pub use crate::platform::watchdog_target::Target;
 
 /// The helper's process name on Linux (`ps`, `/proc/<pid>/comm`), NUL-terminated.
-pub const WATCHDOG_NAME: &[u8] = b"mc-watchdog\0";
+#[cfg(target_os = "linux")]
+pub(crate) const WATCHDOG_NAME: &[u8] = b"mc-watchdog\0";
 
 /// How often the helper looks whether its target is gone.
 const POLL: Duration = Duration::from_millis(25);
@@ -86,7 +85,7 @@ impl Watchdog {
     /// [`Watchdog::guard`] for a child just started (see [`Target::of_child`]); `None`, logged,
     /// when the child cannot be recognised later or no watchdog could be started. Losing the
     /// watchdog only loses the cleanup after a crash, so the caller goes on.
-    pub fn for_child(pid: Option<u32>, group: bool) -> Option<Watchdog> {
+    pub(crate) fn for_child(pid: Option<u32>, group: bool) -> Option<Watchdog> {
         let target = Target::of_child(pid, group)?;
         match Watchdog::guard(target) {
             Ok(watchdog) => Some(watchdog),

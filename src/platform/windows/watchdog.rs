@@ -38,8 +38,6 @@ use windows_sys::Win32::System::Threading::THREAD_SUSPEND_RESUME;
 
 use super::Process;
 use crate::platform::start_time as process_start_time;
-pub use crate::platform::watchdog_target::CLAUDE_GRACE;
-pub use crate::platform::watchdog_target::GROUP_GRACE;
 pub use crate::platform::watchdog_target::Target;
 
 /// A job handle (a `HANDLE` kept as an address so the registry can be shared between

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use crate::platform::paths::joined;
 use crate::policy::ClaudeMode;
 use crate::policy::PolicyInputs;
-use crate::policy::admit_settings;
+use crate::policy::admission::admit_settings;
 use crate::policy::settings::TargetOs;
 
 /// Writes `value` as JSON to `path`, creating its folders.

@@ -25,7 +25,7 @@ use super::model_put_back::replace_if_unchanged;
 
 /// Why an entry could not be added.
 #[derive(Debug, Error)]
-pub enum AllowError {
+pub(crate) enum AllowError {
     /// The file is a link, too large, unreadable or not UTF-8.
     #[error("{path} was not changed: {reason}")]
     Unreadable { path: PathBuf, reason: &'static str },
@@ -39,7 +39,7 @@ pub enum AllowError {
 
 /// An allow entry added to a project config, until it is kept or put back.
 #[derive(Debug)]
-pub struct AllowEntry {
+pub(crate) struct AllowEntry {
     path: PathBuf,
     token: String,
     /// The file's text before (`None`: there was no file).
@@ -51,7 +51,7 @@ pub struct AllowEntry {
 
 /// What [`AllowEntry::put_back`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AllowPutBack {
+pub(crate) enum AllowPutBack {
     /// The file's bytes are what they were (or it is gone again, as it was).
     Restored,
     /// The file changed meanwhile: only our entry was taken out.
@@ -63,7 +63,7 @@ pub enum AllowPutBack {
 impl AllowEntry {
     /// Adds `token` to `permissions.allow` of the project config at `path`, creating the file
     /// (`{"permissions": {"allow": [token]}}`) when there is none. Blocking.
-    pub fn add(path: &Path, token: &str) -> Result<AllowEntry, AllowError> {
+    pub(crate) fn add(path: &Path, token: &str) -> Result<AllowEntry, AllowError> {
         let unreadable = |reason| AllowError::Unreadable {
             path: path.to_path_buf(),
             reason,
@@ -102,17 +102,17 @@ impl AllowEntry {
     }
 
     /// The file edited.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
     /// Keeps the entry for good.
-    pub fn keep(mut self) {
+    pub(crate) fn keep(mut self) {
         self.settled = true;
     }
 
     /// Puts the file back (see the module documentation). Blocking.
-    pub fn put_back(mut self) -> AllowPutBack {
+    pub(crate) fn put_back(mut self) -> AllowPutBack {
         self.put_back_now()
     }
 

@@ -70,7 +70,7 @@ static WINDOWS: Mutex<BTreeMap<PathBuf, Window>> = Mutex::new(BTreeMap::new());
 
 /// What [`ModelPutBack::finish`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PutBack {
+pub(crate) enum PutBack {
     /// The two fields hold what they held before the runs again.
     Restored,
     /// Another run of this gateway on the same file is still going; the last one puts back.
@@ -83,14 +83,14 @@ pub enum PutBack {
 /// agent is spawned with `--model`, finished once the run's process group has ended. Dropping
 /// it unfinished finishes it.
 #[derive(Debug)]
-pub struct ModelPutBack {
+pub(crate) struct ModelPutBack {
     path: Option<PathBuf>,
 }
 
 impl ModelPutBack {
     /// Notes the model fields of the config at `path` (Cursor's global `cli-config.json`, see
     /// `cursor_config::global_path`) before a run with `--model=<model>`. Blocking (one small read).
-    pub fn begin(path: &Path, model: &str) -> ModelPutBack {
+    pub(crate) fn begin(path: &Path, model: &str) -> ModelPutBack {
         let mut windows = WINDOWS.lock().unwrap_or_else(PoisonError::into_inner);
         let window = windows.entry(path.to_path_buf()).or_insert_with(|| Window {
             runs: 0,
@@ -106,7 +106,7 @@ impl ModelPutBack {
 
     /// Ends this run's hold; the last run of a window puts the fields back (see the module
     /// documentation). Blocking: a read, and at most one temp write, fsync and rename.
-    pub fn finish(mut self) -> PutBack {
+    pub(crate) fn finish(mut self) -> PutBack {
         self.finish_now()
     }
 

@@ -7,11 +7,11 @@ use std::path::Path;
 use super::Tree;
 use super::snapshot;
 use crate::rules::Activation;
-use crate::rules::Delivery;
-use crate::rules::DiagnosticKind;
 use crate::rules::Rulebook;
+use crate::rules::diagnostic::DiagnosticKind;
+use crate::rules::rule::Delivery;
 
-fn rule<'a>(book: &'a Rulebook, name: &str) -> &'a crate::rules::Rule {
+fn rule<'a>(book: &'a Rulebook, name: &str) -> &'a crate::rules::rule::Rule {
     book.rules()
         .iter()
         .find(|r| r.name == name)
@@ -112,7 +112,7 @@ fn cline_rules() {
     assert!(has(&book, "04-cursor-style", DiagnosticKind::ForeignKey));
     assert_eq!(
         rule(&book, "global").source.level,
-        crate::rules::Level::User
+        crate::rules::rule::Level::User
     );
 }
 

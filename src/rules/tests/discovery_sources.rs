@@ -5,11 +5,11 @@
 
 use super::Tree;
 use super::active_names;
-use crate::rules::DiagnosticKind;
-use crate::rules::Level;
-use crate::rules::Provider;
-use crate::rules::RuleStatus;
 use crate::rules::Rulebook;
+use crate::rules::diagnostic::DiagnosticKind;
+use crate::rules::rule::Level;
+use crate::rules::rule::Provider;
+use crate::rules::rule::RuleStatus;
 
 #[test]
 fn walks_stop_at_the_git_root() {

@@ -4,7 +4,7 @@
 
 use super::Tree;
 use super::slash;
-use crate::rules::DiagnosticKind;
+use crate::rules::diagnostic::DiagnosticKind;
 
 #[test]
 fn always_bodies_and_an_index_with_paths() {

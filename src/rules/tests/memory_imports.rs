@@ -4,8 +4,8 @@
 
 use super::Tree;
 use super::active_names;
-use crate::rules::DiagnosticKind;
-use crate::rules::Level;
+use crate::rules::diagnostic::DiagnosticKind;
+use crate::rules::rule::Level;
 
 #[test]
 fn memory_files_between_the_workspace_and_the_git_root() {

@@ -6,8 +6,8 @@
 
 use super::Tree;
 use super::slash;
-use crate::rules::RuleStatus;
 use crate::rules::Rulebook;
+use crate::rules::rule::RuleStatus;
 
 fn statuses(book: &Rulebook, name: &str) -> Vec<(String, bool)> {
     book.rules()

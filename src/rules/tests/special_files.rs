@@ -8,9 +8,9 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use super::Tree;
-use crate::rules::DiagnosticKind;
-use crate::rules::MAX_RULE_FILE;
-use crate::rules::RuleStatus;
+use crate::rules::diagnostic::DiagnosticKind;
+use crate::rules::discover::MAX_RULE_FILE;
+use crate::rules::rule::RuleStatus;
 
 /// Loads the rulebook of `repo` on another thread; a load that never returns (the bug: a
 /// blocking read of a FIFO) fails the test instead of hanging it.

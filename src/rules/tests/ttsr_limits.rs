@@ -9,9 +9,9 @@ use std::collections::BTreeSet;
 use super::Tree;
 use crate::cursor::events::ToolCall;
 use crate::rules::Activation;
-use crate::rules::Delivery;
-use crate::rules::DiagnosticKind;
 use crate::rules::StreamKind;
+use crate::rules::diagnostic::DiagnosticKind;
+use crate::rules::rule::Delivery;
 
 fn rule(tree: &Tree, name: &str, frontmatter: &str) {
     tree.write(

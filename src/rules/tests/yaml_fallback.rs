@@ -6,10 +6,10 @@ use std::path::Path;
 
 use super::Tree;
 use crate::rules::Activation;
-use crate::rules::DiagnosticKind;
-use crate::rules::Severity;
+use crate::rules::diagnostic::DiagnosticKind;
+use crate::rules::diagnostic::Severity;
 
-fn fallback_line(rule: &crate::rules::Rule) -> Option<usize> {
+fn fallback_line(rule: &crate::rules::rule::Rule) -> Option<usize> {
     rule.diagnostics
         .iter()
         .find(|d| d.kind == DiagnosticKind::YamlFallback)

@@ -20,7 +20,7 @@ use crate::anthropic::request::Role;
 /// tolerated, and the id is one word. Returns `(id, rest)` with the rest's leading line breaks
 /// removed; `None` when the first line is anything else. Only for worker requests (the caller
 /// decides); the line never reaches Cursor.
-pub fn take_worker_model_line(text: &str) -> Option<(String, String)> {
+pub(crate) fn take_worker_model_line(text: &str) -> Option<(String, String)> {
     let mut body = text;
     while let Some((line, rest)) = body.split_once('\n') {
         if !line.trim().is_empty() {
@@ -44,7 +44,7 @@ pub fn take_worker_model_line(text: &str) -> Option<(String, String)> {
 }
 
 /// Whether the request comes from a Claude Code subagent (a worker): the first `system` block's
-/// text ends with [`SUBAGENT_MARKER`]. Used with (not instead of) the `x-claude-code-agent-id`
+/// text ends with `SUBAGENT_MARKER`. Used with (not instead of) the `x-claude-code-agent-id`
 /// header when deciding the identity.
 pub fn is_subagent(req: &MessagesRequest) -> bool {
     let first = match &req.system {
@@ -59,7 +59,7 @@ pub fn is_subagent(req: &MessagesRequest) -> bool {
 }
 
 /// Whether the request is Claude Code's `/compact` summary request: the last user message's
-/// text (reminders removed) begins with [`COMPACTION_PREFIX`].
+/// text (reminders removed) begins with `COMPACTION_PREFIX`.
 pub fn is_compaction_request(req: &MessagesRequest) -> bool {
     let Some(last_user) = req.messages.iter().rev().find(|m| m.role == Role::User) else {
         return false;
@@ -125,7 +125,7 @@ pub fn session_id_from_metadata(req: &MessagesRequest) -> Option<String> {
 /// The gateway's own answer to a request that only carries bash mode's `!command` and its
 /// output: nothing runs, and the command reaches Cursor with the next real prompt (this
 /// answer is left out of what Cursor is sent, so the two user turns become one).
-pub const BASH_MODE_NOTE: &str = "[Cursor] Cursor was not run for this command; it sees the command and its output with your next message.";
+pub(crate) const BASH_MODE_NOTE: &str = "[Cursor] Cursor was not run for this command; it sees the command and its output with your next message.";
 
 /// Claude Code's tags around bash mode's input and output (measured on 2.1.328: after `!ls`
 /// the session's model is sent `<bash-input>ls</bash-input>` and
@@ -134,7 +134,7 @@ const BASH_TAGS: [&str; 3] = ["<bash-input>", "<bash-stdout>", "<bash-stderr>"];
 
 /// Whether the newest user turn holds nothing but bash mode's input and output (reminders
 /// aside): such a request asks the model nothing, so it costs no Cursor run.
-pub fn is_bash_mode_only(req: &MessagesRequest) -> bool {
+pub(crate) fn is_bash_mode_only(req: &MessagesRequest) -> bool {
     let messages = conversation(req);
     let (_, newest) = split_newest(&messages);
     let mut any = false;

@@ -20,7 +20,7 @@ use crate::text;
 /// Code's context, not the user's words), with the line breaks that follow it; when anything was
 /// removed, the result is trimmed at the ends. A reminder holding a `<task-notification>` keeps
 /// its inner text. Text without reminders is returned unchanged.
-pub fn strip_system_reminders(text: &str) -> String {
+pub(crate) fn strip_system_reminders(text: &str) -> String {
     if !text.contains(REMINDER_OPEN) {
         return text.to_string();
     }

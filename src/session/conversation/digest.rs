@@ -15,7 +15,7 @@ use crate::anthropic::request::MessagesRequest;
 /// A cheap local ESTIMATE of the request's input tokens for `count_tokens`: one token per four
 /// bytes (rounded up) of the message text Cursor would see (reminders removed, tool calls and
 /// results as their text), plus the `system` text and the tool catalogue JSON (count_tokens
-/// asks about them), plus [`IMAGE_TOKEN_ESTIMATE`] per image. Not a tokenizer.
+/// asks about them), plus `IMAGE_TOKEN_ESTIMATE` per image. Not a tokenizer.
 pub fn estimate_tokens(req: &MessagesRequest) -> u64 {
     let mut bytes = 0usize;
     let mut images = 0u64;
@@ -51,7 +51,7 @@ pub fn estimate_tokens(req: &MessagesRequest) -> u64 {
 /// taken out of `messages` (measured on 2.1.337: nothing else in the body changes); this digest
 /// recognises both as the same exchange. A message left with no content by that (one that held
 /// only thinking) counts as absent, whether the re-send kept it empty or dropped it.
-pub fn exchange_body_digest(body: &Value) -> [u8; 32] {
+pub(crate) fn exchange_body_digest(body: &Value) -> [u8; 32] {
     let mut canonical = String::new();
     match body {
         Value::Object(map) => write_object_with(
@@ -99,7 +99,7 @@ fn write_history(out: &mut String, messages: &[Value]) {
     });
 }
 
-/// [`exchange_body_digest`] of raw body bytes.
+/// `exchange_body_digest` of raw body bytes.
 pub fn exchange_body_digest_bytes(body: &[u8]) -> Result<[u8; 32], RequestError> {
     let value: Value =
         serde_json::from_slice(body).map_err(|e| RequestError::InvalidJson(e.to_string()))?;

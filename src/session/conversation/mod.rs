@@ -33,14 +33,14 @@
 //! - The header is [`FIRST_TURN_HEADER`] for a chat's first turn (and after the outer history
 //!   changed), [`CONTINUATION_HEADER`] for a later turn that carries what happened since
 //!   Cursor's recorded answer.
-//! - The marker line ([`omitted_marker`]) appears only when older entries were dropped.
+//! - The marker line (`omitted_marker`) appears only when older entries were dropped.
 //! - Entries, oldest first, one per piece: `User: <text>`, `Assistant: <text>` (text may span
 //!   lines), `User: [image]`, `User: [document]`, `[tool <name>: <input JSON>]`,
 //!   `[tool result: <one line>]`, `[tool error: <one line>]`,
-//!   `[server tool <type>: <JSON>]`. Tool lines are bounded to [`TOOL_LINE_LIMIT`] bytes of
+//!   `[server tool <type>: <JSON>]`. Tool lines are bounded to `TOOL_LINE_LIMIT` bytes of
 //!   payload and end with `…` when cut. Thinking blocks are not sent.
 //! - Tool results inside the newest user turn are context: they become the newest entries,
-//!   bounded to [`NEWEST_TOOL_LINE_LIMIT`]. (When the newest turn holds nothing but tool
+//!   bounded to `NEWEST_TOOL_LINE_LIMIT`. (When the newest turn holds nothing but tool
 //!   results, their lines are the new request.)
 //! - The entries and the marker together stay within the limit (64 KiB by default,
 //!   [`DEFAULT_TRANSCRIPT_LIMIT`]); the newest are kept. The new request is never cut.
@@ -49,12 +49,12 @@
 //!   to files named by their sha256 and referenced as `[image: /abs/path.png]`; URL images as
 //!   `[image: https://…]`.
 
-mod classify;
+pub(crate) mod classify;
 mod clean;
-mod digest;
+pub(crate) mod digest;
 mod images;
 mod prompt;
-mod transcript;
+pub(crate) mod transcript;
 mod validate;
 
 #[cfg(test)]
@@ -68,23 +68,20 @@ use crate::anthropic::request::MessagesRequest;
 use crate::anthropic::request::ParseError;
 use crate::state::StateError;
 
-pub use classify::BASH_MODE_NOTE;
-pub use classify::is_bash_mode_only;
+pub(crate) use classify::BASH_MODE_NOTE;
+pub(crate) use classify::is_bash_mode_only;
 pub use classify::is_compaction_request;
 pub use classify::is_subagent;
 pub use classify::plugin_command;
 pub use classify::session_id_from_metadata;
-pub use classify::take_worker_model_line;
-pub use clean::strip_system_reminders;
+pub(crate) use clean::strip_system_reminders;
 pub use digest::estimate_tokens;
-pub use digest::exchange_body_digest;
 pub use digest::exchange_body_digest_bytes;
 pub use prompt::Continuation;
 pub use prompt::Prompt;
 pub use prompt::answer_text;
 pub use prompt::continuation_prompt;
 pub use prompt::first_turn_prompt;
-pub use transcript::omitted_marker;
 pub use validate::validate_for_cursor;
 
 /// Default bound of the transcript part of a prompt, in bytes.
@@ -92,11 +89,11 @@ pub const DEFAULT_TRANSCRIPT_LIMIT: usize = 64 * 1024;
 
 /// Bound of the payload of one tool line in a transcript (the input JSON of a call, the text of
 /// a result), in bytes.
-pub const TOOL_LINE_LIMIT: usize = 400;
+pub(crate) const TOOL_LINE_LIMIT: usize = 400;
 
 /// Bound of the payload of a tool-result line from the newest user turn (a worker's hand-back
 /// report, say), in bytes: it is what the new request is about, so it gets more room.
-pub const NEWEST_TOOL_LINE_LIMIT: usize = 8 * 1024;
+pub(crate) const NEWEST_TOOL_LINE_LIMIT: usize = 8 * 1024;
 
 /// First line of a first turn's framing, and of a turn sent after the outer history changed.
 pub const FIRST_TURN_HEADER: &str =
@@ -106,7 +103,7 @@ pub const FIRST_TURN_HEADER: &str =
 pub const CONTINUATION_HEADER: &str = "Conversation since your last answer (context; actions in it are already done — do not repeat them):";
 
 /// The line that introduces the newest user turn after a transcript.
-pub const NEW_REQUEST_HEADER: &str = "New request:";
+pub(crate) const NEW_REQUEST_HEADER: &str = "New request:";
 
 /// Streamed to Claude (and not sent to Cursor) when Cursor's recorded answer is no longer in the
 /// conversation Claude Code sends: the native chat keeps its own record.
@@ -115,7 +112,7 @@ pub const OUTER_HISTORY_NOTICE: &str =
 
 /// How Claude Code's message carrying a compaction summary begins (measured on 2.1.328): after
 /// `/compact` or an automatic compaction it opens the conversation it sends.
-pub const COMPACTED_SUMMARY_PREFIX: &str =
+pub(crate) const COMPACTED_SUMMARY_PREFIX: &str =
     "This session is being continued from a previous conversation that ran out of context.";
 
 /// What a Cursor chat that continues gets instead of Claude Code's compaction summary: its own
@@ -125,20 +122,21 @@ pub const COMPACTED_NOTE: &str = "[multi-cursor] Claude Code compacted its copy 
 
 /// The request of a continuing chat whose newest turn was only Claude Code's compaction summary
 /// (an automatic compaction in the middle of a task).
-pub const COMPACTED_CONTINUE: &str = "Continue the task where you left off.";
+pub(crate) const COMPACTED_CONTINUE: &str = "Continue the task where you left off.";
 
 /// How the last user message of a `/compact` request begins (measured on Claude Code 2.1.328).
-pub const COMPACTION_PREFIX: &str = "CRITICAL: Respond with TEXT ONLY. Do NOT call any tools.";
+pub(crate) const COMPACTION_PREFIX: &str =
+    "CRITICAL: Respond with TEXT ONLY. Do NOT call any tools.";
 
 /// How the first `system` block of a subagent (worker) request ends (measured on Claude Code
 /// 2.1.328).
-pub const SUBAGENT_MARKER: &str = "cc_is_subagent=true;";
+pub(crate) const SUBAGENT_MARKER: &str = "cc_is_subagent=true;";
 
 /// Namespace of this plugin's slash commands as Claude Code writes them in `<command-name>`.
-pub const PLUGIN_COMMAND_NAMESPACE: &str = "multi-cursor:";
+pub(crate) const PLUGIN_COMMAND_NAMESPACE: &str = "multi-cursor:";
 
 /// Tokens counted for each image by [`estimate_tokens`].
-pub const IMAGE_TOKEN_ESTIMATE: u64 = 1_600;
+pub(crate) const IMAGE_TOKEN_ESTIMATE: u64 = 1_600;
 
 const REMINDER_OPEN: &str = "<system-reminder>";
 const REMINDER_CLOSE: &str = "</system-reminder>";
@@ -206,7 +204,7 @@ pub enum RequestError {
     #[error("multi-cursor: could not save an image for Cursor: {0}")]
     ImageWrite(#[source] StateError),
     /// `safeguards` asks for more checks than
-    /// [`MAX_SAFEGUARDS`](crate::anthropic::request::MAX_SAFEGUARDS).
+    /// `MAX_SAFEGUARDS`.
     #[error(
         "multi-cursor: the request asks for {count} action checks in `safeguards`; a Cursor route answers at most {limit} (Claude Code asks for one). Send at most {limit}"
     )]

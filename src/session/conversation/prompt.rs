@@ -48,7 +48,7 @@ pub struct Prompt {
 
 impl Prompt {
     /// The text sent on the agent's stdin: the request alone, or the context, a blank line,
-    /// [`NEW_REQUEST_HEADER`] and the request.
+    /// `NEW_REQUEST_HEADER` and the request.
     pub fn text(&self) -> String {
         match &self.context {
             None => self.request.clone(),
@@ -58,7 +58,7 @@ impl Prompt {
 
     /// For a worker request only (the caller decides): removes a first line `model: <id>` from
     /// the newest turn and returns the id. The line never reaches Cursor. See
-    /// [`take_worker_model_line`].
+    /// `take_worker_model_line`.
     pub fn take_worker_model_line(&mut self) -> Option<String> {
         let (id, rest) = take_worker_model_line(&self.request)?;
         self.request = rest;
@@ -76,21 +76,7 @@ pub enum Continuation {
     HistoryChanged(Prompt),
 }
 
-impl Continuation {
-    /// The prompt, whichever case.
-    pub fn prompt(&self) -> &Prompt {
-        match self {
-            Continuation::Continue(p) | Continuation::HistoryChanged(p) => p,
-        }
-    }
-
-    /// The prompt, by value.
-    pub fn into_prompt(self) -> Prompt {
-        match self {
-            Continuation::Continue(p) | Continuation::HistoryChanged(p) => p,
-        }
-    }
-}
+impl Continuation {}
 
 /// The prompt of a Cursor chat's first turn: the conversation before the newest user turn as a
 /// bounded transcript (`limit` bytes, usually [`DEFAULT_TRANSCRIPT_LIMIT`](super::DEFAULT_TRANSCRIPT_LIMIT)), then the newest

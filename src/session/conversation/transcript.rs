@@ -62,7 +62,7 @@ pub(super) fn transcript_entries(messages: &[&Message]) -> Vec<Entry> {
 }
 
 /// The marker line that replaces older transcript entries dropped to stay within the limit.
-pub fn omitted_marker(omitted: usize) -> String {
+pub(crate) fn omitted_marker(omitted: usize) -> String {
     format!("[older turns omitted: {omitted} entries did not fit the transcript limit]")
 }
 

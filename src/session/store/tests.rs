@@ -33,7 +33,7 @@ async fn concurrent_requests_for_a_new_identity_share_one_load() {
         sessions.push(open.await.unwrap().unwrap());
     }
     assert!(sessions.iter().all(|s| Arc::ptr_eq(s, &sessions[0])));
-    assert_eq!(store.open_count(), 1);
+    assert_eq!(store.map().by_digest.len(), 1);
 }
 
 #[tokio::test]
@@ -49,7 +49,11 @@ async fn a_failed_load_is_tried_again() {
         matches!(error, StoreError::Record(_)),
         "corrupted record: {error}"
     );
-    assert_eq!(store.open_count(), 0, "nothing kept of the failed load");
+    assert_eq!(
+        store.map().by_digest.len(),
+        0,
+        "nothing kept of the failed load"
+    );
     assert_eq!(
         std::fs::read(&path).unwrap(),
         b"{ not json",

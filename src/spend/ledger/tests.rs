@@ -65,7 +65,7 @@ fn a_run_line_has_the_issue_fields() {
     let replay = LedgerLine::replay(&place());
     assert_eq!(replay.input_tokens, None);
     assert_eq!(replay.token_source, TokenSource::None);
-    assert!(!replay.is_run());
+    assert_eq!(replay.purpose, Purpose::Replay);
     let lost = LedgerLine::interrupted(&place(), Duration::from_secs(3));
     assert_eq!(lost.token_source, TokenSource::Unknown);
     assert_eq!(lost.outcome, RunOutcome::Interrupted);

@@ -3,9 +3,9 @@
 
 use crate::cursor::catalog::CatalogError;
 use crate::cursor::catalog::PickerSize;
-use crate::cursor::catalog::parse_extra_models;
+use crate::cursor::catalog::render::routes_json;
 use crate::cursor::catalog::render_table;
-use crate::cursor::catalog::routes_json;
+use crate::cursor::catalog::routes::parse_extra_models;
 use crate::cursor::catalog::tests::catalog;
 
 #[test]

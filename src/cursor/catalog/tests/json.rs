@@ -2,7 +2,7 @@
 
 use crate::cursor::catalog::Catalog;
 use crate::cursor::catalog::PickerSize;
-use crate::cursor::catalog::routes_json;
+use crate::cursor::catalog::render::routes_json;
 use crate::cursor::catalog::routes_json_text;
 use crate::cursor::catalog::tests::model;
 use serde_json::json;

@@ -254,7 +254,7 @@ fn malformed_json_is_counted_and_skipped() {
         )
         .expect("feed");
     assert!(out.is_empty());
-    assert_eq!(parser.malformed_lines(), 2);
+    assert_eq!(parser.malformed, 2);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 
 use super::support::main_body;
 use super::support::set_first_prompt;
-use crate::session::conversation::exchange_body_digest;
+use crate::session::conversation::digest::exchange_body_digest;
 use crate::session::conversation::exchange_body_digest_bytes;
 use serde_json::json;
 

@@ -5,8 +5,8 @@ use super::support::parse;
 use super::support::set_first_prompt;
 use super::support::subagent_body;
 use crate::session::conversation::DEFAULT_TRANSCRIPT_LIMIT;
+use crate::session::conversation::classify::take_worker_model_line;
 use crate::session::conversation::first_turn_prompt;
-use crate::session::conversation::take_worker_model_line;
 
 #[test]
 fn first_line_is_stripped_from_the_worker_prompt() {
