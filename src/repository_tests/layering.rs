@@ -35,20 +35,27 @@ const NOT_MODULES: [&str; 4] = ["lib", "main", "bin", "repository_tests"];
 /// Each `src/` Rust file with its top-level module (`src/spend/book.rs` → `spend`) and its
 /// text without comments.
 fn modules() -> Vec<(String, String, String)> {
+    source_files()
+        .into_iter()
+        .filter_map(|(rel, code)| {
+            let first = rel.strip_prefix("src/")?.split('/').next()?;
+            let top = first.strip_suffix(".rs").unwrap_or(first).to_string();
+            (!NOT_MODULES.contains(&top.as_str())).then_some((top, rel, code))
+        })
+        .collect()
+}
+
+/// Every Rust file below `src/`, by its path from the repository root, with its code without
+/// comments.
+fn source_files() -> Vec<(String, String)> {
     let mut files = Vec::new();
     files_below(&root().join("src"), &mut files);
     files
         .iter()
         .filter(|path| path.extension().is_some_and(|ext| ext == "rs"))
-        .filter_map(|path| {
-            let rel = relative(path);
-            let first = rel.strip_prefix("src/")?.split('/').next()?;
-            let top = first.strip_suffix(".rs").unwrap_or(first).to_string();
-            if NOT_MODULES.contains(&top.as_str()) {
-                return None;
-            }
+        .map(|path| {
             let text = fs::read_to_string(path).unwrap();
-            Some((top, rel, without_comments(&text)))
+            (relative(path), without_comments(&text))
         })
         .collect()
 }
@@ -263,13 +270,9 @@ fn the_session_store_knows_nothing_of_spend() {
 /// `["cursor", "spawn"]`, `src/cursor/mod.rs` → `["cursor"]`, `src/lib.rs` → the root `[]`)
 /// and its code without comments; the binaries and these tests aside.
 fn library_files() -> Vec<(String, Vec<String>, String)> {
-    let mut files = Vec::new();
-    files_below(&root().join("src"), &mut files);
-    files
-        .iter()
-        .filter(|path| path.extension().is_some_and(|ext| ext == "rs"))
-        .filter_map(|path| {
-            let rel = relative(path);
+    source_files()
+        .into_iter()
+        .filter_map(|(rel, code)| {
             let inside = rel.strip_prefix("src/")?.strip_suffix(".rs")?;
             if inside == "main"
                 || inside.starts_with("bin/")
@@ -281,8 +284,7 @@ fn library_files() -> Vec<(String, Vec<String>, String)> {
             if module.last().is_some_and(|last| last == "mod") || module == ["lib"] {
                 module.pop();
             }
-            let text = fs::read_to_string(path).unwrap();
-            Some((rel, module, without_comments(&text)))
+            Some((rel, module, code))
         })
         .collect()
 }
