@@ -3,6 +3,7 @@
 //! marked (`served_fast`); a Fast id asked for is not remarked on.
 
 use multi_cursor_test_support::gateway;
+use multi_cursor_test_support::ledger::ledger_lines;
 use multi_cursor_test_support::repo_root;
 
 use gateway::GatewayOptions;
@@ -20,16 +21,6 @@ fn answer(gw: &TestGateway, model: &str, session: &str) -> String {
     sse_text(&response.text().unwrap())
 }
 
-fn ledger(gw: &TestGateway) -> Vec<serde_json::Value> {
-    let dir = gw.state_dir.join("ledger");
-    let mut lines = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
-        lines.extend(text.lines().map(|l| serde_json::from_str(l).unwrap()));
-    }
-    lines
-}
-
 #[test]
 fn an_unasked_fast_variant_is_said_and_marked() {
     let gw = TestGateway::start(GatewayOptions::replaying(
@@ -40,7 +31,7 @@ fn an_unasked_fast_variant_is_said_and_marked() {
         text.contains("\n\n[Cursor] Cursor ran Composer 2.5 Fast, a Fast variant, though a model that is not Fast was asked for.\n[Cursor] 10 in / 3 out"),
         "{text}"
     );
-    let lines = ledger(&gw);
+    let lines = ledger_lines(&gw.state_dir);
     assert_eq!(
         lines[0]["served_fast"], "Composer 2.5 Fast",
         "{:?}",
@@ -49,6 +40,6 @@ fn an_unasked_fast_variant_is_said_and_marked() {
 
     let text = answer(&gw, "multi/cursor/composer-2.5-fast", "s-fast");
     assert!(!text.contains("a Fast variant"), "{text}");
-    let lines = ledger(&gw);
+    let lines = ledger_lines(&gw.state_dir);
     assert!(lines[1].get("served_fast").is_none(), "{:?}", lines[1]);
 }

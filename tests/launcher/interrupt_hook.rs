@@ -7,45 +7,18 @@
 //! register the hook only for a Claude Code that knows it: 2.1.328 refuses settings naming it.
 
 use std::time::Duration;
-use std::time::Instant;
 
 use multi_cursor_test_support::claude;
 use multi_cursor_test_support::launcher;
+use multi_cursor_test_support::ledger::ledger_lines;
 use multi_cursor_test_support::process::group_gone;
 use multi_cursor_test_support::repo_root;
+use multi_cursor_test_support::scenario;
 use multi_cursor_test_support::tmux::Tmux;
 
 use launcher::Launch;
 
 const WAIT: Duration = Duration::from_secs(60);
-
-fn ledger_lines(launch: &Launch) -> Vec<serde_json::Value> {
-    let Ok(entries) = std::fs::read_dir(launch.state.join("ledger")) else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .flat_map(|entry| {
-            std::fs::read_to_string(entry.path())
-                .unwrap_or_default()
-                .lines()
-                .filter_map(|line| serde_json::from_str(line).ok())
-                .collect::<Vec<serde_json::Value>>()
-        })
-        .collect()
-}
-
-/// Waits (bounded, never a timing assertion) until `done` holds; false if it never did.
-fn eventually(limit: Duration, done: impl Fn() -> bool) -> bool {
-    let deadline = Instant::now() + limit;
-    while Instant::now() < deadline {
-        if done() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    done()
-}
 
 #[test]
 fn on_the_newest_build_esc_ends_the_live_cursor_run() {
@@ -80,15 +53,15 @@ fn on_the_newest_build_esc_ends_the_live_cursor_run() {
     assert!(!pane.contains("Settings Warning"), "{pane}");
     // The fake agent would work for five minutes more.
     assert!(
-        eventually(WAIT, || group_gone(pgid)),
+        scenario::wait_for(WAIT.as_secs(), || group_gone(pgid)),
         "the Cursor run's process group {pgid} outlived the Interrupt hook: {}",
         tmux.pane()
     );
     assert!(
-        eventually(WAIT, || !ledger_lines(&launch).is_empty()),
+        scenario::wait_for(WAIT.as_secs(), || !ledger_lines(&launch.state).is_empty()),
         "no ledger line"
     );
-    let lines = ledger_lines(&launch);
+    let lines = ledger_lines(&launch.state);
     assert_eq!(lines.len(), 1, "{lines:#?}");
     assert_eq!(lines[0]["outcome"], "cancelled", "{lines:#?}");
 }

@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use multi_cursor_test_support::gateway;
+use multi_cursor_test_support::ledger::ledger_lines;
 use multi_cursor_test_support::repo_root;
 use serde_json::Value;
 use serde_json::json;
@@ -64,21 +65,6 @@ fn tool_use(body: &str) -> (String, String, Value) {
         .unwrap();
     assert_eq!(stop, "tool_use", "{body}");
     (id, name, serde_json::from_str(&input).unwrap())
-}
-
-fn ledger_lines(state: &Path) -> usize {
-    std::fs::read_dir(state.join("ledger"))
-        .map(|dir| {
-            dir.flatten()
-                .map(|e| {
-                    std::fs::read_to_string(e.path())
-                        .unwrap_or_default()
-                        .lines()
-                        .count()
-                })
-                .sum()
-        })
-        .unwrap_or(0)
 }
 
 #[test]
@@ -157,7 +143,7 @@ fn a_restarted_gateway_still_answers_the_plan_dialog_and_resumes_the_same_chat()
         {"type": "tool_use", "id": exit_id, "name": "ExitPlanMode", "input": {}}]}));
     approved.push(json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": exit_id,
         "content": "User has approved your plan. You can now start coding. Start with updating your todo list if applicable\n\n## Approved Plan:\n# Plan"}]}));
-    let ledger_before = ledger_lines(&state);
+    let ledger_before = ledger_lines(&state).len();
     let (status, body) = second.ask(SESSION, &request(Value::Array(approved)));
     assert_eq!(status, 200, "{body}");
     assert!(sse_text(&body).contains("Changed: notes.txt"), "{body}");
@@ -183,7 +169,7 @@ fn a_restarted_gateway_still_answers_the_plan_dialog_and_resumes_the_same_chat()
             .contains("Carry out the approved plan now.")
     );
     assert_eq!(
-        ledger_lines(&state),
+        ledger_lines(&state).len(),
         ledger_before + 1,
         "the resumed run is on the ledger"
     );

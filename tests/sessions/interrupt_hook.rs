@@ -11,6 +11,7 @@ use std::process::Command;
 use std::process::Stdio;
 
 use multi_cursor_test_support::gateway;
+use multi_cursor_test_support::ledger::ledger_lines;
 use multi_cursor_test_support::repo_root;
 use multi_cursor_test_support::scenario;
 
@@ -46,22 +47,6 @@ fn measured_payload(gw: &TestGateway, session: &str) -> serde_json::Value {
     payload["session_id"] = session.into();
     payload["cwd"] = gw.workspace().display().to_string().into();
     payload
-}
-
-fn ledger_lines(gw: &TestGateway) -> Vec<serde_json::Value> {
-    let Ok(entries) = std::fs::read_dir(gw.state_view.join("ledger")) else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .flat_map(|entry| {
-            std::fs::read_to_string(entry.path())
-                .unwrap_or_default()
-                .lines()
-                .filter_map(|line| serde_json::from_str(line).ok())
-                .collect::<Vec<serde_json::Value>>()
-        })
-        .collect()
 }
 
 #[test]
@@ -112,8 +97,8 @@ fn the_interrupt_hook_ends_the_run_while_the_client_stays_open() {
         scenario::wait_for(10, || scenario::process_gone(pid)),
         "Cursor's process outlived the Interrupt hook"
     );
-    assert!(scenario::wait_for(5, || !ledger_lines(&gw).is_empty()));
-    let lines = ledger_lines(&gw);
+    assert!(scenario::wait_for(5, || !ledger_lines(&gw.state_view).is_empty()));
+    let lines = ledger_lines(&gw.state_view);
     assert_eq!(lines.len(), 1, "{lines:#?}");
     assert_eq!(lines[0]["outcome"], "cancelled", "{lines:#?}");
     assert_eq!(lines[0]["stopped"], "stopped by the user", "{lines:#?}");

@@ -41,26 +41,7 @@ pub(crate) fn ask(
 
 /// Every ledger line of the gateway's state folder, in order.
 pub(crate) fn ledger(gw: &TestGateway) -> Vec<serde_json::Value> {
-    ledger_in(&gw.state_dir)
-}
-
-/// Every ledger line under `state`, in order (month files sorted by name).
-pub(crate) fn ledger_in(state: &std::path::Path) -> Vec<serde_json::Value> {
-    let Ok(dir) = std::fs::read_dir(state.join("ledger")) else {
-        return Vec::new();
-    };
-    let mut files: Vec<_> = dir.map(|e| e.unwrap().path()).collect();
-    files.sort();
-    files
-        .iter()
-        .flat_map(|f| {
-            std::fs::read_to_string(f)
-                .unwrap()
-                .lines()
-                .map(|l| serde_json::from_str(l).unwrap())
-                .collect::<Vec<_>>()
-        })
-        .collect()
+    multi_cursor_test_support::ledger::ledger_lines(&gw.state_dir)
 }
 
 /// `GET <path>` with the token: status and JSON body.

@@ -22,6 +22,7 @@ pub mod fake_agent;
 pub mod fake_upstream;
 pub mod gateway;
 pub mod launcher;
+pub mod ledger;
 pub mod parent;
 pub mod plugin;
 pub mod policy;
