@@ -7,7 +7,6 @@ use multi_cursor_test_support::display::without_tokens;
 use multi_cursor_test_support::gateway;
 use multi_cursor_test_support::scenario;
 
-use std::io::Read;
 
 use gateway::GatewayOptions;
 use gateway::TestGateway;
@@ -48,13 +47,7 @@ fn the_last_client_leaving_cancels_the_turn() {
         &[("x-claude-code-session-id", "s-esc")],
     );
     assert_eq!(response.status(), 200);
-    let mut seen = Vec::new();
-    let mut buf = [0u8; 4096];
-    while !String::from_utf8_lossy(&seen).contains("starting") {
-        let n = response.read(&mut buf).unwrap();
-        assert!(n > 0, "stream ended early");
-        seen.extend_from_slice(&buf[..n]);
-    }
+    gateway::read_until(&mut response, "starting");
     let pid = gw.turns()[0]["pid"].as_u64().unwrap() as u32;
     assert!(!scenario::process_gone(pid));
     let grandchild: u32 = std::fs::read_to_string(&lingerer_pidfile)

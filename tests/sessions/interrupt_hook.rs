@@ -75,13 +75,7 @@ fn the_interrupt_hook_ends_the_run_while_the_client_stays_open() {
         &[("x-claude-code-session-id", "s-int")],
     );
     assert_eq!(response.status(), 200);
-    let mut seen = Vec::new();
-    let mut buf = [0u8; 4096];
-    while !String::from_utf8_lossy(&seen).contains("starting") {
-        let n = response.read(&mut buf).unwrap();
-        assert!(n > 0, "stream ended early");
-        seen.extend_from_slice(&buf[..n]);
-    }
+    gateway::read_until(&mut response, "starting");
     let pid = gw.turns()[0]["pid"].as_u64().unwrap() as u32;
 
     // Another session's interrupt leaves this run alone.

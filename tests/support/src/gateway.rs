@@ -412,6 +412,18 @@ pub fn sse_events(body: &str) -> Vec<(String, serde_json::Value)> {
         .collect()
 }
 
+/// Reads a streamed answer until its bytes so far hold `text` (they stay unread past that
+/// chunk); fails the test if the stream ends first.
+pub fn read_until(response: &mut reqwest::blocking::Response, text: &str) {
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !String::from_utf8_lossy(&seen).contains(text) {
+        let n = std::io::Read::read(response, &mut buf).unwrap();
+        assert!(n > 0, "stream ended early");
+        seen.extend_from_slice(&buf[..n]);
+    }
+}
+
 /// The text of an SSE answer.
 pub fn sse_text(body: &str) -> String {
     sse_events(body)
