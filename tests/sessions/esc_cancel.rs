@@ -7,7 +7,6 @@ use multi_cursor_test_support::display::without_tokens;
 use multi_cursor_test_support::gateway;
 use multi_cursor_test_support::scenario;
 
-
 use gateway::GatewayOptions;
 use gateway::TestGateway;
 use gateway::cursor_request;
