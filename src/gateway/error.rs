@@ -266,6 +266,21 @@ impl IntoResponse for ApiError {
     }
 }
 
+impl ApiError {
+    /// The answer with `Connection: close`, for a refusal whose connection must not be kept: a
+    /// guard's refusal (whoever sent it gets no idle connection), and a body over the cap, which
+    /// is left unread, so the connection cannot carry another request (a client that pooled it
+    /// would send its next request into the unread body's bytes and read an incomplete answer).
+    pub(crate) fn into_closing_response(self) -> Response {
+        let mut response = self.into_response();
+        response.headers_mut().insert(
+            axum::http::header::CONNECTION,
+            HeaderValue::from_static("close"),
+        );
+        response
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The status table: every domain failure → status, Anthropic error type and message
 // ---------------------------------------------------------------------------------------------

@@ -12,7 +12,6 @@ use axum::http::HeaderValue;
 use axum::http::Method;
 use axum::http::header;
 use axum::middleware::Next;
-use axum::response::IntoResponse;
 use axum::response::Response;
 
 use super::Gateway;
@@ -46,16 +45,6 @@ pub(crate) fn is_loopback_host(host: &str) -> bool {
             .is_ok_and(|ip| ip.is_loopback())
 }
 
-/// A refusal that also closes its connection: whoever sent it gets no idle connection to keep.
-fn refusal(error: ApiError) -> Response {
-    let mut response = error.into_response();
-    response.headers_mut().insert(
-        header::CONNECTION,
-        axum::http::HeaderValue::from_static("close"),
-    );
-    response
-}
-
 /// Middleware applying the checks to every request.
 pub(crate) async fn check(
     State(gateway): State<Gateway>,
@@ -63,16 +52,18 @@ pub(crate) async fn check(
     next: Next,
 ) -> Response {
     if request.headers().contains_key(header::ORIGIN) {
-        return refusal(ApiError::forbidden(
+        return ApiError::forbidden(
             "requests from web pages are refused (an Origin header was present); only Claude Code on this machine may use the gateway",
-        ));
+        )
+        .into_closing_response();
     }
     if let Some(host) = request.headers().get(header::HOST)
         && !host.to_str().is_ok_and(is_loopback_host)
     {
-        return refusal(ApiError::forbidden(
+        return ApiError::forbidden(
             "the Host header does not name this machine's loopback address; use the URL the launcher gave Claude Code",
-        ));
+        )
+        .into_closing_response();
     }
     let preconnect = matches!(*request.method(), Method::HEAD | Method::GET)
         && request.uri().path() == "/api/hello";
@@ -88,9 +79,10 @@ pub(crate) async fn check(
             } else {
                 "wrong"
             };
-            return refusal(ApiError::unauthorized(format!(
+            return ApiError::unauthorized(format!(
                 "the gateway token is {what}. Start Claude Code with `multi-cursor`, which sets it in ANTHROPIC_CUSTOM_HEADERS, or send {TOKEN_HEADER} from the ready file"
-            )));
+            ))
+            .into_closing_response();
         }
         if let Some(connection) = request.extensions().get::<ConnectionHandle>() {
             connection.mark_authenticated();

@@ -25,7 +25,6 @@ use axum::body::Bytes;
 use axum::extract::FromRequest;
 use axum::extract::Request;
 use axum::http::StatusCode;
-use axum::response::IntoResponse;
 use axum::response::Response;
 use axum::routing::MethodRouter;
 use axum::routing::get;
@@ -275,7 +274,8 @@ pub(crate) fn router(gateway: Gateway) -> Router {
         .with_state(gateway)
 }
 
-/// A request body of at most [`MAX_BODY`] bytes; larger ones are refused with 413.
+/// A request body of at most [`MAX_BODY`] bytes; larger ones are refused with 413, and the
+/// connection is closed (the rest of the body is never read).
 pub(crate) struct LimitedBody(pub Bytes);
 
 impl<S: Send + Sync> FromRequest<S> for LimitedBody {
@@ -287,7 +287,7 @@ impl<S: Send + Sync> FromRequest<S> for LimitedBody {
                 "the request body is larger than {} MiB; shorten the conversation (e.g. /compact) or attach fewer images",
                 MAX_BODY / (1024 * 1024)
             ))
-            .into_response()
+            .into_closing_response()
         };
         let declared = request
             .headers()

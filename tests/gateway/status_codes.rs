@@ -129,11 +129,12 @@ fn guard_and_request_rows() {
     let response = gw.post("/v1/nothing-here", &serde_json::json!({}));
     assert_eq!(response.status(), 404);
 
-    // Body over 8 MiB: 413, refused from the declared length…
+    // Body over 8 MiB: 413, refused from the declared length, and the connection is closed
+    // (the body is left unread, so it could carry no further request)…
     let (status, head, _) = raw(
         &gw,
         format!(
-            "POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nx-multi-cursor-token: {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nConnection: close\r\n\r\n",
+            "POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nx-multi-cursor-token: {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
             gw.token,
             8 * 1024 * 1024 + 1
         )
@@ -141,6 +142,7 @@ fn guard_and_request_rows() {
     );
     assert_eq!(status, 413);
     assert!(head.contains("x-should-retry: false"));
+    assert!(head.contains("connection: close"), "{head}");
     // …and from the bytes of a chunked body without a length.
     let big = vec![b' '; 8 * 1024 * 1024 + 10];
     let chunked = client
@@ -149,6 +151,13 @@ fn guard_and_request_rows() {
         .body(reqwest::blocking::Body::new(std::io::Cursor::new(big)))
         .send();
     if let Ok(response) = chunked {
+        assert_eq!(
+            response
+                .headers()
+                .get("connection")
+                .and_then(|v| v.to_str().ok()),
+            Some("close")
+        );
         error(response, 413);
     }
 
