@@ -8,7 +8,7 @@
 //! the file then holds a Cursor route; a model that is not a Cursor route (the user chose a
 //! Claude model meanwhile, or nothing changed) is left alone. A session whose launcher was
 //! killed leaves its record: the next `multi-cursor` command puts that one back ([`sweep`]),
-//! once no process has the launcher's pid. The Cursor route found is kept as the row chosen
+//! once the launcher has ended (no process has its pid, or it is a zombie). The Cursor route found is kept as the row chosen
 //! last (`last_cursor_row`), which the next launch starts on unless `--model` names another.
 //!
 //! The edit has the same care as Cursor's model put-back (`policy::cursor_config`): only
@@ -127,7 +127,8 @@ impl SessionModel {
     }
 }
 
-/// Puts back the model of every recorded session whose launcher is gone (killed): run by each
+/// Puts back the model of every recorded session whose launcher has ended (killed; a zombie its
+/// parent has not collected counts as ended, as it can put nothing back): run by each
 /// `multi-cursor` command. Records of live launchers are left alone.
 pub fn sweep(state_dir: &Path) {
     let Ok(entries) = std::fs::read_dir(state_dir.join(RECORDS_DIR)) else {
@@ -148,7 +149,7 @@ pub fn sweep(state_dir: &Path) {
         let Ok(pid) = i32::try_from(record.pid) else {
             continue;
         };
-        if record.pid == std::process::id() || !crate::platform::process_gone(pid) {
+        if record.pid == std::process::id() || !crate::platform::process_ended(pid) {
             continue;
         }
         let outcome = put_back(state_dir, &record.settings, record.before.as_ref());

@@ -1,16 +1,32 @@
 //! Process identity on Linux, from `/proc`: the start time (`/proc/<pid>/stat` field 22, clock
-//! ticks since boot), the command line and the environment at exec (NUL-separated blobs).
+//! ticks since boot) and the state (field 3), the command line and the environment at exec
+//! (NUL-separated blobs).
 
 use std::io::Read;
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 
 use crate::platform::parse::stat_start_time_bytes;
+use crate::platform::parse::stat_state_bytes;
 
 /// The start time of `pid` in clock ticks since boot; `None` when it is gone or unreadable.
 /// It allocates nothing (the path and the line live on the stack), so the watchdog can call it
 /// in a forked child ([`super::unix::watchdog`]).
 pub(super) fn start_time(pid: i32) -> Option<u64> {
+    let mut stat = [0u8; 1024];
+    stat_start_time_bytes(read_stat(pid, &mut stat)?)
+}
+
+/// Whether `pid` is a zombie: it has ended and its parent has not collected it yet (state `Z`
+/// in `/proc/<pid>/stat`).
+pub(super) fn zombie(pid: i32) -> bool {
+    let mut stat = [0u8; 1024];
+    read_stat(pid, &mut stat).and_then(stat_state_bytes) == Some(b'Z')
+}
+
+/// `/proc/<pid>/stat` read into `stat`, without allocating. The line is a few hundred bytes:
+/// the command name is at most 64 bytes, the rest numbers.
+fn read_stat(pid: i32, stat: &mut [u8; 1024]) -> Option<&[u8]> {
     let mut path = [0u8; 32];
     let len = {
         let mut cursor = &mut path[..];
@@ -19,8 +35,6 @@ pub(super) fn start_time(pid: i32) -> Option<u64> {
     };
     let path = std::path::Path::new(std::ffi::OsStr::from_bytes(&path[..len]));
     let mut file = std::fs::File::open(path).ok()?;
-    // The line is a few hundred bytes: the command name is at most 64 bytes, the rest numbers.
-    let mut stat = [0u8; 1024];
     let mut filled = 0;
     while filled < stat.len() {
         match file.read(&mut stat[filled..]) {
@@ -30,7 +44,7 @@ pub(super) fn start_time(pid: i32) -> Option<u64> {
             Err(_) => return None,
         }
     }
-    stat_start_time_bytes(&stat[..filled])
+    Some(&stat[..filled])
 }
 
 /// `pid`'s arguments, NUL-separated (`/proc/<pid>/cmdline`).

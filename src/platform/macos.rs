@@ -1,5 +1,5 @@
-//! Process identity on macOS, which has no `/proc`: the start time from `proc_pidinfo`
-//! (`PROC_PIDTBSDINFO`, microseconds since the epoch), the command line and the environment at
+//! Process identity on macOS, which has no `/proc`: the start time and the state from
+//! `proc_pidinfo` (`PROC_PIDTBSDINFO`; the start in microseconds since the epoch), the command line and the environment at
 //! exec from `sysctl` `KERN_PROCARGS2` (parsed by [`crate::platform::parse::procargs2`]). The kernel
 //! gives another user's arguments to no one but root, as Linux's `environ` does.
 
@@ -15,6 +15,18 @@ use crate::platform::parse::procargs2;
 
 /// The start time of `pid` in microseconds since the epoch; `None` when it is gone.
 pub(super) fn start_time(pid: i32) -> Option<u64> {
+    let info = bsd_info(pid)?;
+    bsd_start_time(info.pbi_start_tvsec, info.pbi_start_tvusec)
+}
+
+/// Whether `pid` is a zombie: it has ended and its parent has not collected it yet
+/// (`pbi_status` is `SZOMB`).
+pub(super) fn zombie(pid: i32) -> bool {
+    bsd_info(pid).is_some_and(|info| info.pbi_status == libc::SZOMB)
+}
+
+/// `proc_pidinfo`'s `PROC_PIDTBSDINFO` of `pid`; `None` when it is gone.
+fn bsd_info(pid: i32) -> Option<libc::proc_bsdinfo> {
     if pid <= 0 {
         return None;
     }
@@ -36,8 +48,7 @@ pub(super) fn start_time(pid: i32) -> Option<u64> {
     }
     // SAFETY: the kernel filled the whole struct (`written == size`); it was zeroed before,
     // and every field is plain data.
-    let info = unsafe { info.assume_init() };
-    bsd_start_time(info.pbi_start_tvsec, info.pbi_start_tvusec)
+    Some(unsafe { info.assume_init() })
 }
 
 /// The raw `KERN_PROCARGS2` buffer of `pid`, sized by `KERN_ARGMAX`.

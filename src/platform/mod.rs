@@ -44,7 +44,7 @@ pub(crate) use unix::*;
 /// The seam's face outside the crate (what the test support drives directly); the rest of
 /// `unix` is the crate's.
 #[cfg(unix)]
-pub use unix::{canonicalize, forward, group_alive, mode, process_gone, stop_group, watchdog};
+pub use unix::{canonicalize, forward, group_alive, mode, process_ended, stop_group, watchdog};
 #[cfg(windows)]
 pub use windows::*;
 
@@ -68,6 +68,9 @@ mod identity_source {
     }
     pub fn environ(_pid: i32) -> Option<Vec<u8>> {
         None
+    }
+    pub fn zombie(_pid: i32) -> bool {
+        false
     }
 }
 
@@ -101,6 +104,13 @@ pub enum Shutdown {
 /// a value recorded on the same machine; `None` when the process is gone or cannot be read.
 pub(crate) fn start_time(pid: i32) -> Option<u64> {
     identity_source::start_time(pid)
+}
+
+/// Whether `pid` is a zombie: it has ended, and its parent has not collected it yet (Linux's
+/// `/proc/<pid>/stat` state, macOS's `proc_bsdinfo` status; `false` where neither is known).
+#[cfg(unix)]
+pub(crate) fn zombie(pid: i32) -> bool {
+    identity_source::zombie(pid)
 }
 
 /// The NUL-separated command line of `pid` (`/proc/<pid>/cmdline`, `KERN_PROCARGS2`); `None`

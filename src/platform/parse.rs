@@ -16,6 +16,17 @@ pub(crate) fn stat_start_time_bytes(stat: &[u8]) -> Option<u64> {
     std::str::from_utf8(field).ok()?.parse().ok()
 }
 
+/// The state letter in `/proc/<pid>/stat` (field 3: `R`, `S`, `Z` for a zombie, …), counted
+/// after the last `)` as [`stat_start_time_bytes`] does.
+#[cfg(any(test, target_os = "linux"))]
+pub(crate) fn stat_state_bytes(stat: &[u8]) -> Option<u8> {
+    let close = stat.iter().rposition(|b| *b == b')')?;
+    stat[close + 1..]
+        .split(u8::is_ascii_whitespace)
+        .find(|word| !word.is_empty())
+        .and_then(|word| (word.len() == 1).then_some(word[0]))
+}
+
 #[cfg(any(test, target_os = "macos"))]
 /// A macOS start time (`proc_bsdinfo`'s `pbi_start_tvsec` and `pbi_start_tvusec`) as one
 /// number: microseconds since the epoch. Only compared for equality with a value recorded on
@@ -191,6 +202,17 @@ mod tests {
         let mut raw = b"4242 (a\xff\xfe) S".to_vec();
         raw.extend_from_slice(&stat.as_bytes()[stat.rfind(')').unwrap() + 3..]);
         assert_eq!(stat_start_time_bytes(&raw), Some(987_654));
+    }
+
+    #[test]
+    fn stat_state_is_the_letter_after_the_command_name() {
+        assert_eq!(stat_state_bytes(b"4242 (agent (x) Z) S 1 4242"), Some(b'S'));
+        assert_eq!(
+            stat_state_bytes(b"4242 (multi-cursor) Z 1 4242"),
+            Some(b'Z')
+        );
+        assert_eq!(stat_state_bytes(b"4242 (agent)"), None);
+        assert_eq!(stat_state_bytes(b"no parenthesis"), None);
     }
 
     #[test]

@@ -70,9 +70,13 @@ pub fn group_alive(pgid: i32) -> bool {
     pgid > 1 && !matches!(killpg(Pid::from_raw(pgid), None), Err(Errno::ESRCH))
 }
 
-/// True when no process `pid` exists (ESRCH; another user's process is not gone).
-pub fn process_gone(pid: i32) -> bool {
-    pid > 0 && nix::sys::signal::kill(Pid::from_raw(pid), None) == Err(Errno::ESRCH)
+/// True when process `pid` has ended: no process has the pid (ESRCH; another user's process
+/// has not ended), or it is a zombie its parent has not collected yet (a terminal or tmux can
+/// leave the program it ran so for a long time).
+pub fn process_ended(pid: i32) -> bool {
+    pid > 0
+        && (nix::sys::signal::kill(Pid::from_raw(pid), None) == Err(Errno::ESRCH)
+            || super::zombie(pid))
 }
 
 /// Passes `what` on to process `pid` as the signal it came as.

@@ -183,12 +183,12 @@ pub fn group_alive(pgid: i32) -> bool {
     };
     match watchdog::job_active(pid) {
         Some(active) => active,
-        None => !process_gone(pgid),
+        None => !process_ended(pgid),
     }
 }
 
 /// True when process `pid` has ended or never existed (a process we may not open is not gone).
-pub fn process_gone(pid: i32) -> bool {
+pub fn process_ended(pid: i32) -> bool {
     let Some(pid) = u32::try_from(pid).ok().filter(|p| *p > 0) else {
         return false;
     };

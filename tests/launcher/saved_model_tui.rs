@@ -12,6 +12,7 @@ use std::time::Duration;
 use std::time::Instant;
 
 use multi_cursor_test_support::launcher;
+use multi_cursor_test_support::process::pid_dead;
 use multi_cursor_test_support::tmux::Tmux;
 
 use launcher::Launch;
@@ -40,17 +41,6 @@ fn wait_for_file(path: &Path, what: &str, done: impl Fn(&str) -> bool) -> String
         );
         std::thread::sleep(Duration::from_millis(200));
     }
-}
-
-/// Whether process `pid` has exited (gone, or a zombie its parent has not reaped yet: tmux
-/// sometimes leaves the pane's program so, and then never says "Pane is dead").
-fn ended(pid: i32) -> bool {
-    let output = std::process::Command::new("ps")
-        .args(["-o", "stat=", "-p", &pid.to_string()])
-        .output()
-        .unwrap();
-    let stat = String::from_utf8_lossy(&output.stdout);
-    stat.trim().is_empty() || stat.trim_start().starts_with('Z')
 }
 
 /// The user's settings as values.
@@ -118,12 +108,12 @@ fn ctrl_c_puts_the_saved_model_back_and_the_next_launch_starts_on_the_row() {
     });
     let launcher = tmux.pane_pid();
     let deadline = Instant::now() + WAIT;
-    while !ended(launcher) {
+    while !pid_dead(launcher) {
         assert!(Instant::now() < deadline, "no end: {}", tmux.pane());
         tmux.send(&["C-u"]);
         tmux.type_line("/exit");
         let typed = Instant::now();
-        while typed.elapsed() < Duration::from_secs(10) && !ended(launcher) {
+        while typed.elapsed() < Duration::from_secs(10) && !pid_dead(launcher) {
             std::thread::sleep(Duration::from_millis(250));
         }
     }
@@ -146,7 +136,7 @@ fn a_killed_launchers_model_is_put_back_by_the_next_command() {
         .unwrap();
     assert!(status.success());
     let deadline = Instant::now() + WAIT;
-    while !ended(launcher) {
+    while !pid_dead(launcher) {
         assert!(Instant::now() < deadline, "the launcher outlived SIGKILL");
         std::thread::sleep(Duration::from_millis(100));
     }

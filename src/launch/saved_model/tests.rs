@@ -132,3 +132,39 @@ fn a_killed_launchers_session_is_put_back_by_the_next_command() {
     assert_eq!(last_cursor_row(&state).as_deref(), Some(ROUTE));
     assert!(matches!(live.finish(), Outcome::Left(_)));
 }
+
+/// A launcher its parent has not collected yet (a zombie: tmux with `remain-on-exit` can leave
+/// the pane's program so) has ended all the same: its session is put back.
+#[cfg(any(target_os = "linux", target_os = "macos"))]
+#[test]
+fn a_killed_launcher_left_a_zombie_is_put_back_too() {
+    let (_dir, state, settings) = setup("{\"model\": \"opus\"}");
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let pid = i32::try_from(child.id()).unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !crate::platform::zombie(pid) {
+        assert!(std::time::Instant::now() < deadline, "`true` never ended");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(crate::platform::process_ended(pid));
+    let records = state.join(RECORDS_DIR);
+    crate::state::ensure_private_dir(&records).unwrap();
+    let record = Record {
+        settings: settings.clone(),
+        before: Some(Value::String("opus".into())),
+        pid: child.id(),
+    };
+    std::fs::write(
+        records.join(format!("{pid}-0.json")),
+        serde_json::to_vec(&record).unwrap(),
+    )
+    .unwrap();
+    choose(&settings, "\"opus\"", &format!("\"{ROUTE}\""));
+    sweep(&state);
+    child.wait().unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&settings).unwrap(),
+        "{\"model\": \"opus\"}"
+    );
+    assert_eq!(std::fs::read_dir(&records).unwrap().count(), 0);
+}

@@ -242,13 +242,10 @@ pub fn proc_state(pid: i32) -> Option<(char, i32)> {
     Some((state, pgrp))
 }
 
-/// True when `pid` no longer exists or is a zombie (Windows, which has no `/proc`: asked of
-/// the system).
+/// True when `pid` no longer exists or is a zombie (the product's own answer,
+/// `platform::process_ended`).
 pub fn pid_dead(pid: i32) -> bool {
-    if cfg!(windows) {
-        return multi_cursor::platform::process_gone(pid);
-    }
-    proc_state(pid).is_none_or(|(state, _)| state == 'Z')
+    multi_cursor::platform::process_ended(pid)
 }
 
 /// Live (non-zombie) members of process group `pgid` (none found without `/proc`).

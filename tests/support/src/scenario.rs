@@ -45,19 +45,10 @@ pub fn slow_reply(dir: &Path, name: &str, first: &str, pause: &str, second: &str
     )
 }
 
-/// Is the process `pid` gone (or a zombie)?
+/// Has the process `pid` ended (gone, or a zombie)? The product's own answer
+/// (`platform::process_ended`).
 pub fn process_gone(pid: u32) -> bool {
-    if !cfg!(target_os = "linux") {
-        return i32::try_from(pid).is_ok_and(multi_cursor::platform::process_gone);
-    }
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
-            .rsplit(')')
-            .next()
-            .and_then(|rest| rest.split_whitespace().next())
-            .is_some_and(|state| state == "Z"),
-    }
+    i32::try_from(pid).is_ok_and(multi_cursor::platform::process_ended)
 }
 
 /// Waits up to `secs` for `check`.
