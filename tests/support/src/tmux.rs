@@ -57,10 +57,14 @@ impl Tmux {
     /// Waits until the pane shows something `seen` accepts; panics with the pane after
     /// `timeout`.
     pub fn wait_for(&self, what: &str, timeout: Duration, seen: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + timeout;
+        let started = Instant::now();
+        let deadline = started + timeout;
         loop {
             let pane = self.pane();
             if seen(&pane) {
+                // On stderr, which the test runner shows when the test fails: how long each
+                // wait took.
+                eprintln!("tmux: {what} after {:.1?}", started.elapsed());
                 return pane;
             }
             assert!(
