@@ -154,6 +154,8 @@ impl Upstream {
                 "it must not carry a query string or fragment".to_owned(),
             ));
         }
+        // HTTP/1.1, as Claude Code speaks to the API itself and the gateway serves (reqwest's
+        // `http2` feature is off; concurrent streams take one pooled connection each).
         let client = reqwest::Client::builder()
             .connect_timeout(CONNECT_TIMEOUT)
             .redirect(reqwest::redirect::Policy::none())
