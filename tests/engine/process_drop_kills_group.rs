@@ -6,12 +6,12 @@ use std::time::Duration;
 
 use multi_cursor::cursor::events::RunEvent;
 use multi_cursor::cursor::process::RunOutput;
+use multi_cursor::platform::process_ended;
 use process_support::INIT;
 use process_support::Sandbox;
 use process_support::assert_group_gone;
 use process_support::group_gone;
 use process_support::limits;
-use process_support::pid_dead;
 use process_support::read_pidfile;
 use process_support::spawn;
 
@@ -35,5 +35,5 @@ async fn dropping_the_run_kills_the_group() {
     drop(run);
     // The fake obeys SIGINT, so the first step ends it.
     assert_group_gone(pgid, Duration::from_secs(5)).await;
-    assert!(pid_dead(lingerer), "lingerer {lingerer} survived");
+    assert!(process_ended(lingerer), "lingerer {lingerer} survived");
 }

@@ -6,6 +6,7 @@ use multi_cursor_test_support::process as process_support;
 use std::time::Duration;
 
 use multi_cursor::cursor::events::RunEvent;
+use multi_cursor::platform::process_ended;
 use process_support::INIT;
 use process_support::RESULT;
 use process_support::Sandbox;
@@ -13,7 +14,6 @@ use process_support::assert_group_gone;
 use process_support::drain;
 use process_support::events;
 use process_support::limits;
-use process_support::pid_dead;
 use process_support::proc_state;
 use process_support::read_pidfile;
 use process_support::spawn;
@@ -37,7 +37,7 @@ async fn lingerer_is_killed(stdio: &str) {
     assert_ne!(lingerer, run.pgid);
     assert_group_gone(run.pgid, Duration::from_secs(1)).await;
     assert!(
-        pid_dead(lingerer),
+        process_ended(lingerer),
         "lingerer {lingerer} survived: {:?}",
         proc_state(lingerer)
     );

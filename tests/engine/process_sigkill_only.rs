@@ -9,12 +9,12 @@ use std::time::Instant;
 use multi_cursor::cursor::events::RunEvent;
 use multi_cursor::cursor::process::RunError;
 use multi_cursor::cursor::process::RunOutput;
+use multi_cursor::platform::process_ended;
 use process_support::INIT;
 use process_support::Sandbox;
 use process_support::assert_group_gone;
 use process_support::drain;
 use process_support::limits;
-use process_support::pid_dead;
 use process_support::read_pidfile;
 use process_support::spawn;
 
@@ -50,5 +50,5 @@ async fn cancel_escalates_to_sigkill() {
         "ended too late: {elapsed:?}"
     );
     assert_group_gone(run.pgid, Duration::from_secs(1)).await;
-    assert!(pid_dead(lingerer), "lingerer {lingerer} survived");
+    assert!(process_ended(lingerer), "lingerer {lingerer} survived");
 }

@@ -10,12 +10,12 @@ use std::process::Command;
 use std::time::Duration;
 
 use multi_cursor::cursor::process::process_start_time;
+use multi_cursor::platform::process_ended;
 use multi_cursor::platform::watchdog::Target;
 use multi_cursor::platform::watchdog::Watchdog;
 use process_support::assert_group_gone;
 use process_support::group_gone;
 use process_support::live_members;
-use process_support::pid_dead;
 
 /// A process group of `sh` and a `sleep` started in the background, both ignoring SIGTERM
 /// (only SIGKILL ends them); returns (the leader's child handle, pgid, the background pid).
@@ -58,7 +58,10 @@ async fn a_closed_pipe_ends_the_whole_group() {
     // The leader is our child: reap it as it dies so it does not stay a zombie.
     let reaper = std::thread::spawn(move || leader.wait());
     assert_group_gone(pgid, Duration::from_secs(5)).await;
-    assert!(pid_dead(sleeper), "the background sleep {sleeper} survived");
+    assert!(
+        process_ended(sleeper),
+        "the background sleep {sleeper} survived"
+    );
     reaper.join().unwrap().unwrap();
 }
 

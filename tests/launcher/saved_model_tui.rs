@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 use std::time::Instant;
 
+use multi_cursor::platform::process_ended;
 use multi_cursor_test_support::launcher;
-use multi_cursor_test_support::process::pid_dead;
 use multi_cursor_test_support::tmux::Tmux;
 
 use launcher::Launch;
@@ -108,12 +108,12 @@ fn ctrl_c_puts_the_saved_model_back_and_the_next_launch_starts_on_the_row() {
     });
     let launcher = tmux.pane_pid();
     let deadline = Instant::now() + WAIT;
-    while !pid_dead(launcher) {
+    while !process_ended(launcher) {
         assert!(Instant::now() < deadline, "no end: {}", tmux.pane());
         tmux.send(&["C-u"]);
         tmux.type_line("/exit");
         let typed = Instant::now();
-        while typed.elapsed() < Duration::from_secs(10) && !pid_dead(launcher) {
+        while typed.elapsed() < Duration::from_secs(10) && !process_ended(launcher) {
             std::thread::sleep(Duration::from_millis(250));
         }
     }
@@ -136,7 +136,7 @@ fn a_killed_launchers_model_is_put_back_by_the_next_command() {
         .unwrap();
     assert!(status.success());
     let deadline = Instant::now() + WAIT;
-    while !pid_dead(launcher) {
+    while !process_ended(launcher) {
         assert!(Instant::now() < deadline, "the launcher outlived SIGKILL");
         std::thread::sleep(Duration::from_millis(100));
     }

@@ -242,12 +242,6 @@ pub fn proc_state(pid: i32) -> Option<(char, i32)> {
     Some((state, pgrp))
 }
 
-/// True when `pid` no longer exists or is a zombie (the product's own answer,
-/// `platform::process_ended`).
-pub fn pid_dead(pid: i32) -> bool {
-    multi_cursor::platform::process_ended(pid)
-}
-
 /// Live (non-zombie) members of process group `pgid` (none found without `/proc`).
 pub fn live_members(pgid: i32) -> Vec<i32> {
     let Ok(dir) = std::fs::read_dir("/proc") else {
