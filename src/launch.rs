@@ -152,7 +152,7 @@ impl PrivateTemp {
         let name = format!(
             "{TEMP_PREFIX}{}-{:016x}",
             std::process::id(),
-            rand::random::<u64>()
+            crate::random::u64()
         );
         let staging = dir.join(format!(".{name}"));
         let path = dir.join(name);
@@ -323,7 +323,7 @@ pub(crate) fn child_env(inputs: &EnvInputs<'_>) -> Vec<(&'static str, String)> {
 pub(crate) fn new_placeholder() -> String {
     format!(
         "multi-cursor-no-anthropic-login-{:032x}",
-        rand::random::<u128>()
+        crate::random::u128()
     )
 }
 

@@ -17,6 +17,7 @@ pub mod launch;
 pub mod orchestrate;
 pub mod platform;
 mod policy;
+mod random;
 pub mod rules;
 pub mod session;
 pub mod skills;

@@ -284,7 +284,7 @@ pub(crate) fn write_private_atomic(path: &Path, bytes: &[u8]) -> Result<(), Stat
     let tmp = dir.join(format!(
         ".{name}.{}.{:016x}.tmp",
         std::process::id(),
-        rand::random::<u64>()
+        crate::random::u64()
     ));
     let result = (|| {
         // create_new never follows a link (O_EXCL), and the rename replaces a link at `path`

@@ -82,7 +82,7 @@ impl MessageStart {
     /// The start of an answer in `model` with `input_tokens`, under a fresh random id.
     pub(crate) fn new(model: &str, input_tokens: u64) -> Self {
         MessageStart {
-            id: format!("msg_{:024x}", rand::random::<u128>() >> 32),
+            id: format!("msg_{:024x}", crate::random::u128() >> 32),
             kind: MessageType::Message,
             role: AssistantRole::Assistant,
             model: model.to_string(),

@@ -224,7 +224,7 @@ pub async fn start_login(agent: &Path) -> Result<LoginStart, StartLoginError> {
     let path = dir.join(format!(
         ".cursor-login.{}.{:016x}.log",
         std::process::id(),
-        rand::random::<u64>()
+        crate::random::u64()
     ));
     let output_error = |source| StartLoginError::Output {
         path: path.clone(),

@@ -550,7 +550,7 @@ fn keep_tail(kept: &mut Vec<u8>, more: &[u8], limit: usize) {
 
 /// A fresh random run marker: 128 bits, hex.
 fn new_marker() -> String {
-    format!("{:032x}", rand::random::<u128>())
+    format!("{:032x}", crate::random::u128())
 }
 
 /// Ends process group `pgid`: SIGINT, SIGTERM, SIGKILL, [`KILL_STEP`] apart, reaping the

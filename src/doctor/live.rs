@@ -82,7 +82,7 @@ async fn live(claude: &Path) -> Result<String, LiveError> {
     let base = state::state_dir()?.join(format!(
         "doctor-live.{}.{:08x}",
         std::process::id(),
-        rand::random::<u32>()
+        crate::random::u32()
     ));
     let workspace = base.join("workspace");
     state::ensure_private_dir(&workspace)?;

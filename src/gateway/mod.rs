@@ -98,8 +98,8 @@ impl GatewayConfig {
 pub(crate) fn new_token() -> String {
     format!(
         "{:032x}{:032x}",
-        rand::random::<u128>(),
-        rand::random::<u128>()
+        crate::random::u128(),
+        crate::random::u128()
     )
 }
 

@@ -250,7 +250,7 @@ pub(crate) fn written_copy(state_dir: &Path) -> Result<PathBuf, WriteError> {
         ".{}.{}.{:016x}.tmp",
         copy_name(),
         std::process::id(),
-        rand::random::<u64>()
+        crate::random::u64()
     ));
     let written = write_files(&temp).and_then(|()| {
         fs::rename(&temp, &folder).or_else(|error| {

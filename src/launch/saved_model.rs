@@ -99,7 +99,7 @@ impl SessionModel {
             return None;
         }
         let pid = std::process::id();
-        let record = dir.join(format!("{pid}-{:016x}.json", rand::random::<u64>()));
+        let record = dir.join(format!("{pid}-{:016x}.json", crate::random::u64()));
         let noted = Record {
             settings: settings.to_path_buf(),
             before: before.clone(),

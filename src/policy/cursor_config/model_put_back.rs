@@ -305,7 +305,7 @@ fn replace_if_unchanged_racing(
         .unwrap_or_default();
     let temp = dir.join(format!(
         ".{name}.multi-cursor-{:016x}.tmp",
-        rand::random::<u64>()
+        crate::random::u64()
     ));
     let written = (|| {
         let mut file = crate::platform::with_mode(
