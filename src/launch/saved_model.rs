@@ -8,8 +8,9 @@
 //! the file then holds a Cursor route; a model that is not a Cursor route (the user chose a
 //! Claude model meanwhile, or nothing changed) is left alone. A session whose launcher was
 //! killed leaves its record: the next `multi-cursor` command puts that one back ([`sweep`]),
-//! once the launcher has ended (no process has its pid, or it is a zombie). The Cursor route found is kept as the row chosen
-//! last (`last_cursor_row`), which the next launch starts on unless `--model` names another.
+//! once the launcher has ended (no process has its pid, or it is a zombie). The Cursor route
+//! found is kept as the row chosen last (`last_cursor_row`), which the next launch starts on
+//! unless `--model` names another.
 //!
 //! The edit has the same care as Cursor's model put-back (`policy::cursor_config`): only
 //! `model` changes, on jsonc-parser's concrete syntax tree (every other byte kept), the edited

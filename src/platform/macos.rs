@@ -1,7 +1,8 @@
 //! Process identity on macOS, which has no `/proc`: the start time and the state from
-//! `proc_pidinfo` (`PROC_PIDTBSDINFO`; the start in microseconds since the epoch), the command line and the environment at
-//! exec from `sysctl` `KERN_PROCARGS2` (parsed by [`crate::platform::parse::procargs2`]). The kernel
-//! gives another user's arguments to no one but root, as Linux's `environ` does.
+//! `proc_pidinfo` (`PROC_PIDTBSDINFO`; the start in microseconds since the epoch), the command
+//! line and the environment at exec from `sysctl` `KERN_PROCARGS2` (parsed by
+//! [`crate::platform::parse::procargs2`]). The kernel gives another user's arguments to no one
+//! but root, as Linux's `environ` does.
 
 use std::ffi::c_int;
 use std::mem::MaybeUninit;
