@@ -114,12 +114,8 @@ pub enum TurnItem {
         /// The whole text streamed (notices, rows and summary included): what Claude Code
         /// keeps as this turn's assistant message.
         answer: String,
-        chat_id: Option<String>,
-        /// Every path Cursor's read, list, search and edit calls named in this turn, absolute
-        /// (see [`TurnDisplay::touched`](crate::display::TurnDisplay::touched)).
-        touched: Vec<PathBuf>,
-        /// The stream rules that fired in this turn.
-        fired: Vec<FiredRule>,
+        /// What Cursor had done.
+        delivered: Delivered,
         /// The dialog the answer opens (its closing events carry the `tool_use`), which the
         /// session then waits on; `None` clears the one it waited on.
         dialog: Option<PendingDialog>,
@@ -130,12 +126,22 @@ pub enum TurnItem {
         error: TurnFailure,
         acted: bool,
         cancelled: bool,
-        chat_id: Option<String>,
-        /// As for `Finished`: the paths Cursor's calls named before the turn failed.
-        touched: Vec<PathBuf>,
-        /// As for `Finished`: the stream rules that fired before the turn failed.
-        fired: Vec<FiredRule>,
+        /// What Cursor had done before the turn failed.
+        delivered: Delivered,
     },
+}
+
+/// What Cursor had done by the turn's end (the last item carries it), settled in the record
+/// with the rules.
+#[derive(Debug, Default)]
+pub struct Delivered {
+    /// The chat the turn ran in, once Cursor named it.
+    pub chat_id: Option<String>,
+    /// Every path Cursor's read, list, search and edit calls named in this turn, absolute
+    /// (see [`TurnDisplay::touched`](crate::display::TurnDisplay::touched)).
+    pub touched: Vec<PathBuf>,
+    /// The stream rules that fired in this turn.
+    pub fired: Vec<FiredRule>,
 }
 
 /// Cancels a turn (ends its run's process group); firing it twice is harmless. Dropping it

@@ -14,7 +14,6 @@
 //!   account's plan is noted.
 
 use std::path::Path;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use tokio::sync::Mutex;
@@ -26,7 +25,6 @@ use crate::anthropic::events::fold_message;
 use crate::cursor::failure::RunFailure;
 use crate::dialog::pending::PendingDialog;
 use crate::policy::cursor_config::AllowEntry;
-use crate::rules::FiredRule;
 use crate::rules::TurnRules;
 use crate::session::exchange::Ending;
 use crate::session::exchange::Exchange;
@@ -39,6 +37,7 @@ use crate::session::record::RecordError;
 use crate::session::record::Replay;
 use crate::session::store::Session;
 use crate::spend::RunTap;
+use crate::turn::Delivered;
 use crate::turn::TurnError;
 use crate::turn::TurnItem;
 
@@ -65,13 +64,6 @@ pub(super) struct Keeper {
     pub(super) allowed_once: Option<AllowEntry>,
 }
 
-/// What Cursor had done by the turn's end, settled in the record with the rules.
-struct Delivered {
-    chat_id: Option<String>,
-    touched: Vec<PathBuf>,
-    fired: Vec<FiredRule>,
-}
-
 impl Keeper {
     /// Keeps the turn whose items arrive on `items` in a task of its own, its runs followed by
     /// `spend`; the run is live in `status` from now until it has ended.
@@ -88,7 +80,8 @@ impl Keeper {
             let Some(item) = items.recv().await else {
                 // The turn is over: not live for the spend book any more.
                 drop(spend);
-                self.record_failure(true, false, Delivered::nothing()).await;
+                // A turn that stopped reporting before it said what it did.
+                self.record_failure(true, false, Delivered::default()).await;
                 break Ending::Failed {
                     error: ExchangeFailure::EndedUnexpectedly,
                     acted: true,
@@ -119,18 +112,11 @@ impl Keeper {
                 TurnItem::RunEnded(ended) => spend.run_ended(&ended),
                 TurnItem::Finished {
                     closing,
-                    chat_id,
-                    touched,
-                    fired,
+                    delivered,
                     dialog,
                     ..
                 } => {
                     drop(spend);
-                    let delivered = Delivered {
-                        chat_id,
-                        touched,
-                        fired,
-                    };
                     if let Err(error) = self.record_answer(&closing, delivered, dialog).await {
                         break Ending::Failed {
                             error: ExchangeFailure::NotRecorded(Arc::new(error)),
@@ -150,16 +136,9 @@ impl Keeper {
                     error,
                     acted,
                     cancelled,
-                    chat_id,
-                    touched,
-                    fired,
+                    delivered,
                 } => {
                     drop(spend);
-                    let delivered = Delivered {
-                        chat_id,
-                        touched,
-                        fired,
-                    };
                     self.record_failure(acted, cancelled, delivered).await;
                     break Ending::Failed {
                         error: ExchangeFailure::Turn(error),
@@ -299,17 +278,6 @@ impl Keeper {
             &delivered.fired,
         );
         record.set_chat_rules(&settled);
-    }
-}
-
-impl Delivered {
-    /// A turn that stopped reporting before it said what it did.
-    fn nothing() -> Delivered {
-        Delivered {
-            chat_id: None,
-            touched: Vec::new(),
-            fired: Vec::new(),
-        }
     }
 }
 

@@ -9,6 +9,7 @@ use tokio::sync::mpsc;
 use tokio::sync::oneshot;
 
 use super::ChatHolder;
+use super::Delivered;
 use super::FIRST_EVENT_WAIT;
 use super::RESUME_FALLBACK_NOTICE;
 use super::TurnError;
@@ -247,39 +248,47 @@ impl Translator {
     }
 
     async fn fail(&mut self, error: TurnError, acted: bool) {
-        let _ = self
-            .run_ended(RunOutcome::Failed, None, exit_code(&error), None)
+        let code = exit_code(&error);
+        self.end_failed(RunOutcome::Failed, code, error, acted, false)
             .await;
+    }
+
+    async fn fail_cancelled(&mut self, error: TurnError) {
+        let acted = self.agent_started || self.delivered;
+        self.end_failed(RunOutcome::Cancelled, None, error, acted, true)
+            .await;
+    }
+
+    /// Reports the current run as over with `outcome`, then the turn as failed.
+    async fn end_failed(
+        &mut self,
+        outcome: RunOutcome,
+        exit_code: Option<i32>,
+        error: TurnError,
+        acted: bool,
+        cancelled: bool,
+    ) {
+        let _ = self.run_ended(outcome, None, exit_code, None).await;
         let error = self.with_summary(error);
+        let delivered = self.delivered_so_far();
         let _ = self
             .tx
             .send(TurnItem::Failed {
                 error,
                 acted,
-                cancelled: false,
-                chat_id: self.chat_id.clone(),
-                touched: self.display.touched(),
-                fired: self.fired.clone(),
+                cancelled,
+                delivered,
             })
             .await;
     }
 
-    async fn fail_cancelled(&mut self, error: TurnError) {
-        let _ = self
-            .run_ended(RunOutcome::Cancelled, None, None, None)
-            .await;
-        let error = self.with_summary(error);
-        let _ = self
-            .tx
-            .send(TurnItem::Failed {
-                error,
-                acted: self.agent_started || self.delivered,
-                cancelled: true,
-                chat_id: self.chat_id.clone(),
-                touched: self.display.touched(),
-                fired: self.fired.clone(),
-            })
-            .await;
+    /// What Cursor has done in this turn so far.
+    fn delivered_so_far(&self) -> Delivered {
+        Delivered {
+            chat_id: self.chat_id.clone(),
+            touched: self.display.touched(),
+            fired: self.fired.clone(),
+        }
     }
 
     /// A failure's message with what Cursor did before it (the closing summary on one line),
@@ -532,13 +541,11 @@ impl Translator {
             None => closing_events(usage, Some(source)),
         };
         let answer = std::mem::take(&mut self.answer);
-        let fired = std::mem::take(&mut self.fired);
+        let delivered = self.delivered_so_far();
         self.emit(TurnItem::Finished {
             closing,
             answer,
-            chat_id: self.chat_id.clone(),
-            touched: self.display.touched(),
-            fired,
+            delivered,
             dialog: offer.map(|offer| offer.pending),
         })
         .await

@@ -1,5 +1,5 @@
 //! A turn reports every path Cursor's read, list, search and edit calls named (absolute,
-//! relative ones joined to the workspace, each once) in `TurnItem::Finished::touched`; shell
+//! relative ones joined to the workspace, each once) in `TurnItem::Finished`'s `delivered.touched`; shell
 //! commands are not parsed for paths.
 
 use multi_cursor_test_support::display;
@@ -124,10 +124,10 @@ async fn a_finished_turn_reports_them() {
         match item {
             TurnItem::Spawned { ack, .. } => ack.send(true).unwrap(),
             TurnItem::Finished {
-                touched: t, answer, ..
+                delivered, answer, ..
             } => {
                 assert!(answer.contains("⎿ write `src/new.rs` · +2"), "{answer}");
-                touched = Some(t);
+                touched = Some(delivered.touched);
             }
             TurnItem::Failed { error, .. } => panic!("{error}"),
             _ => {}
