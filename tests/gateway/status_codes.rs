@@ -1,16 +1,14 @@
 //! Every row of the gateway's status table (each failure's HTTP status and Anthropic error
 //! type), through the real gateway.
 
+use multi_cursor_test_support::fake_upstream::raw;
 use multi_cursor_test_support::gateway;
-
-use std::io::Read;
-use std::io::Write;
-use std::net::TcpStream;
 
 use gateway::GatewayOptions;
 use gateway::TestGateway;
 use gateway::cursor_request;
 use gateway::sse_text;
+use raw::RawResponse;
 
 fn bypass() -> GatewayOptions {
     GatewayOptions {
@@ -31,20 +29,12 @@ fn with_scenario(text: &str) -> (tempfile::TempDir, GatewayOptions) {
     (dir, options)
 }
 
-/// Sends raw bytes and returns (status, head, body).
-fn raw(gw: &TestGateway, request: &[u8]) -> (u16, String, String) {
-    let addr = gw.url.strip_prefix("http://").unwrap();
-    let mut stream = TcpStream::connect(addr).unwrap();
-    stream
-        .set_read_timeout(Some(std::time::Duration::from_secs(20)))
-        .unwrap();
-    stream.write_all(request).unwrap();
-    let mut bytes = Vec::new();
-    let _ = stream.read_to_end(&mut bytes);
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    (status, head.to_ascii_lowercase(), body.to_string())
+/// Sends raw bytes and reads the answer until the gateway closes the connection.
+fn raw(gw: &TestGateway, request: &[u8]) -> RawResponse {
+    raw::exchange(
+        gw.url.strip_prefix("http://").unwrap().parse().unwrap(),
+        request,
+    )
 }
 
 /// Asserts an Anthropic error answer with `status` and `x-should-retry: false`; its message.
@@ -104,7 +94,7 @@ fn guard_and_request_rows() {
     error(origin, 403);
 
     // Non-loopback Host: 403 (raw, so the Host header is exactly ours).
-    let (status, head, body_text) = raw(
+    let foreign = raw(
         &gw,
         format!(
             "GET /multi-cursor/status HTTP/1.1\r\nHost: evil.example:80\r\nx-multi-cursor-token: {}\r\nConnection: close\r\n\r\n",
@@ -112,10 +102,10 @@ fn guard_and_request_rows() {
         )
         .as_bytes(),
     );
-    assert_eq!(status, 403, "{body_text}");
-    assert!(head.contains("x-should-retry: false"));
+    assert_eq!(foreign.status, 403, "{foreign:?}");
+    assert_eq!(foreign.header("x-should-retry"), Some(&b"false"[..]));
     // …while a loopback Host with the token passes.
-    let (status, _, _) = raw(
+    let local = raw(
         &gw,
         format!(
             "GET /multi-cursor/status HTTP/1.1\r\nHost: localhost\r\nx-multi-cursor-token: {}\r\nConnection: close\r\n\r\n",
@@ -123,7 +113,7 @@ fn guard_and_request_rows() {
         )
         .as_bytes(),
     );
-    assert_eq!(status, 200);
+    assert_eq!(local.status, 200);
 
     // Unknown path: 404.
     let response = gw.post("/v1/nothing-here", &serde_json::json!({}));
@@ -131,7 +121,7 @@ fn guard_and_request_rows() {
 
     // Body over 8 MiB: 413, refused from the declared length, and the connection is closed
     // (the body is left unread, so it could carry no further request)…
-    let (status, head, _) = raw(
+    let declared = raw(
         &gw,
         format!(
             "POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nx-multi-cursor-token: {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
@@ -140,9 +130,13 @@ fn guard_and_request_rows() {
         )
         .as_bytes(),
     );
-    assert_eq!(status, 413);
-    assert!(head.contains("x-should-retry: false"));
-    assert!(head.contains("connection: close"), "{head}");
+    assert_eq!(declared.status, 413);
+    assert_eq!(declared.header("x-should-retry"), Some(&b"false"[..]));
+    assert_eq!(
+        declared.header("connection"),
+        Some(&b"close"[..]),
+        "{declared:?}"
+    );
     // …and from the bytes of a chunked body without a length.
     let big = vec![b' '; 8 * 1024 * 1024 + 10];
     let chunked = client

@@ -2,7 +2,6 @@
 //! the gateway, a search for secrets in bytes and files, a launched session kept alive for
 //! inspection, and the sockets a process listens on (from `/proc`).
 
-use std::io::Read;
 use std::io::Write;
 use std::net::TcpStream;
 use std::path::Path;
@@ -63,23 +62,7 @@ pub fn exchange_bytes(url: &str, request: &[u8]) -> Answer {
         .set_read_timeout(Some(Duration::from_secs(60)))
         .unwrap();
     let _ = stream.write_all(request);
-    let mut raw = Vec::new();
-    let mut buf = [0u8; 16 * 1024];
-    loop {
-        match stream.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => raw.extend_from_slice(&buf[..n]),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e)
-                if e.kind() == std::io::ErrorKind::WouldBlock
-                    || e.kind() == std::io::ErrorKind::TimedOut =>
-            {
-                panic!("no answer within the read timeout; got {raw:?}")
-            }
-            Err(_) => break,
-        }
-    }
-    parse(raw)
+    parse(crate::fake_upstream::raw::read_until_closed(&mut stream))
 }
 
 fn parse(raw: Vec<u8>) -> Answer {

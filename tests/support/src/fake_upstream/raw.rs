@@ -48,8 +48,14 @@ pub fn exchange(addr: SocketAddr, request: &[u8]) -> RawResponse {
         .set_read_timeout(Some(Duration::from_secs(20)))
         .expect("set_read_timeout");
     stream.write_all(request).expect("write request");
+    parse(&read_until_closed(&mut stream))
+}
+
+/// Every byte `stream` gives until the server closes it (a reset after some bytes still leaves
+/// those bytes for the parser); panics with what came so far when the stream's read timeout
+/// passes first.
+pub fn read_until_closed(stream: &mut TcpStream) -> Vec<u8> {
     let mut bytes = Vec::new();
-    // A reset after some bytes still leaves those bytes for the parser.
     let mut buf = [0u8; 16 * 1024];
     loop {
         match stream.read(&mut buf) {
@@ -68,7 +74,7 @@ pub fn exchange(addr: SocketAddr, request: &[u8]) -> RawResponse {
             Err(_) => break,
         }
     }
-    parse(&bytes)
+    bytes
 }
 
 /// Parses one HTTP/1.1 response (head and body) from `bytes`.
